@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { checkDrift, writeGenerated } from "./check.js";
+import { generate } from "./generate.js";
+
+const USAGE = `Usage: flowspec-codegen --schemas DIR --out DIR [--schemas DIR --out DIR]... [--check]
+
+Generates TypeScript types, standalone validators (no ajv compile at run time) and a typed API
+(validateX, isX, assertX, XSchema) from a folder of JSON Schemas (draft-07 or 2020-12). An optional
+codegen.json in the folder names the roots, variants (RFC 6902 overlays) and extra keywords.
+Repeat --schemas/--out to generate several folders; they pair up in order.
+
+Options:
+  --schemas DIR   folder of JSON Schemas
+  --out DIR       folder to write (its files are replaced; nothing else should live there)
+  --check         write nothing; exit 1 with a diff if the output folder is not up to date
+  -h, --help      show this help
+
+Exit codes: 0 done (or up to date), 1 stale output (--check), 2 usage or schema error.
+
+Example:
+  flowspec-codegen --schemas schemas/billing --out src/generated
+  flowspec-codegen --schemas schemas/billing --out src/generated --check`;
+
+async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        schemas: { type: "string", multiple: true },
+        out: { type: "string", multiple: true },
+        check: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error(`flowspec-codegen: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const schemas = values.schemas ?? [];
+  const outs = values.out ?? [];
+  if (schemas.length === 0 || schemas.length !== outs.length) {
+    console.error(`flowspec-codegen: give --schemas and --out in pairs\n\n${USAGE}`);
+    return 2;
+  }
+  const fixes: string[] = [];
+  for (const [i, schemaDir] of schemas.entries()) {
+    const outDir = outs[i]!;
+    const { files, regenerateCommand } = await generate({ schemaDir, outDir });
+    if (!values.check) {
+      writeGenerated(files, outDir);
+      console.error(`flowspec-codegen: ${schemaDir} -> ${outDir} (${files.length} files)`);
+      continue;
+    }
+    const report = checkDrift(files, outDir);
+    if (report.upToDate) {
+      console.error(`flowspec-codegen: ${outDir} is up to date with ${schemaDir}`);
+      continue;
+    }
+    if (!fixes.includes(regenerateCommand)) fixes.push(regenerateCommand);
+    const parts = [
+      report.changed.length ? `${report.changed.length} changed` : "",
+      report.missing.length ? `${report.missing.length} missing` : "",
+      report.extra.length ? `${report.extra.length} no longer generated` : "",
+    ].filter(Boolean);
+    console.log(report.diff);
+    console.error(`flowspec-codegen: ${outDir} is stale against ${schemaDir} (${parts.join(", ")} file(s)); the diff above shows what codegen would write.`);
+  }
+  if (fixes.length > 0) console.error(`Fix: run ${fixes.map((c) => `\`${c}\``).join(" and ")}, then commit the result.`);
+  return fixes.length > 0 ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: Error) => {
+    console.error(`flowspec-codegen: ${error.message}`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,109 @@
+import { basename, relative, resolve } from "node:path";
+import { readConfig, type CodegenConfig } from "./config.js";
+import { buildGraph, bundleRoot, pascalCase, type RootSpec } from "./bundle.js";
+import { formatCode, header, indexModule, jsonSchemasModule, validatorsDeclaration, type GeneratedFile, type Provenance, type VariantOutput } from "./emit.js";
+import { applyOverlays, readOverlay, readSchemaFiles, type SchemaFile } from "./schema-set.js";
+import { generateTypes } from "./types.js";
+import { generateValidators } from "./validators.js";
+
+export interface GenerateOptions {
+  /** The folder of JSON Schemas (with an optional `codegen.json`). */
+  schemaDir: string;
+  /** The folder the generated files are meant for; only used to phrase the regenerate command. */
+  outDir: string;
+  /** Overrides `codegen.json` entirely (for tests and library use). */
+  config?: CodegenConfig;
+}
+
+/**
+ * Generates types, standalone validators, JSON Schemas and the `index.ts` API for one folder of
+ * schemas, in memory. Deterministic: the same inputs give byte-identical output.
+ */
+export interface GeneratedSet {
+  files: GeneratedFile[];
+  /** The command that regenerates these files, as the headers quote it. */
+  regenerateCommand: string;
+}
+
+export async function generate(options: GenerateOptions): Promise<GeneratedSet> {
+  const schemaDir = resolve(options.schemaDir);
+  const config = options.config ?? readConfig(schemaDir);
+  const setName = config.name ?? basename(schemaDir);
+  const files = readSchemaFiles(schemaDir, setName);
+  const roots = rootSpecs(config, files);
+  const variantNames = Object.keys(config.variants ?? { default: [] });
+  const defaultVariant = config.defaultVariant ?? variantNames[0]!;
+  const ordered = [defaultVariant, ...variantNames.filter((v) => v !== defaultVariant)];
+  const typeOverlays = (config.typeOverlays ?? []).map((path) => readOverlay(schemaDir, path));
+  const keywords = config.keywords ?? [];
+
+  const displayDir = relative(process.cwd(), schemaDir).split("\\").join("/") || ".";
+  const regenerateCommand =
+    config.regenerateCommand ??
+    `flowspec-codegen --schemas ${displayDir} --out ${relative(process.cwd(), resolve(options.outDir)).split("\\").join("/")}`;
+
+  const out: GeneratedFile[] = [];
+  const variants: VariantOutput[] = [];
+  const overlaysUsed = new Map<string, string>();
+  let defaultTypes: string | undefined;
+
+  for (const name of ordered) {
+    const overlays = (config.variants?.[name] ?? []).map((path) => readOverlay(schemaDir, path));
+    for (const o of [...overlays, ...typeOverlays]) overlaysUsed.set(o.path, o.sha256);
+    const variantFiles = applyOverlays(files, overlays);
+    const graph = buildGraph(variantFiles, roots);
+    const isDefault = name === defaultVariant;
+    const shared = config.sharedTypes?.includes(name) ?? false;
+    const types = shared ? defaultTypes! : await generateTypes(buildGraph(applyOverlays(variantFiles, typeOverlays), roots));
+    const typesModule = isDefault || types === defaultTypes ? "./types.js" : `./types.${name}.js`;
+    if (isDefault) defaultTypes = types;
+    const variant: VariantOutput = { name, suffix: isDefault ? "" : pascalCase(name), graph, typesModule };
+    variants.push(variant);
+
+    const provenance = provenanceOf(displayDir, files, [...overlays, ...typeOverlays], regenerateCommand);
+    if (typesModule !== "./types.js" || isDefault) {
+      out.push({
+        path: typesModule.replace(/^\.\//, "").replace(/\.js$/, ".ts"),
+        content: header(provenance, `TypeScript types of the ${setName} schemas${isDefault ? "" : ` (${name} variant)`}.`) + (await formatCode(types, "typescript")),
+      });
+    }
+    const bundles = new Map(graph.roots.map((root) => [root.name, bundleRoot(graph, root)]));
+    out.push({
+      path: `json-schemas.${name}.ts`,
+      content: header(provenance, `Self-contained JSON Schemas of the ${setName} roots (${name} variant).`) + (await formatCode(jsonSchemasModule(variant, bundles), "typescript")),
+    });
+    out.push({
+      path: `validators.${name}.js`,
+      content: header(provenance, `Standalone ajv validators of the ${setName} roots (${name} variant); they compile nothing at run time.`) + (await formatCode(generateValidators(variantFiles, graph, { keywords }), "babel")),
+    });
+    out.push({
+      path: `validators.${name}.d.ts`,
+      content: header(provenance, `Declarations for validators.${name}.js.`) + (await formatCode(validatorsDeclaration(variant), "typescript")),
+    });
+  }
+
+  const all = provenanceOf(displayDir, files, [...overlaysUsed].map(([path, sha256]) => ({ path, sha256 })), regenerateCommand);
+  out.push({
+    path: "index.ts",
+    content: header(all, `The generated API of the ${setName} schemas: types, validateX, isX, assertX and XSchema per root.`) + (await formatCode(indexModule(variants), "typescript")),
+  });
+  return { files: out.sort((a, b) => (a.path < b.path ? -1 : 1)), regenerateCommand };
+}
+
+function provenanceOf(schemaDir: string, files: readonly SchemaFile[], overlays: readonly { path: string; sha256: string }[], regenerateCommand: string): Provenance {
+  const sources = [...files.map((f) => ({ path: f.path, sha256: f.sha256 })), ...overlays.map((o) => ({ path: o.path, sha256: o.sha256 }))];
+  return { schemaDir, sources: sources.sort((a, b) => (a.path < b.path ? -1 : 1)), regenerateCommand };
+}
+
+/** The configured roots, or by default every file whose root is a schema (not just a `$defs` container). */
+function rootSpecs(config: CodegenConfig, files: readonly SchemaFile[]): RootSpec[] {
+  if (config.roots) return Object.entries(config.roots).map(([name, ref]) => ({ name, ref }));
+  const roots = files
+    .filter((file) => ["type", "properties", "$ref", "oneOf", "anyOf", "allOf", "enum", "const"].some((k) => k in file.json))
+    .map((file) => ({
+      name: pascalCase(typeof file.json.title === "string" ? file.json.title : basename(file.path, ".json").replace(/\.schema$/, "")),
+      ref: file.path,
+    }));
+  if (roots.length === 0) throw new Error(`no root schemas found; list them under "roots" in codegen.json`);
+  return roots;
+}

@@ -1,0 +1,131 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import jsonPatch from "fast-json-patch";
+import { CONFIG_FILE, isRecord } from "./config.js";
+
+export type Dialect = "draft-07" | "draft-2020-12";
+export type JsonObject = Record<string, unknown>;
+
+/** One schema file of a folder, as read from disk or after overlays. */
+export interface SchemaFile {
+  /** Path relative to the schema folder, with `/` separators. */
+  path: string;
+  /** sha256 of the file's bytes on disk (not of the patched content). */
+  sha256: string;
+  json: JsonObject;
+  /** The base URI its `$ref`s resolve against: its `$id`, or a `flowspec:` URI made from its path. */
+  uri: string;
+  dialect: Dialect;
+}
+
+/** A file of RFC 6902 patches, keyed by the schema file they apply to. */
+export interface Overlay {
+  path: string;
+  sha256: string;
+  description?: string;
+  patches: Record<string, jsonPatch.Operation[]>;
+}
+
+const DIALECTS: Record<string, Dialect> = {
+  "http://json-schema.org/draft-07/schema": "draft-07",
+  "https://json-schema.org/draft/2020-12/schema": "draft-2020-12",
+};
+
+/** Reads the dialect from `$schema`; anything but draft-07 and 2020-12 is refused, never guessed. */
+export function dialectOf(json: JsonObject, where: string): Dialect {
+  const declared = json.$schema;
+  if (typeof declared !== "string") {
+    throw new Error(
+      `${where}: no "$schema"; declare the dialect ("http://json-schema.org/draft-07/schema#" or "https://json-schema.org/draft/2020-12/schema")`,
+    );
+  }
+  const dialect = DIALECTS[declared.replace(/#$/, "").replace(/^https:\/\/json-schema\.org\/draft-07/, "http://json-schema.org/draft-07")];
+  if (!dialect) {
+    throw new Error(
+      `${where}: "$schema" is "${declared}", which flowspec-codegen does not read; it reads draft-07 (ajv) and 2020-12 (ajv/dist/2020). Convert the schema to one of those.`,
+    );
+  }
+  return dialect;
+}
+
+export function sha256(bytes: string | Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Reads every `*.json` schema in a folder, recursively, except `codegen.json` and `overlays/`. */
+export function readSchemaFiles(schemaDir: string, setName: string): SchemaFile[] {
+  const files = listJsonFiles(schemaDir).filter((path) => path !== CONFIG_FILE && !path.startsWith("overlays/"));
+  if (files.length === 0) throw new Error(`${schemaDir}: no .json schema files`);
+  return files.map((path) => {
+    const bytes = readFileSync(join(schemaDir, path));
+    const json = parseJsonObject(bytes.toString("utf8"), join(schemaDir, path));
+    const dialect = dialectOf(json, join(schemaDir, path));
+    const uri = typeof json.$id === "string" ? json.$id : `flowspec:/${encodeURI(setName)}/${encodeURI(path)}`;
+    return { path, sha256: sha256(bytes), json, uri, dialect };
+  });
+}
+
+export function readOverlay(schemaDir: string, path: string): Overlay {
+  const text = readFileSync(join(schemaDir, path), "utf8");
+  const json = parseJsonObject(text, join(schemaDir, path));
+  if (!isRecord(json.patches)) {
+    throw new Error(`${join(schemaDir, path)}: an overlay is {"description", "patches": {"<schema file>": [RFC 6902 operations]}}`);
+  }
+  for (const [file, ops] of Object.entries(json.patches)) {
+    if (!Array.isArray(ops)) throw new Error(`${join(schemaDir, path)}: patches for "${file}" must be an array of RFC 6902 operations`);
+  }
+  return {
+    path,
+    sha256: sha256(text),
+    description: typeof json.description === "string" ? json.description : undefined,
+    patches: json.patches as Overlay["patches"],
+  };
+}
+
+/** Applies overlays in order, returning patched copies; a failing operation names the overlay, file and operation. */
+export function applyOverlays(files: readonly SchemaFile[], overlays: readonly Overlay[]): SchemaFile[] {
+  const patched = new Map(files.map((file) => [file.path, { ...file }]));
+  for (const overlay of overlays) {
+    for (const [path, ops] of Object.entries(overlay.patches)) {
+      const file = patched.get(path);
+      if (!file) throw new Error(`${overlay.path}: patches "${path}", which is not a schema file of this folder`);
+      ops.forEach((op, index) => {
+        const where = `${overlay.path}: operation ${index} (${op.op} ${op.path}) on ${path}`;
+        const problem = jsonPatch.validate([op], file.json);
+        if (problem) throw new Error(`${where} cannot apply: ${firstLine(problem.message)}`);
+        try {
+          file.json = jsonPatch.applyPatch(file.json, [op], true, false).newDocument;
+        } catch (error) {
+          throw new Error(`${where} failed: ${firstLine((error as Error).message)}`);
+        }
+      });
+    }
+  }
+  return files.map((file) => patched.get(file.path)!);
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]!;
+}
+
+function listJsonFiles(dir: string, root = dir): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) return listJsonFiles(full, root);
+      return entry.isFile() && entry.name.endsWith(".json") ? [relative(root, full).split(sep).join("/")] : [];
+    })
+    .sort();
+}
+
+function parseJsonObject(text: string, where: string): JsonObject {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${where}: not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isRecord(json)) throw new Error(`${where}: must hold a JSON object`);
+  return json;
+}

@@ -1,0 +1,93 @@
+import { compile } from "json-schema-to-typescript";
+import { Project, SyntaxKind, type Statement } from "ts-morph";
+import type { SchemaGraph } from "./bundle.js";
+import { typesDocument } from "./bundle.js";
+import type { JsonObject } from "./schema-set.js";
+import { mapSchema } from "./walk.js";
+
+const WRAPPER = "FlowspecCodegenRoots";
+
+/** A schema with none of these allows any JSON value, so its type is `unknown`. */
+const TYPE_KEYWORDS = ["type", "$ref", "properties", "additionalProperties", "items", "prefixItems", "enum", "const", "anyOf", "oneOf", "allOf", "not", "tsType"];
+
+/**
+ * TypeScript declarations for every type of a schema graph: json-schema-to-typescript over a
+ * prepared document, then ts-morph to drop the wrapper and order declarations by name.
+ */
+export async function generateTypes(graph: SchemaGraph): Promise<string> {
+  const { definitions } = typesDocument(graph);
+  const prepared = Object.fromEntries(Object.entries(definitions).map(([name, schema]) => [name, prepareForTypes(schema)]));
+  const wrapper = {
+    title: WRAPPER,
+    type: "object",
+    additionalProperties: false,
+    properties: Object.fromEntries(graph.roots.map((root) => [root.name, { $ref: `#/definitions/${root.name}` }])),
+    definitions: prepared,
+  };
+  const source = await compile(wrapper as never, WRAPPER, {
+    bannerComment: "",
+    format: false,
+    unknownAny: true,
+    strictIndexSignatures: true,
+    additionalProperties: true,
+    unreachableDefinitions: true,
+    declareExternallyReferenced: true,
+    $refOptions: { resolve: { external: false } } as never,
+  });
+  return postProcess(source);
+}
+
+/**
+ * The preparation pass: rewrites what json-schema-to-typescript does not read into what it does.
+ * - 2020-12 `prefixItems` becomes the tuple form (`items: [...]` plus `additionalItems`).
+ * - An `enum` marked `x-provisional` becomes an open union (`"a" | "b" | (string & {})`): the SDK
+ *   must accept values the spec may add, while editors still suggest the known ones.
+ * - A schema that constrains nothing (`{}`, or only a description) is `unknown`, not an object.
+ * - Annotations beside a `$ref` are dropped, and so are titles of bare `const`/`enum` nodes: both
+ *   would otherwise make json-schema-to-typescript declare a numbered copy (`Component1`,
+ *   `FlowOutcome2`) of a type that already has a name.
+ */
+export function prepareForTypes(schema: JsonObject): JsonObject {
+  return mapSchema(schema, (node) => {
+    const out = { ...node };
+    if (Array.isArray(out.prefixItems)) {
+      const rest = out.items;
+      out.items = out.prefixItems;
+      delete out.prefixItems;
+      if (rest !== undefined) out.additionalItems = rest;
+      if (out.maxItems === undefined && rest === false) out.maxItems = (out.items as unknown[]).length;
+    }
+    if (typeof out.$ref === "string") {
+      for (const key of ["title", "description", "default", "examples", "example"]) delete out[key];
+    }
+    if (typeof out.title === "string" && (out.const !== undefined || Array.isArray(out.enum)) && !out.properties) {
+      delete out.title;
+    }
+    if (!TYPE_KEYWORDS.some((key) => key in out)) out.tsType = "unknown";
+    if (out["x-provisional"] === true && Array.isArray(out.enum) && out.enum.every((v) => typeof v === "string")) {
+      out.tsType = [...(out.enum as string[]).map((v) => JSON.stringify(v)), "(string & {})"].join(" | ");
+    }
+    return out;
+  }) as JsonObject;
+}
+
+function postProcess(source: string): string {
+  const project = new Project({ useInMemoryFileSystem: true });
+  const file = project.createSourceFile("types.ts", source);
+  file.getInterface(WRAPPER)?.remove();
+  const declarations = file.getStatements().map((statement) => ({ name: declarationName(statement), text: statement.getFullText().trim() }));
+  declarations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return declarations.map((d) => stripLinkerNote(d.text)).join("\n\n") + "\n";
+}
+
+function declarationName(statement: Statement): string {
+  const named = statement.asKind(SyntaxKind.InterfaceDeclaration) ?? statement.asKind(SyntaxKind.TypeAliasDeclaration);
+  return named?.getName() ?? statement.getText();
+}
+
+/** json-schema-to-typescript notes which definition each type came from; the names already say it. */
+function stripLinkerNote(text: string): string {
+  return text
+    .replace(/\n \*\s*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]+"\./g, "")
+    .replace(/\/\*\*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]+"\.\n \*\/\n/g, "");
+}

@@ -1,0 +1,2 @@
+export * from "./validate.js";
+export { upgradeCreateRunBody } from "./upgrade.js";

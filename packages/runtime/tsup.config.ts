@@ -1,0 +1,10 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  entry: { index: "src/index.ts", ajv: "src/ajv.ts" },
+  format: ["esm", "cjs"],
+  dts: true,
+  clean: true,
+  target: "node20",
+  tsconfig: "tsconfig.json",
+});
