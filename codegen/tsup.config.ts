@@ -1,0 +1,9 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  entry: { index: "src/index.ts", cli: "src/cli.ts" },
+  format: ["esm", "cjs"],
+  dts: { entry: { index: "src/index.ts" } },
+  clean: true,
+  target: "node20",
+});

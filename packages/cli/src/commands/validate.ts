@@ -1,0 +1,92 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { DocumentParseError, parseSourceDocument, type ValidationIssue } from "@flowspec/runtime";
+import { CliError, colours, EXIT, parseFormat, type CliIo, type Format } from "../io.js";
+import { detectKind, findKind, KINDS, MAIN_KIND, type DocumentKind } from "../kinds.js";
+
+interface FileReport {
+  file: string;
+  kind: string;
+  variant: string;
+  detected: boolean;
+  valid: boolean;
+  errors: (ValidationIssue & { line: number; column: number })[];
+}
+
+export function registerValidate(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const kindList = KINDS.map((k) => `  ${k.id.padEnd(46)} variants: ${k.variants.join(", ")}`).join("\n");
+  program
+    .command("validate")
+    .description("Validate JSON or YAML documents of the four specs against the generated validators")
+    .argument("<files...>", "JSON or YAML files")
+    .option("--spec <kind>", "the document kind (spec:Root, or a spec name for its main kind); detected when omitted")
+    .option("--variant <name>", "the schema variant (e.g. compat, wire, response); the kind's default when omitted")
+    .option("--format <format>", "text or json", "text")
+    .addHelpText(
+      "after",
+      `
+Kinds (--spec):
+${kindList}
+Spec names stand for their main kind: ${Object.entries(MAIN_KIND).map(([s, k]) => `${s} = ${k}`).join(", ")}.
+
+Exit codes: 0 all files valid, 1 any file invalid, 2 usage error or an unreadable/unparsable file.
+
+Examples:
+  flowspec validate flow.yaml
+  flowspec validate agents.json --spec agents-json --variant compat
+  flowspec validate tree.json --spec apflow:TaskTreeNode --variant wire --format json`,
+    )
+    .action((files: string[], options: { spec?: string; variant?: string; format: string }) => {
+      const format = parseFormat(options.format);
+      const forced = options.spec === undefined ? undefined : findKind(options.spec);
+      if (options.spec !== undefined && !forced) {
+        throw new CliError(`unknown --spec "${options.spec}"; one of: ${Object.keys(MAIN_KIND).join(", ")}, ${KINDS.map((k) => k.id).join(", ")}`);
+      }
+      const reports = files.map((file) => validateFile(io, file, forced, options.variant));
+      print(io, format, reports);
+      setExit(reports.every((report) => report.valid) ? EXIT.ok : EXIT.failed);
+    });
+}
+
+function validateFile(io: CliIo, file: string, forced: DocumentKind | undefined, variantOption: string | undefined): FileReport {
+  let text: string;
+  try {
+    text = readFileSync(resolve(io.cwd, file), "utf8");
+  } catch (error) {
+    throw new CliError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let document;
+  try {
+    document = parseSourceDocument(text, { file });
+  } catch (error) {
+    if (error instanceof DocumentParseError) throw new CliError(error.message);
+    throw error;
+  }
+  const kind = forced ?? detectKind(document.value);
+  if (!kind) {
+    throw new CliError(`${file}: cannot tell which kind of document this is; pass --spec (see flowspec validate --help)`);
+  }
+  const variant = variantOption ?? kind.defaultVariant;
+  if (!kind.variants.includes(variant)) {
+    throw new CliError(`--variant "${variant}" does not exist for ${kind.id}; its variants: ${kind.variants.join(", ")}`);
+  }
+  const result = kind.validate(document.value, variant);
+  const errors = result.ok ? [] : result.errors.map((issue) => ({ ...issue, ...document.locate(issue.path) }));
+  return { file, kind: kind.id, variant, detected: !forced, valid: result.ok, errors };
+}
+
+function print(io: CliIo, format: Format, reports: FileReport[]): void {
+  if (format === "json") {
+    io.stdout.write(JSON.stringify({ valid: reports.every((r) => r.valid), files: reports }, null, 2) + "\n");
+    return;
+  }
+  const c = colours(io);
+  for (const report of reports) {
+    const how = `${report.kind} (${report.variant}${report.detected ? ", detected" : ""})`;
+    io.stdout.write(report.valid ? `${c.green("valid")}   ${report.file}: ${how}\n` : `${c.red("invalid")} ${report.file}: ${how}\n`);
+    for (const error of report.errors) {
+      io.stdout.write(`  ${report.file}:${error.line}:${error.column} ${c.dim(error.path || "/")}: ${error.message}\n`);
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { registerValidate } from "./commands/validate.js";
+import { CliError, EXIT, type CliIo } from "./io.js";
+
+const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+/**
+ * Runs the `flowspec` command in-process and resolves with its exit code. Commands are registered
+ * from `commands/`, one file each.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const setExit = (code: number) => {
+    exitCode = Math.max(exitCode, code);
+  };
+  const program = new Command("flowspec")
+    .description("flowspec: typed documents, validators and runtimes for StepFlow, agents.json, apflow and Agent Service")
+    .version(VERSION, "-V, --version")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .showHelpAfterError("(add --help for usage)");
+  registerValidate(program, io, setExit);
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`flowspec: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+  return exitCode;
+}

@@ -1,0 +1,10 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  entry: { index: "src/index.ts", bin: "src/bin.ts" },
+  format: ["esm", "cjs"],
+  dts: { entry: { index: "src/index.ts" } },
+  clean: true,
+  target: "node20",
+  shims: true,
+});
