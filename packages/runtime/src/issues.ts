@@ -17,7 +17,11 @@ export function issuesFromAjv(errors: readonly AjvErrorObject[] | null | undefin
   }
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
+  // A oneOf that failed because several branches matched: the errors of the branches that did not
+  // match explain nothing, so they are dropped (those of inline branches share its schema path).
+  const ambiguous = errors.filter((e) => e.keyword === "oneOf" && e.params.passingSchemas).map((e) => `${e.schemaPath}/`);
   for (const error of errors) {
+    if (ambiguous.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
     const issue = issueFromAjv(error);
     const key = `${issue.path}\u0000${issue.message}`;
     if (seen.has(key)) continue;

@@ -1,0 +1,55 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "./support.js";
+
+// These tests load the built packages (dist/) through plain Node, as a user's program would:
+// `npm test` builds before it runs them.
+const PACKAGES = {
+  "@flowspec/stepflow": ["validateFlow", { schema: "https://stepflow.org/schemas/v1/flow.json", steps: [] }],
+  "@flowspec/agents-json": ["validateAgentsJson", { agentsJson: "0.1.0", info: { title: "t", version: "1", description: "d" }, sources: [], flows: [] }],
+  "@flowspec/apflow": ["validateTask", { id: "0b6f3a4e-8c1d-4f2a-9e3b-5d7c1a2b3c4d", name: "t", status: "pending", created_at: "2025-01-01T00:00:00Z" }],
+  "@flowspec/agent-service": ["validateCreateRunCommand", { resourceType: "tool", resourceId: "t", input: { mode: "tool", arguments: {} } }],
+} as const;
+
+/** ajv's compiler: loading any of these would mean a schema is compiled at run time. */
+const COMPILER = String.raw`/ajv[\\/]dist[\\/](core|ajv|2019|2020|jtd|compile[\\/])`;
+
+function runNode(kind: "esm" | "cjs", pkg: string, fn: string, doc: unknown): { ok: boolean; valid: boolean; compiler: string[] } {
+  const body = `
+    const result = m[${JSON.stringify(fn)}](${JSON.stringify(doc)});
+    const schema = m[${JSON.stringify(fn.replace(/^validate/, "") + "Schema")}];
+    const loaded = Object.keys(req.cache).filter((p) => new RegExp(${JSON.stringify(COMPILER)}).test(p));
+    console.log(JSON.stringify({ ok: typeof schema["~standard"].validate === "function", valid: result.ok, compiler: loaded }));`;
+  const script =
+    kind === "esm"
+      ? `import * as m from ${JSON.stringify(pkg)}; import { createRequire } from "node:module"; const req = createRequire(import.meta.url); ${body}`
+      : `const m = require(${JSON.stringify(pkg)}); const req = require; ${body}`;
+  const out = execFileSync(process.execPath, kind === "esm" ? ["--input-type=module", "-e", script] : ["-e", script], { cwd: repoRoot, encoding: "utf8" });
+  return JSON.parse(out);
+}
+
+describe.each(["esm", "cjs"] as const)("the built packages under plain Node (%s)", (kind) => {
+  it("are built", () => {
+    for (const dir of ["runtime", "stepflow", "agents-json", "apflow", "agent-service", "cli"]) {
+      expect(existsSync(join(repoRoot, "packages", dir, "dist", "index.js")), `packages/${dir}/dist is missing: run npm run build`).toBe(true);
+    }
+  });
+
+  it.each(Object.entries(PACKAGES))("%s imports, validates, and loads no ajv compiler", (pkg, [fn, doc]) => {
+    expect(runNode(kind, pkg, fn, doc)).toEqual({ ok: true, valid: true, compiler: [] });
+  });
+});
+
+describe("the flowspec and flowspec-codegen binaries", () => {
+  it("flowspec --version runs from dist", () => {
+    const out = execFileSync(process.execPath, [join(repoRoot, "packages/cli/dist/bin.js"), "--version"], { encoding: "utf8" });
+    expect(out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("flowspec-codegen --help runs from dist", () => {
+    const out = execFileSync(process.execPath, [join(repoRoot, "codegen/dist/cli.js"), "--help"], { encoding: "utf8" });
+    expect(out).toContain("Usage: flowspec-codegen --schemas DIR --out DIR");
+  });
+});
