@@ -48,7 +48,7 @@ export interface VariantOutput {
 /** `validators.<variant>.d.ts`: one `CompiledValidator` per root. */
 export function validatorsDeclaration(variant: VariantOutput): string {
   return [
-    `import type { CompiledValidator } from "@flowspec/runtime";`,
+    `import type { CompiledValidator } from "@flowspec/runtime/validation";`,
     "",
     ...variant.graph.roots.map((root) => `export declare const ${root.name}: CompiledValidator;`),
     "",
@@ -69,8 +69,8 @@ export function jsonSchemasModule(variant: VariantOutput, bundles: Map<string, u
 /** `index.ts`: the public API of the generated code, thin calls into `@flowspec/runtime`. */
 export function indexModule(variants: readonly VariantOutput[]): string {
   const lines: string[] = [
-    `import { createAssert, createGuard, createStandardSchema, createValidate } from "@flowspec/runtime";`,
-    `import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime";`,
+    `import { createAssert, createGuard, createStandardSchema, createValidate } from "@flowspec/runtime/validation";`,
+    `import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime/validation";`,
   ];
   const typeModules = [...new Set(variants.map((v) => v.typesModule))];
   for (const variant of variants) {

@@ -12,8 +12,6 @@ export const RUNTIME_MODULE = "@flowspec/runtime/ajv";
 const RUNTIME_IMPORTS: Record<string, string> = {
   'require("ajv/dist/runtime/equal").default': "equal",
   'require("ajv/dist/runtime/ucs2length").default': "ucs2length",
-  'require("ajv/dist/runtime/uri").default': "uri",
-  'require("ajv/dist/runtime/validation_error").default': "AjvValidationError",
   [`require("${RUNTIME_MODULE}").formats`]: "formats",
 };
 
@@ -32,9 +30,6 @@ export function generateValidators(files: readonly SchemaFile[], graph: SchemaGr
     strict: true,
     allErrors: true,
     allowUnionTypes: true,
-    // Shared definitions become shared functions instead of being inlined at each use: much
-    // smaller output (StepFlow's Flow is referenced from many roots) at no measurable speed cost.
-    inlineRefs: false,
     keywords: [...options.keywords],
     code: { source: true, esm: true, lines: true, formats: _`require(${RUNTIME_MODULE}).formats` },
   };

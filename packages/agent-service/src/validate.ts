@@ -3,7 +3,7 @@
  * rule that ajv reports poorly: `input.mode` must equal `resourceType` (protocol notes §2.2). For a
  * mismatch, the first error is one clear sentence at `/input/mode`, followed by the raw schema errors.
  */
-import { ValidationError, type Assert, type Validate, type ValidationIssue, type ValidationResult } from "@flowspec/runtime";
+import { ValidationError, type Assert, type Validate, type ValidationIssue, type ValidationResult } from "@flowspec/runtime/validation";
 import * as generated from "./generated/index.js";
 import type * as T from "./generated/index.js";
 

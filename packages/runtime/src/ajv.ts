@@ -1,12 +1,10 @@
 /**
  * What ajv standalone validators need at run time, re-exported so generated code imports it from
  * here: codegen rewrites every `require()` ajv emits into an import of this module. Nothing here
- * compiles a schema.
+ * compiles a schema, and it stays small: it loads at the start of every program that validates.
  */
 import equalModule from "ajv/dist/runtime/equal.js";
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
-import uriModule from "ajv/dist/runtime/uri.js";
-import validationErrorModule from "ajv/dist/runtime/validation_error.js";
 
 /**
  * ajv's runtime files are CommonJS with `exports.default`. Node's ESM loader hands back the whole
@@ -18,7 +16,4 @@ function commonJsDefault<T>(module: T | { default: T }): T {
 
 export const equal = commonJsDefault(equalModule);
 export const ucs2length = commonJsDefault(ucs2lengthModule);
-/** fast-uri, as ajv resolves `$id`s at run time with it. */
-export const uri: { parse: (...args: any[]) => any; resolve: (...args: any[]) => any } = commonJsDefault(uriModule);
-export const AjvValidationError = commonJsDefault(validationErrorModule);
 export { formats } from "./formats.js";

@@ -4,9 +4,11 @@ export {
   createStandardSchema,
   createValidate,
   formatIssues,
+  issuesFromAjv,
   parsePointer,
   toPointer,
   ValidationError,
+  type AjvErrorObject,
   type Assert,
   type CompiledValidator,
   type FlowspecSchema,
@@ -15,8 +17,7 @@ export {
   type Validate,
   type ValidationIssue,
   type ValidationResult,
-} from "./validation.js";
-export { issuesFromAjv, type AjvErrorObject } from "./issues.js";
+} from "@flowspec/runtime/validation";
 export {
   DocumentParseError,
   parseSourceDocument,

@@ -128,3 +128,5 @@ export function parsePointer(pointer: string): string[] {
 export function toPointer(tokens: readonly (string | number)[]): string {
   return tokens.map((token) => "/" + String(token).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 }
+
+export { issuesFromAjv, type AjvErrorObject } from "./issues.js";

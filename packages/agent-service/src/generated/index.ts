@@ -15,8 +15,13 @@
  *   sdk/respond-to-interaction-command.json  sha256 0a2ea7de963d813f6bcc3a28fcc814131fd6e746812fcade266befe18d9ffb66
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import { createAssert, createGuard, createStandardSchema, createValidate } from "@flowspec/runtime";
-import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime";
+import {
+  createAssert,
+  createGuard,
+  createStandardSchema,
+  createValidate,
+} from "@flowspec/runtime/validation";
+import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime/validation";
 import * as strictValidators from "./validators.strict.js";
 import * as strictJsonSchemas from "./json-schemas.strict.js";
 import * as responseValidators from "./validators.response.js";

@@ -14,7 +14,7 @@
  *   sdk/respond-to-interaction-command.json  sha256 0a2ea7de963d813f6bcc3a28fcc814131fd6e746812fcade266befe18d9ffb66
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import type { CompiledValidator } from "@flowspec/runtime";
+import type { CompiledValidator } from "@flowspec/runtime/validation";
 
 export declare const Run: CompiledValidator;
 export declare const RunInput: CompiledValidator;

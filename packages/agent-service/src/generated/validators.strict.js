@@ -16,12449 +16,9153 @@
  */
 import { formats, ucs2length } from "@flowspec/runtime/ajv";
 
-export const Run = validate52;
-const schema19 = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "https://agent-service.spec/v1/schemas/resources/run.json",
-  $defs: {
-    EphemeralToolDescriptor: {
-      type: "object",
-      additionalProperties: false,
-      required: ["name", "description"],
-      properties: {
-        name: { type: "string", minLength: 1 },
-        description: { type: "string", minLength: 1 },
-        parametersSchema: { type: "object", additionalProperties: true },
-      },
-    },
-    AgentRunInput: {
-      type: "object",
-      additionalProperties: false,
-      required: ["mode", "messages"],
-      properties: {
-        mode: { const: "agent" },
-        messages: {
-          type: "array",
-          items: { $ref: "./message-record.json#/$defs/TaskInputMessage" },
-        },
-        callableAliases: { type: "array", items: { type: "string", minLength: 1 } },
-        additionalCallableRefs: {
-          type: "array",
-          items: { $ref: "./agent-revision.json#/$defs/CallableRef" },
-        },
-        ephemeralTools: { type: "array", items: { $ref: "#/$defs/EphemeralToolDescriptor" } },
-      },
-    },
-    ToolRunInput: {
-      type: "object",
-      additionalProperties: false,
-      required: ["mode", "arguments"],
-      properties: {
-        mode: { const: "tool" },
-        arguments: { type: "object", additionalProperties: true },
-        callerContext: { type: "object", additionalProperties: true },
-      },
-    },
-    McpServerRunInput: {
-      type: "object",
-      additionalProperties: false,
-      required: ["mode", "clientInfo", "clientCapabilities"],
-      properties: {
-        mode: { const: "mcp_server" },
-        clientInfo: { type: "object", additionalProperties: true },
-        clientCapabilities: { type: "object", additionalProperties: true },
-        sessionContext: { type: "object", additionalProperties: true },
-        metadata: { type: "object", additionalProperties: true },
-      },
-    },
-    RunInput: {
-      oneOf: [
-        { $ref: "#/$defs/AgentRunInput" },
-        { $ref: "#/$defs/ToolRunInput" },
-        { $ref: "#/$defs/McpServerRunInput" },
-      ],
-    },
-    Attempt: {
-      type: "object",
-      additionalProperties: false,
-      required: ["attemptId", "attemptNo", "status"],
-      properties: {
-        attemptId: { $ref: "../common/identity.json#/$defs/attemptId" },
-        attemptNo: { type: "integer", minimum: 1 },
-        status: { $ref: "../common/enums.json#/$defs/taskStatus" },
-        runEnv: { $ref: "../common/enums.json#/$defs/taskRunEnv" },
-        providerType: { $ref: "../common/enums.json#/$defs/providerType" },
-        runSpaceId: { $ref: "../common/identity.json#/$defs/runSpaceId" },
-        sessionId: { $ref: "../common/identity.json#/$defs/sessionId" },
-        runtimeConnectionId: { $ref: "../common/identity.json#/$defs/runtimeConnectionId" },
-        startedAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-        finishedAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-        lastKeepAliveAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-        sdkCapabilitySnapshot: {
-          type: "array",
-          items: { $ref: "../commands/runtime-connection.json#/$defs/SDKCapabilityDescriptor" },
-        },
-        errorSummary: { type: "string" },
-      },
-    },
-  },
-  type: "object",
-  additionalProperties: false,
-  required: [
-    "runId",
-    "orgId",
-    "resourceType",
-    "resourceId",
-    "input",
-    "attempts",
-    "eventSequence",
-    "createdAt",
-    "updatedAt",
-  ],
-  properties: {
-    runId: { $ref: "../common/identity.json#/$defs/runId" },
-    orgId: { $ref: "../common/identity.json#/$defs/orgId" },
-    resourceType: { $ref: "../common/enums.json#/$defs/taskResourceType" },
-    resourceId: { $ref: "../common/identity.json#/$defs/opaqueId" },
-    resourceRevisionId: { $ref: "../common/identity.json#/$defs/opaqueId" },
-    releaseChannelId: { $ref: "../common/identity.json#/$defs/releaseChannelId" },
-    threadId: { $ref: "../common/identity.json#/$defs/threadId" },
-    contextId: { $ref: "../common/identity.json#/$defs/opaqueId" },
-    status: { $ref: "../common/enums.json#/$defs/taskStatus" },
-    input: { $ref: "#/$defs/RunInput" },
-    executionProfileSnapshot: { $ref: "../common/execution-profile.json#/$defs/ExecutionProfile" },
-    runPolicySnapshot: { $ref: "../common/execution-profile.json#/$defs/RunPolicy" },
-    attempts: { type: "array", items: { $ref: "#/$defs/Attempt" } },
-    currentAttemptId: { $ref: "../common/identity.json#/$defs/attemptId" },
-    blockingInteractionId: { $ref: "../common/identity.json#/$defs/interactionId" },
-    blockedReason: { $ref: "../common/enums.json#/$defs/taskBlockedReason" },
-    waitingSince: { $ref: "../common/identity.json#/$defs/timestamp" },
-    openInteractionCount: { type: "integer", minimum: 0 },
-    deadlineAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-    eventSequence: { $ref: "../common/identity.json#/$defs/sequence" },
-    version: { $ref: "../common/identity.json#/$defs/version" },
-    webhook: { $ref: "./webhook-subscription.json" },
-    createdAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-    updatedAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-    finishedAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-    statusMessage: { type: "string" },
-  },
-  allOf: [
-    {
-      if: { properties: { resourceType: { const: "agent" } }, required: ["resourceType"] },
-      then: { properties: { input: { $ref: "#/$defs/AgentRunInput" } } },
-    },
-    {
-      if: { properties: { resourceType: { const: "tool" } }, required: ["resourceType"] },
-      then: { properties: { input: { $ref: "#/$defs/ToolRunInput" } } },
-    },
-    {
-      if: { properties: { resourceType: { const: "mcp_server" } }, required: ["resourceType"] },
-      then: { properties: { input: { $ref: "#/$defs/McpServerRunInput" } } },
-    },
-  ],
-};
-const schema20 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["mode", "messages"],
-  properties: {
-    mode: { const: "agent" },
-    messages: { type: "array", items: { $ref: "./message-record.json#/$defs/TaskInputMessage" } },
-    callableAliases: { type: "array", items: { type: "string", minLength: 1 } },
-    additionalCallableRefs: {
-      type: "array",
-      items: { $ref: "./agent-revision.json#/$defs/CallableRef" },
-    },
-    ephemeralTools: { type: "array", items: { $ref: "#/$defs/EphemeralToolDescriptor" } },
-  },
-};
-const schema22 = {
-  type: "object",
-  additionalProperties: true,
-  "x-provisional": true,
-  required: ["role", "content"],
-  properties: {
-    id: { $ref: "../common/identity.json#/$defs/messageId" },
-    role: { type: "string", "x-provisional": true, enum: ["user", "assistant", "system", "tool"] },
-    content: {
-      oneOf: [{ type: "string" }, { type: "array", items: { $ref: "#/$defs/TaskContent" } }],
-    },
-    metadata: { type: "object", additionalProperties: true },
-  },
-};
-const schema24 = { type: "string", minLength: 1, maxLength: 256 };
+export const Run = validate20;
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-service.spec/v1/schemas/resources/run.json","$defs":{"EphemeralToolDescriptor":{"type":"object","additionalProperties":false,"required":["name","description"],"properties":{"name":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"parametersSchema":{"type":"object","additionalProperties":true}}},"AgentRunInput":{"type":"object","additionalProperties":false,"required":["mode","messages"],"properties":{"mode":{"const":"agent"},"messages":{"type":"array","items":{"$ref":"./message-record.json#/$defs/TaskInputMessage"}},"callableAliases":{"type":"array","items":{"type":"string","minLength":1}},"additionalCallableRefs":{"type":"array","items":{"$ref":"./agent-revision.json#/$defs/CallableRef"}},"ephemeralTools":{"type":"array","items":{"$ref":"#/$defs/EphemeralToolDescriptor"}}}},"ToolRunInput":{"type":"object","additionalProperties":false,"required":["mode","arguments"],"properties":{"mode":{"const":"tool"},"arguments":{"type":"object","additionalProperties":true},"callerContext":{"type":"object","additionalProperties":true}}},"McpServerRunInput":{"type":"object","additionalProperties":false,"required":["mode","clientInfo","clientCapabilities"],"properties":{"mode":{"const":"mcp_server"},"clientInfo":{"type":"object","additionalProperties":true},"clientCapabilities":{"type":"object","additionalProperties":true},"sessionContext":{"type":"object","additionalProperties":true},"metadata":{"type":"object","additionalProperties":true}}},"RunInput":{"oneOf":[{"$ref":"#/$defs/AgentRunInput"},{"$ref":"#/$defs/ToolRunInput"},{"$ref":"#/$defs/McpServerRunInput"}]},"Attempt":{"type":"object","additionalProperties":false,"required":["attemptId","attemptNo","status"],"properties":{"attemptId":{"$ref":"../common/identity.json#/$defs/attemptId"},"attemptNo":{"type":"integer","minimum":1},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"runEnv":{"$ref":"../common/enums.json#/$defs/taskRunEnv"},"providerType":{"$ref":"../common/enums.json#/$defs/providerType"},"runSpaceId":{"$ref":"../common/identity.json#/$defs/runSpaceId"},"sessionId":{"$ref":"../common/identity.json#/$defs/sessionId"},"runtimeConnectionId":{"$ref":"../common/identity.json#/$defs/runtimeConnectionId"},"startedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"finishedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"lastKeepAliveAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"sdkCapabilitySnapshot":{"type":"array","items":{"$ref":"../commands/runtime-connection.json#/$defs/SDKCapabilityDescriptor"}},"errorSummary":{"type":"string"}}}},"type":"object","additionalProperties":false,"required":["runId","orgId","resourceType","resourceId","input","attempts","eventSequence","createdAt","updatedAt"],"properties":{"runId":{"$ref":"../common/identity.json#/$defs/runId"},"orgId":{"$ref":"../common/identity.json#/$defs/orgId"},"resourceType":{"$ref":"../common/enums.json#/$defs/taskResourceType"},"resourceId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"resourceRevisionId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"releaseChannelId":{"$ref":"../common/identity.json#/$defs/releaseChannelId"},"threadId":{"$ref":"../common/identity.json#/$defs/threadId"},"contextId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"input":{"$ref":"#/$defs/RunInput"},"executionProfileSnapshot":{"$ref":"../common/execution-profile.json#/$defs/ExecutionProfile"},"runPolicySnapshot":{"$ref":"../common/execution-profile.json#/$defs/RunPolicy"},"attempts":{"type":"array","items":{"$ref":"#/$defs/Attempt"}},"currentAttemptId":{"$ref":"../common/identity.json#/$defs/attemptId"},"blockingInteractionId":{"$ref":"../common/identity.json#/$defs/interactionId"},"blockedReason":{"$ref":"../common/enums.json#/$defs/taskBlockedReason"},"waitingSince":{"$ref":"../common/identity.json#/$defs/timestamp"},"openInteractionCount":{"type":"integer","minimum":0},"deadlineAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"eventSequence":{"$ref":"../common/identity.json#/$defs/sequence"},"version":{"$ref":"../common/identity.json#/$defs/version"},"webhook":{"$ref":"./webhook-subscription.json"},"createdAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"updatedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"finishedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"statusMessage":{"type":"string"}},"allOf":[{"if":{"properties":{"resourceType":{"const":"agent"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"#/$defs/AgentRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"tool"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"#/$defs/ToolRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"mcp_server"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"#/$defs/McpServerRunInput"}}}}]};
+const schema55 = {"type":"object","additionalProperties":false,"required":["mode","arguments"],"properties":{"mode":{"const":"tool"},"arguments":{"type":"object","additionalProperties":true},"callerContext":{"type":"object","additionalProperties":true}}};
+const schema56 = {"type":"object","additionalProperties":false,"required":["mode","clientInfo","clientCapabilities"],"properties":{"mode":{"const":"mcp_server"},"clientInfo":{"type":"object","additionalProperties":true},"clientCapabilities":{"type":"object","additionalProperties":true},"sessionContext":{"type":"object","additionalProperties":true},"metadata":{"type":"object","additionalProperties":true}}};
+const schema36 = {"type":"string","minLength":1,"maxLength":256};
+const schema46 = {"type":"string","enum":["agent","tool","mcp_server"]};
+const schema65 = {"type":"string","x-provisional":true,"enum":["queued","running","blocked","cancelling","completed","failed","canceled","timed_out","rejected"]};
+const schema73 = {"type":"object","additionalProperties":true,"x-provisional":true,"properties":{"maxRetries":{"type":"integer","minimum":0}}};
+const schema95 = {"type":"string","x-provisional":true,"enum":["interaction_required","approval_required","auth_required","tool_result_required","child_run_pending","runtime_pending"]};
+const schema82 = {"type":"string","format":"date-time"};
+const schema98 = {"type":"integer","minimum":0};
+const schema99 = {"type":"integer","minimum":0};
+const schema32 = {"type":"object","additionalProperties":false,"required":["mode","messages"],"properties":{"mode":{"const":"agent"},"messages":{"type":"array","items":{"$ref":"./message-record.json#/$defs/TaskInputMessage"}},"callableAliases":{"type":"array","items":{"type":"string","minLength":1}},"additionalCallableRefs":{"type":"array","items":{"$ref":"./agent-revision.json#/$defs/CallableRef"}},"ephemeralTools":{"type":"array","items":{"$ref":"#/$defs/EphemeralToolDescriptor"}}}};
+const schema54 = {"type":"object","additionalProperties":false,"required":["name","description"],"properties":{"name":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"parametersSchema":{"type":"object","additionalProperties":true}}};
+const schema34 = {"type":"object","additionalProperties":true,"x-provisional":true,"required":["role","content"],"properties":{"id":{"$ref":"../common/identity.json#/$defs/messageId"},"role":{"type":"string","x-provisional":true,"enum":["user","assistant","system","tool"]},"content":{"oneOf":[{"type":"string"},{"type":"array","items":{"$ref":"#/$defs/TaskContent"}}]},"metadata":{"type":"object","additionalProperties":true}}};
 const func1 = ucs2length;
-
-function validate57(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate57.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate57.errors = vErrors;
-  return errors === 0;
-}
-validate57.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema25 = {
-  oneOf: [
-    { $ref: "#/$defs/TextContent" },
-    { $ref: "#/$defs/BinaryContent" },
-    { $ref: "#/$defs/DataContent" },
-  ],
-};
-const schema26 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["type", "text"],
-  properties: { type: { const: "text" }, text: { type: "string" } },
-};
-
-function validate60(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate60.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "type" },
-        message: "must have required property '" + "type" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.text === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "text" },
-        message: "must have required property '" + "text" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "type" || key0 === "text")) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== undefined) {
-      if ("text" !== data.type) {
-        const err3 = {
-          instancePath: instancePath + "/type",
-          schemaPath: "#/properties/type/const",
-          keyword: "const",
-          params: { allowedValue: "text" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.text !== undefined) {
-      if (typeof data.text !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/text",
-          schemaPath: "#/properties/text/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate60.errors = vErrors;
-  return errors === 0;
-}
-validate60.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-const schema27 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["type", "mimeType"],
-  properties: {
-    type: { const: "binary" },
-    mimeType: { type: "string" },
-    id: { $ref: "../common/identity.json#/$defs/opaqueId" },
-    url: { type: "string", format: "uri" },
-    data: { type: "string" },
-    filename: { type: "string" },
-  },
-};
-
-function validate63(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate63.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate63.errors = vErrors;
-  return errors === 0;
-}
-validate63.evaluated = { dynamicProps: false, dynamicItems: false };
-
+const schema37 = {"oneOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/BinaryContent"},{"$ref":"#/$defs/DataContent"}]};
+const schema38 = {"type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"const":"text"},"text":{"type":"string"}}};
+const schema41 = {"type":"object","additionalProperties":false,"required":["type","data"],"properties":{"type":{"const":"data"},"data":{"type":"object","additionalProperties":true}}};
+const schema39 = {"type":"object","additionalProperties":false,"required":["type","mimeType"],"properties":{"type":{"const":"binary"},"mimeType":{"type":"string"},"id":{"$ref":"../common/identity.json#/$defs/opaqueId"},"url":{"type":"string","format":"uri"},"data":{"type":"string"},"filename":{"type":"string"}}};
 const formats0 = formats.uri;
 
-function validate62(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate62.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "type" },
-        message: "must have required property '" + "type" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.mimeType === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "mimeType" },
-        message: "must have required property '" + "mimeType" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "type" ||
-        key0 === "mimeType" ||
-        key0 === "id" ||
-        key0 === "url" ||
-        key0 === "data" ||
-        key0 === "filename"
-      )) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== undefined) {
-      if ("binary" !== data.type) {
-        const err3 = {
-          instancePath: instancePath + "/type",
-          schemaPath: "#/properties/type/const",
-          keyword: "const",
-          params: { allowedValue: "binary" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.mimeType !== undefined) {
-      if (typeof data.mimeType !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/mimeType",
-          schemaPath: "#/properties/mimeType/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate63(data.id, {
-          instancePath: instancePath + "/id",
-          parentData: data,
-          parentDataProperty: "id",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.url !== undefined) {
-      let data3 = data.url;
-      if (typeof data3 === "string") {
-        if (!formats0(data3)) {
-          const err5 = {
-            instancePath: instancePath + "/url",
-            schemaPath: "#/properties/url/format",
-            keyword: "format",
-            params: { format: "uri" },
-            message: 'must match format "' + "uri" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + "/url",
-          schemaPath: "#/properties/url/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== undefined) {
-      if (typeof data.data !== "string") {
-        const err7 = {
-          instancePath: instancePath + "/data",
-          schemaPath: "#/properties/data/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.filename !== undefined) {
-      if (typeof data.filename !== "string") {
-        const err8 = {
-          instancePath: instancePath + "/filename",
-          schemaPath: "#/properties/filename/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err9 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  validate62.errors = vErrors;
-  return errors === 0;
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate62.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-const schema29 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["type", "data"],
-  properties: { type: { const: "data" }, data: { type: "object", additionalProperties: true } },
-};
-
-function validate66(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate66.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "type" },
-        message: "must have required property '" + "type" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.data === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "data" },
-        message: "must have required property '" + "data" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "type" || key0 === "data")) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== undefined) {
-      if ("data" !== data.type) {
-        const err3 = {
-          instancePath: instancePath + "/type",
-          schemaPath: "#/properties/type/const",
-          keyword: "const",
-          params: { allowedValue: "data" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== undefined) {
-      let data1 = data.data;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-      } else {
-        const err4 = {
-          instancePath: instancePath + "/data",
-          schemaPath: "#/properties/data/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate66.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-function validate59(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate59.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (
-    !validate60(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = true;
-  }
-  const _errs2 = errors;
-  if (
-    !validate62(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
-    const _errs3 = errors;
-    if (
-      !validate66(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-    ) {
-      vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs3 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 2];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 2;
-        if (props0 !== true) {
-          props0 = true;
-        }
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate59.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
-validate59.evaluated = { dynamicProps: true, dynamicItems: false };
-
-function validate55(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate55.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.role === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "role" },
-        message: "must have required property '" + "role" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.content === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "content" },
-        message: "must have required property '" + "content" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate57(data.id, {
-          instancePath: instancePath + "/id",
-          parentData: data,
-          parentDataProperty: "id",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.role !== undefined) {
-      let data1 = data.role;
-      if (typeof data1 !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/role",
-          schemaPath: "#/properties/role/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (!(data1 === "user" || data1 === "assistant" || data1 === "system" || data1 === "tool")) {
-        const err3 = {
-          instancePath: instancePath + "/role",
-          schemaPath: "#/properties/role/enum",
-          keyword: "enum",
-          params: { allowedValues: schema22.properties.role.enum },
-          message: "must be equal to one of the allowed values",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.content !== undefined) {
-      let data2 = data.content;
-      const _errs6 = errors;
-      let valid1 = false;
-      let passing0 = null;
-      const _errs7 = errors;
-      if (typeof data2 !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/content",
-          schemaPath: "#/properties/content/oneOf/0/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      var _valid0 = _errs7 === errors;
-      if (_valid0) {
-        valid1 = true;
-        passing0 = 0;
-      }
-      const _errs9 = errors;
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate59(data2[i0], {
-              instancePath: instancePath + "/content/" + i0,
-              parentData: data2,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/content",
-          schemaPath: "#/properties/content/oneOf/1/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid0 = _errs9 === errors;
-      if (_valid0 && valid1) {
-        valid1 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid1 = true;
-          passing0 = 1;
-        }
-      }
-      if (!valid1) {
-        const err6 = {
-          instancePath: instancePath + "/content",
-          schemaPath: "#/properties/content/oneOf",
-          keyword: "oneOf",
-          params: { passingSchemas: passing0 },
-          message: "must match exactly one schema in oneOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs6;
-        if (vErrors !== null) {
-          if (_errs6) {
-            vErrors.length = _errs6;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.metadata !== undefined) {
-      let data4 = data.metadata;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-      } else {
-        const err7 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate55.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err0);
 }
-validate55.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-const schema31 = {
-  "x-provisional": true,
-  oneOf: [{ $ref: "#/$defs/LocalCallableRef" }, { $ref: "#/$defs/GrantedCallableRef" }],
-};
-const schema32 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["alias", "resourceType", "bindingMode", "resourceId"],
-  properties: {
-    alias: { type: "string", minLength: 1 },
-    resourceType: { $ref: "../common/enums.json#/$defs/taskResourceType" },
-    bindingMode: { $ref: "../common/enums.json#/$defs/callableBindingMode" },
-    resourceId: { $ref: "../common/identity.json#/$defs/opaqueId" },
-    releaseChannelId: { $ref: "../common/identity.json#/$defs/releaseChannelId" },
-    includeToolNames: { type: "array", items: { type: "string", minLength: 1 } },
-    metadata: { type: "object", additionalProperties: true },
-  },
-  allOf: [
-    {
-      if: { properties: { resourceType: { const: "mcp_server" } }, required: ["resourceType"] },
-      then: { properties: { bindingMode: { const: "inject" } } },
-      else: { properties: { bindingMode: { const: "invoke" } } },
-    },
-  ],
-};
-const schema34 = { type: "string", enum: ["agent", "tool", "mcp_server"] };
-
-function validate74(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate74.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "agent" || data === "tool" || data === "mcp_server")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema34.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate74.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate74.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema35 = { type: "string", enum: ["invoke", "inject"] };
-
-function validate76(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate76.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "invoke" || data === "inject")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema35.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate76.errors = vErrors;
-  return errors === 0;
+if(data.mimeType === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"};
+if(vErrors === null){
+vErrors = [err1];
 }
-validate76.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate78(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate78.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate78.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err1);
 }
-validate78.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate80(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate80.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate80.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate80.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate72(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate72.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs2 = errors;
-  let valid1 = true;
-  const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.resourceType === undefined && (missing0 = "resourceType")) {
-      const err0 = {};
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("mcp_server" !== data.resourceType) {
-          const err1 = {};
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid0 = _errs3 === errors;
-  errors = _errs2;
-  if (vErrors !== null) {
-    if (_errs2) {
-      vErrors.length = _errs2;
-    } else {
-      vErrors = null;
-    }
-  }
-  let ifClause0;
-  if (_valid0) {
-    const _errs5 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.bindingMode !== undefined) {
-        if ("inject" !== data.bindingMode) {
-          const err2 = {
-            instancePath: instancePath + "/bindingMode",
-            schemaPath: "#/allOf/0/then/properties/bindingMode/const",
-            keyword: "const",
-            params: { allowedValue: "inject" },
-            message: "must be equal to constant",
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs5 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      var props0 = {};
-      props0.bindingMode = true;
-      props0.resourceType = true;
-    }
-    ifClause0 = "then";
-  } else {
-    const _errs7 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.bindingMode !== undefined) {
-        if ("invoke" !== data.bindingMode) {
-          const err3 = {
-            instancePath: instancePath + "/bindingMode",
-            schemaPath: "#/allOf/0/else/properties/bindingMode/const",
-            keyword: "const",
-            params: { allowedValue: "invoke" },
-            message: "must be equal to constant",
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs7 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      if (props0 !== true) {
-        props0 = props0 || {};
-        props0.bindingMode = true;
-      }
-    }
-    ifClause0 = "else";
-  }
-  if (!valid1) {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/allOf/0/if",
-      keyword: "if",
-      params: { failingKeyword: ifClause0 },
-      message: 'must match "' + ifClause0 + '" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.alias === undefined) {
-      const err5 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "alias" },
-        message: "must have required property '" + "alias" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-    if (data.resourceType === undefined) {
-      const err6 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceType" },
-        message: "must have required property '" + "resourceType" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
-      errors++;
-    }
-    if (data.bindingMode === undefined) {
-      const err7 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "bindingMode" },
-        message: "must have required property '" + "bindingMode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
-    }
-    if (data.resourceId === undefined) {
-      const err8 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceId" },
-        message: "must have required property '" + "resourceId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err8];
-      } else {
-        vErrors.push(err8);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "alias" ||
-        key0 === "resourceType" ||
-        key0 === "bindingMode" ||
-        key0 === "resourceId" ||
-        key0 === "releaseChannelId" ||
-        key0 === "includeToolNames" ||
-        key0 === "metadata"
-      )) {
-        const err9 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.alias !== undefined) {
-      let data3 = data.alias;
-      if (typeof data3 === "string") {
-        if (func1(data3) < 1) {
-          const err10 = {
-            instancePath: instancePath + "/alias",
-            schemaPath: "#/properties/alias/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + "/alias",
-          schemaPath: "#/properties/alias/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.resourceType !== undefined) {
-      if (
-        !validate74(data.resourceType, {
-          instancePath: instancePath + "/resourceType",
-          parentData: data,
-          parentDataProperty: "resourceType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.bindingMode !== undefined) {
-      if (
-        !validate76(data.bindingMode, {
-          instancePath: instancePath + "/bindingMode",
-          parentData: data,
-          parentDataProperty: "bindingMode",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.resourceId !== undefined) {
-      if (
-        !validate78(data.resourceId, {
-          instancePath: instancePath + "/resourceId",
-          parentData: data,
-          parentDataProperty: "resourceId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.releaseChannelId !== undefined) {
-      if (
-        !validate80(data.releaseChannelId, {
-          instancePath: instancePath + "/releaseChannelId",
-          parentData: data,
-          parentDataProperty: "releaseChannelId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.includeToolNames !== undefined) {
-      let data8 = data.includeToolNames;
-      if (Array.isArray(data8)) {
-        const len0 = data8.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data9 = data8[i0];
-          if (typeof data9 === "string") {
-            if (func1(data9) < 1) {
-              const err12 = {
-                instancePath: instancePath + "/includeToolNames/" + i0,
-                schemaPath: "#/properties/includeToolNames/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-                message: "must NOT have fewer than 1 characters",
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = {
-              instancePath: instancePath + "/includeToolNames/" + i0,
-              schemaPath: "#/properties/includeToolNames/items/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err14 = {
-          instancePath: instancePath + "/includeToolNames",
-          schemaPath: "#/properties/includeToolNames/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== undefined) {
-      let data10 = data.metadata;
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-      } else {
-        const err15 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err16 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err16];
-    } else {
-      vErrors.push(err16);
-    }
-    errors++;
-  }
-  validate72.errors = vErrors;
-  return errors === 0;
+for(const key0 in data){
+if(!((((((key0 === "type") || (key0 === "mimeType")) || (key0 === "id")) || (key0 === "url")) || (key0 === "data")) || (key0 === "filename"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
 }
-validate72.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-const schema38 = {
-  type: "object",
-  additionalProperties: false,
-  "x-provisional": true,
-  required: ["alias", "resourceType", "bindingMode", "grantId"],
-  properties: {
-    alias: { type: "string", minLength: 1 },
-    resourceType: { $ref: "../common/enums.json#/$defs/taskResourceType" },
-    bindingMode: { $ref: "../common/enums.json#/$defs/callableBindingMode" },
-    grantId: { $ref: "../common/identity.json#/$defs/callableGrantId" },
-    includeToolNames: { type: "array", items: { type: "string", minLength: 1 } },
-    metadata: { type: "object", additionalProperties: true },
-  },
-  allOf: [
-    {
-      if: { properties: { resourceType: { const: "mcp_server" } }, required: ["resourceType"] },
-      then: { properties: { bindingMode: { const: "inject" } } },
-      else: { properties: { bindingMode: { const: "invoke" } } },
-    },
-  ],
-};
-
-function validate86(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate86.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate86.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err2);
 }
-validate86.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate83(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate83.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs2 = errors;
-  let valid1 = true;
-  const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.resourceType === undefined && (missing0 = "resourceType")) {
-      const err0 = {};
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("mcp_server" !== data.resourceType) {
-          const err1 = {};
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid0 = _errs3 === errors;
-  errors = _errs2;
-  if (vErrors !== null) {
-    if (_errs2) {
-      vErrors.length = _errs2;
-    } else {
-      vErrors = null;
-    }
-  }
-  let ifClause0;
-  if (_valid0) {
-    const _errs5 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.bindingMode !== undefined) {
-        if ("inject" !== data.bindingMode) {
-          const err2 = {
-            instancePath: instancePath + "/bindingMode",
-            schemaPath: "#/allOf/0/then/properties/bindingMode/const",
-            keyword: "const",
-            params: { allowedValue: "inject" },
-            message: "must be equal to constant",
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs5 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      var props0 = {};
-      props0.bindingMode = true;
-      props0.resourceType = true;
-    }
-    ifClause0 = "then";
-  } else {
-    const _errs7 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.bindingMode !== undefined) {
-        if ("invoke" !== data.bindingMode) {
-          const err3 = {
-            instancePath: instancePath + "/bindingMode",
-            schemaPath: "#/allOf/0/else/properties/bindingMode/const",
-            keyword: "const",
-            params: { allowedValue: "invoke" },
-            message: "must be equal to constant",
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs7 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      if (props0 !== true) {
-        props0 = props0 || {};
-        props0.bindingMode = true;
-      }
-    }
-    ifClause0 = "else";
-  }
-  if (!valid1) {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/allOf/0/if",
-      keyword: "if",
-      params: { failingKeyword: ifClause0 },
-      message: 'must match "' + ifClause0 + '" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.alias === undefined) {
-      const err5 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "alias" },
-        message: "must have required property '" + "alias" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-    if (data.resourceType === undefined) {
-      const err6 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceType" },
-        message: "must have required property '" + "resourceType" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
-      errors++;
-    }
-    if (data.bindingMode === undefined) {
-      const err7 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "bindingMode" },
-        message: "must have required property '" + "bindingMode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
-    }
-    if (data.grantId === undefined) {
-      const err8 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "grantId" },
-        message: "must have required property '" + "grantId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err8];
-      } else {
-        vErrors.push(err8);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "alias" ||
-        key0 === "resourceType" ||
-        key0 === "bindingMode" ||
-        key0 === "grantId" ||
-        key0 === "includeToolNames" ||
-        key0 === "metadata"
-      )) {
-        const err9 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.alias !== undefined) {
-      let data3 = data.alias;
-      if (typeof data3 === "string") {
-        if (func1(data3) < 1) {
-          const err10 = {
-            instancePath: instancePath + "/alias",
-            schemaPath: "#/properties/alias/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + "/alias",
-          schemaPath: "#/properties/alias/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.resourceType !== undefined) {
-      if (
-        !validate74(data.resourceType, {
-          instancePath: instancePath + "/resourceType",
-          parentData: data,
-          parentDataProperty: "resourceType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.bindingMode !== undefined) {
-      if (
-        !validate76(data.bindingMode, {
-          instancePath: instancePath + "/bindingMode",
-          parentData: data,
-          parentDataProperty: "bindingMode",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.grantId !== undefined) {
-      if (
-        !validate86(data.grantId, {
-          instancePath: instancePath + "/grantId",
-          parentData: data,
-          parentDataProperty: "grantId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.includeToolNames !== undefined) {
-      let data7 = data.includeToolNames;
-      if (Array.isArray(data7)) {
-        const len0 = data7.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data8 = data7[i0];
-          if (typeof data8 === "string") {
-            if (func1(data8) < 1) {
-              const err12 = {
-                instancePath: instancePath + "/includeToolNames/" + i0,
-                schemaPath: "#/properties/includeToolNames/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-                message: "must NOT have fewer than 1 characters",
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = {
-              instancePath: instancePath + "/includeToolNames/" + i0,
-              schemaPath: "#/properties/includeToolNames/items/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err14 = {
-          instancePath: instancePath + "/includeToolNames",
-          schemaPath: "#/properties/includeToolNames/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== undefined) {
-      let data9 = data.metadata;
-      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-      } else {
-        const err15 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err16 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err16];
-    } else {
-      vErrors.push(err16);
-    }
-    errors++;
-  }
-  validate83.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate83.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-function validate71(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate71.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (
-    !validate72(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = true;
-  }
-  const _errs2 = errors;
-  if (
-    !validate83(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate71.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
 }
-validate71.evaluated = { dynamicProps: true, dynamicItems: false };
-
-const schema40 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["name", "description"],
-  properties: {
-    name: { type: "string", minLength: 1 },
-    description: { type: "string", minLength: 1 },
-    parametersSchema: { type: "object", additionalProperties: true },
-  },
-};
-
-function validate90(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate90.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "name" },
-        message: "must have required property '" + "name" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.description === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "description" },
-        message: "must have required property '" + "description" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "name" || key0 === "description" || key0 === "parametersSchema")) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== undefined) {
-      let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (func1(data0) < 1) {
-          const err3 = {
-            instancePath: instancePath + "/name",
-            schemaPath: "#/properties/name/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + "/name",
-          schemaPath: "#/properties/name/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
-          const err5 = {
-            instancePath: instancePath + "/description",
-            schemaPath: "#/properties/description/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + "/description",
-          schemaPath: "#/properties/description/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.parametersSchema !== undefined) {
-      let data2 = data.parametersSchema;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-      } else {
-        const err7 = {
-          instancePath: instancePath + "/parametersSchema",
-          schemaPath: "#/properties/parametersSchema/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate90.errors = vErrors;
-  return errors === 0;
+if(data.type !== undefined){
+if("binary" !== data.type){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "binary"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
 }
-validate90.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-function validate53(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate53.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.mode === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "mode" },
-        message: "must have required property '" + "mode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.messages === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "messages" },
-        message: "must have required property '" + "messages" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "mode" ||
-        key0 === "messages" ||
-        key0 === "callableAliases" ||
-        key0 === "additionalCallableRefs" ||
-        key0 === "ephemeralTools"
-      )) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.mode !== undefined) {
-      if ("agent" !== data.mode) {
-        const err3 = {
-          instancePath: instancePath + "/mode",
-          schemaPath: "#/properties/mode/const",
-          keyword: "const",
-          params: { allowedValue: "agent" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.messages !== undefined) {
-      let data1 = data.messages;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate55(data1[i0], {
-              instancePath: instancePath + "/messages/" + i0,
-              parentData: data1,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + "/messages",
-          schemaPath: "#/properties/messages/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.callableAliases !== undefined) {
-      let data3 = data.callableAliases;
-      if (Array.isArray(data3)) {
-        const len1 = data3.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data4 = data3[i1];
-          if (typeof data4 === "string") {
-            if (func1(data4) < 1) {
-              const err5 = {
-                instancePath: instancePath + "/callableAliases/" + i1,
-                schemaPath: "#/properties/callableAliases/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-                message: "must NOT have fewer than 1 characters",
-              };
-              if (vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
-              }
-              errors++;
-            }
-          } else {
-            const err6 = {
-              instancePath: instancePath + "/callableAliases/" + i1,
-              schemaPath: "#/properties/callableAliases/items/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err7 = {
-          instancePath: instancePath + "/callableAliases",
-          schemaPath: "#/properties/callableAliases/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.additionalCallableRefs !== undefined) {
-      let data5 = data.additionalCallableRefs;
-      if (Array.isArray(data5)) {
-        const len2 = data5.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          if (
-            !validate71(data5[i2], {
-              instancePath: instancePath + "/additionalCallableRefs/" + i2,
-              parentData: data5,
-              parentDataProperty: i2,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err8 = {
-          instancePath: instancePath + "/additionalCallableRefs",
-          schemaPath: "#/properties/additionalCallableRefs/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.ephemeralTools !== undefined) {
-      let data7 = data.ephemeralTools;
-      if (Array.isArray(data7)) {
-        const len3 = data7.length;
-        for (let i3 = 0; i3 < len3; i3++) {
-          if (
-            !validate90(data7[i3], {
-              instancePath: instancePath + "/ephemeralTools/" + i3,
-              parentData: data7,
-              parentDataProperty: i3,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err9 = {
-          instancePath: instancePath + "/ephemeralTools",
-          schemaPath: "#/properties/ephemeralTools/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err10 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err10];
-    } else {
-      vErrors.push(err10);
-    }
-    errors++;
-  }
-  validate53.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err3);
 }
-validate53.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-const schema41 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["mode", "arguments"],
-  properties: {
-    mode: { const: "tool" },
-    arguments: { type: "object", additionalProperties: true },
-    callerContext: { type: "object", additionalProperties: true },
-  },
-};
-
-function validate93(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate93.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.mode === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "mode" },
-        message: "must have required property '" + "mode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.arguments === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "arguments" },
-        message: "must have required property '" + "arguments" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "mode" || key0 === "arguments" || key0 === "callerContext")) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.mode !== undefined) {
-      if ("tool" !== data.mode) {
-        const err3 = {
-          instancePath: instancePath + "/mode",
-          schemaPath: "#/properties/mode/const",
-          keyword: "const",
-          params: { allowedValue: "tool" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.arguments !== undefined) {
-      let data1 = data.arguments;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-      } else {
-        const err4 = {
-          instancePath: instancePath + "/arguments",
-          schemaPath: "#/properties/arguments/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.callerContext !== undefined) {
-      let data2 = data.callerContext;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/callerContext",
-          schemaPath: "#/properties/callerContext/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate93.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate93.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-const schema42 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["mode", "clientInfo", "clientCapabilities"],
-  properties: {
-    mode: { const: "mcp_server" },
-    clientInfo: { type: "object", additionalProperties: true },
-    clientCapabilities: { type: "object", additionalProperties: true },
-    sessionContext: { type: "object", additionalProperties: true },
-    metadata: { type: "object", additionalProperties: true },
-  },
-};
-
-function validate95(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate95.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.mode === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "mode" },
-        message: "must have required property '" + "mode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.clientInfo === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "clientInfo" },
-        message: "must have required property '" + "clientInfo" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.clientCapabilities === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "clientCapabilities" },
-        message: "must have required property '" + "clientCapabilities" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "mode" ||
-        key0 === "clientInfo" ||
-        key0 === "clientCapabilities" ||
-        key0 === "sessionContext" ||
-        key0 === "metadata"
-      )) {
-        const err3 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.mode !== undefined) {
-      if ("mcp_server" !== data.mode) {
-        const err4 = {
-          instancePath: instancePath + "/mode",
-          schemaPath: "#/properties/mode/const",
-          keyword: "const",
-          params: { allowedValue: "mcp_server" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.clientInfo !== undefined) {
-      let data1 = data.clientInfo;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/clientInfo",
-          schemaPath: "#/properties/clientInfo/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.clientCapabilities !== undefined) {
-      let data2 = data.clientCapabilities;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-      } else {
-        const err6 = {
-          instancePath: instancePath + "/clientCapabilities",
-          schemaPath: "#/properties/clientCapabilities/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.sessionContext !== undefined) {
-      let data3 = data.sessionContext;
-      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-      } else {
-        const err7 = {
-          instancePath: instancePath + "/sessionContext",
-          schemaPath: "#/properties/sessionContext/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== undefined) {
-      let data4 = data.metadata;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-      } else {
-        const err8 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err9 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  validate95.errors = vErrors;
-  return errors === 0;
 }
-validate95.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-function validate97(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate97.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate97.errors = vErrors;
-  return errors === 0;
+if(data.mimeType !== undefined){
+if(typeof data.mimeType !== "string"){
+const err4 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
 }
-validate97.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate99(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate99.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate99.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err4);
 }
-validate99.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate101(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate101.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "agent" || data === "tool" || data === "mcp_server")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema34.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate101.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate101.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate103(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate103.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate103.errors = vErrors;
-  return errors === 0;
 }
-validate103.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate106(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate106.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate106.errors = vErrors;
-  return errors === 0;
+if(data.id !== undefined){
+let data2 = data.id;
+if(typeof data2 === "string"){
+if(func1(data2) > 256){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err5];
 }
-validate106.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate108(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate108.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate108.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err5);
 }
-validate108.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema49 = {
-  type: "string",
-  "x-provisional": true,
-  enum: [
-    "queued",
-    "running",
-    "blocked",
-    "cancelling",
-    "completed",
-    "failed",
-    "canceled",
-    "timed_out",
-    "rejected",
-  ],
-};
-
-function validate111(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate111.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(
-    data === "queued" ||
-    data === "running" ||
-    data === "blocked" ||
-    data === "cancelling" ||
-    data === "completed" ||
-    data === "failed" ||
-    data === "canceled" ||
-    data === "timed_out" ||
-    data === "rejected"
-  )) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema49.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate111.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate111.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema50 = {
-  oneOf: [
-    { $ref: "#/$defs/AgentRunInput" },
-    { $ref: "#/$defs/ToolRunInput" },
-    { $ref: "#/$defs/McpServerRunInput" },
-  ],
-};
-
-function validate113(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate113.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (
-    !validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = true;
-  }
-  const _errs2 = errors;
-  if (
-    !validate93(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
-    const _errs3 = errors;
-    if (
-      !validate95(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-    ) {
-      vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs3 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 2];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 2;
-        if (props0 !== true) {
-          props0 = true;
-        }
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate113.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+if(func1(data2) < 1){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
 }
-validate113.evaluated = { dynamicProps: true, dynamicItems: false };
-
-const schema52 = {
-  type: "object",
-  additionalProperties: true,
-  "x-provisional": true,
-  properties: {
-    runEnv: { $ref: "./enums.json#/$defs/taskRunEnv" },
-    providerType: { $ref: "./enums.json#/$defs/providerType" },
-  },
-};
-const schema53 = { type: "string", "x-provisional": true, enum: ["cloud", "local"] };
-
-function validate120(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate120.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "cloud" || data === "local")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema53.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate120.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err6);
 }
-validate120.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema54 = { type: "string", minLength: 1, "x-provisional": true };
-
-function validate122(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate122.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) < 1) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate122.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate122.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate119(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate119.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.runEnv !== undefined) {
-      if (
-        !validate120(data.runEnv, {
-          instancePath: instancePath + "/runEnv",
-          parentData: data,
-          parentDataProperty: "runEnv",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.providerType !== undefined) {
-      if (
-        !validate122(data.providerType, {
-          instancePath: instancePath + "/providerType",
-          parentData: data,
-          parentDataProperty: "providerType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate119.errors = vErrors;
-  return errors === 0;
 }
-validate119.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-const schema55 = {
-  type: "object",
-  additionalProperties: true,
-  "x-provisional": true,
-  properties: { maxRetries: { type: "integer", minimum: 0 } },
-};
-
-function validate125(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate125.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.maxRetries !== undefined) {
-      let data0 = data.maxRetries;
-      if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err0 = {
-          instancePath: instancePath + "/maxRetries",
-          schemaPath: "#/properties/maxRetries/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 < 0 || isNaN(data0)) {
-          const err1 = {
-            instancePath: instancePath + "/maxRetries",
-            schemaPath: "#/properties/maxRetries/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
-            message: "must be >= 0",
-          };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate125.errors = vErrors;
-  return errors === 0;
+else {
+const err7 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
 }
-validate125.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data3 = data.url;
+if(typeof data3 === "string"){
+if(!(formats0(data3))){
+const err8 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+if(typeof data.data !== "string"){
+const err10 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.filename !== undefined){
+if(typeof data.filename !== "string"){
+const err11 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema56 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["attemptId", "attemptNo", "status"],
-  properties: {
-    attemptId: { $ref: "../common/identity.json#/$defs/attemptId" },
-    attemptNo: { type: "integer", minimum: 1 },
-    status: { $ref: "../common/enums.json#/$defs/taskStatus" },
-    runEnv: { $ref: "../common/enums.json#/$defs/taskRunEnv" },
-    providerType: { $ref: "../common/enums.json#/$defs/providerType" },
-    runSpaceId: { $ref: "../common/identity.json#/$defs/runSpaceId" },
-    sessionId: { $ref: "../common/identity.json#/$defs/sessionId" },
-    runtimeConnectionId: { $ref: "../common/identity.json#/$defs/runtimeConnectionId" },
-    startedAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-    finishedAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-    lastKeepAliveAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-    sdkCapabilitySnapshot: {
-      type: "array",
-      items: { $ref: "../commands/runtime-connection.json#/$defs/SDKCapabilityDescriptor" },
-    },
-    errorSummary: { type: "string" },
-  },
-};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate25.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.text === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "type") || (key0 === "text"))){
+const err2 = {instancePath,schemaPath:"#/$defs/TextContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if("text" !== data.type){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TextContent/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+if(typeof data.text !== "string"){
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/TextContent/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/TextContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs8 = errors;
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err6 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.data === undefined){
+const err7 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data){
+if(!((key1 === "type") || (key1 === "data"))){
+const err8 = {instancePath,schemaPath:"#/$defs/DataContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if("data" !== data.type){
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/DataContent/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+let data3 = data.data;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+const err10 = {instancePath:instancePath+"/data",schemaPath:"#/$defs/DataContent/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/$defs/DataContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+}
+if(!valid0){
+const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate25.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate25.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.role === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.content === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) > 256){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data1 = data.role;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((((data1 === "user") || (data1 === "assistant")) || (data1 === "system")) || (data1 === "tool"))){
+const err6 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema34.properties.role.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.content !== undefined){
+let data2 = data.content;
+const _errs8 = errors;
+let valid2 = false;
+let passing0 = null;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0){
+valid2 = true;
+passing0 = 0;
+}
+const _errs11 = errors;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate25(data2[i0], {instancePath:instancePath+"/content/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 1;
+}
+}
+if(!valid2){
+const err9 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema43 = {"x-provisional":true,"oneOf":[{"$ref":"#/$defs/LocalCallableRef"},{"$ref":"#/$defs/GrantedCallableRef"}]};
+const schema44 = {"type":"object","additionalProperties":false,"required":["alias","resourceType","bindingMode","resourceId"],"properties":{"alias":{"type":"string","minLength":1},"resourceType":{"$ref":"../common/enums.json#/$defs/taskResourceType"},"bindingMode":{"$ref":"../common/enums.json#/$defs/callableBindingMode"},"resourceId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"releaseChannelId":{"$ref":"../common/identity.json#/$defs/releaseChannelId"},"includeToolNames":{"type":"array","items":{"type":"string","minLength":1}},"metadata":{"type":"object","additionalProperties":true}},"allOf":[{"if":{"properties":{"resourceType":{"const":"mcp_server"}},"required":["resourceType"]},"then":{"properties":{"bindingMode":{"const":"inject"}}},"else":{"properties":{"bindingMode":{"const":"invoke"}}}}]};
+const schema47 = {"type":"string","enum":["invoke","inject"]};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = true;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resourceType === undefined) && (missing0 = "resourceType")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("mcp_server" !== data.resourceType){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs3 === errors;
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bindingMode !== undefined){
+if("inject" !== data.bindingMode){
+const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs5 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.bindingMode = true;
+props0.resourceType = true;
+}
+ifClause0 = "then";
+}
+else {
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bindingMode !== undefined){
+if("invoke" !== data.bindingMode){
+const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs7 === errors;
+valid1 = _valid0;
+if(valid1){
+if(props0 !== true){
+props0 = props0 || {};
+props0.bindingMode = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid1){
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.alias === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.resourceType === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.bindingMode === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.resourceId === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.alias !== undefined){
+let data3 = data.alias;
+if(typeof data3 === "string"){
+if(func1(data3) < 1){
+const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.resourceType !== undefined){
+let data4 = data.resourceType;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
+const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.bindingMode !== undefined){
+let data5 = data.bindingMode;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!((data5 === "invoke") || (data5 === "inject"))){
+const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.resourceId !== undefined){
+let data6 = data.resourceId;
+if(typeof data6 === "string"){
+if(func1(data6) > 256){
+const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(func1(data6) < 1){
+const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.releaseChannelId !== undefined){
+let data7 = data.releaseChannelId;
+if(typeof data7 === "string"){
+if(func1(data7) > 256){
+const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(func1(data7) < 1){
+const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.includeToolNames !== undefined){
+let data8 = data.includeToolNames;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data10 = data.metadata;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+}
+else {
+const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema50 = {"type":"object","additionalProperties":false,"x-provisional":true,"required":["alias","resourceType","bindingMode","grantId"],"properties":{"alias":{"type":"string","minLength":1},"resourceType":{"$ref":"../common/enums.json#/$defs/taskResourceType"},"bindingMode":{"$ref":"../common/enums.json#/$defs/callableBindingMode"},"grantId":{"$ref":"../common/identity.json#/$defs/callableGrantId"},"includeToolNames":{"type":"array","items":{"type":"string","minLength":1}},"metadata":{"type":"object","additionalProperties":true}},"allOf":[{"if":{"properties":{"resourceType":{"const":"mcp_server"}},"required":["resourceType"]},"then":{"properties":{"bindingMode":{"const":"inject"}}},"else":{"properties":{"bindingMode":{"const":"invoke"}}}}]};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = true;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resourceType === undefined) && (missing0 = "resourceType")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("mcp_server" !== data.resourceType){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs3 === errors;
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bindingMode !== undefined){
+if("inject" !== data.bindingMode){
+const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs5 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.bindingMode = true;
+props0.resourceType = true;
+}
+ifClause0 = "then";
+}
+else {
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bindingMode !== undefined){
+if("invoke" !== data.bindingMode){
+const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs7 === errors;
+valid1 = _valid0;
+if(valid1){
+if(props0 !== true){
+props0 = props0 || {};
+props0.bindingMode = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid1){
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.alias === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.resourceType === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.bindingMode === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.grantId === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "grantId"},message:"must have required property '"+"grantId"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.alias !== undefined){
+let data3 = data.alias;
+if(typeof data3 === "string"){
+if(func1(data3) < 1){
+const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.resourceType !== undefined){
+let data4 = data.resourceType;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
+const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.bindingMode !== undefined){
+let data5 = data.bindingMode;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!((data5 === "invoke") || (data5 === "inject"))){
+const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.grantId !== undefined){
+let data6 = data.grantId;
+if(typeof data6 === "string"){
+if(func1(data6) > 256){
+const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(func1(data6) < 1){
+const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.includeToolNames !== undefined){
+let data7 = data.includeToolNames;
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data9 = data.metadata;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+}
+else {
+const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate31.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs2 = errors;
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate31.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate31.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate21.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.messages === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+if("agent" !== data.mode){
+const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.messages !== undefined){
+let data1 = data.messages;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate23(data1[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.callableAliases !== undefined){
+let data3 = data.callableAliases;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/callableAliases",schemaPath:"#/properties/callableAliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.additionalCallableRefs !== undefined){
+let data5 = data.additionalCallableRefs;
+if(Array.isArray(data5)){
+const len2 = data5.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate31(data5[i2], {instancePath:instancePath+"/additionalCallableRefs/" + i2,parentData:data5,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/additionalCallableRefs",schemaPath:"#/properties/additionalCallableRefs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.ephemeralTools !== undefined){
+let data7 = data.ephemeralTools;
+if(Array.isArray(data7)){
+const len3 = data7.length;
+for(let i3=0; i3<len3; i3++){
+let data8 = data7[i3];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.name === undefined){
+const err9 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data8.description === undefined){
+const err10 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key1 in data8){
+if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
+const err11 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data8.name !== undefined){
+let data9 = data8.name;
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data8.description !== undefined){
+let data10 = data8.description;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data8.parametersSchema !== undefined){
+let data11 = data8.parametersSchema;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+const err16 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/parametersSchema",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ephemeralTools",schemaPath:"#/properties/ephemeralTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema66 = {"oneOf":[{"$ref":"#/$defs/AgentRunInput"},{"$ref":"#/$defs/ToolRunInput"},{"$ref":"#/$defs/McpServerRunInput"}]};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.arguments === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
+const err2 = {instancePath,schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+if("tool" !== data.mode){
+const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.arguments !== undefined){
+let data1 = data.arguments;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.callerContext !== undefined){
+let data2 = data.callerContext;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs13 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err7 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.clientInfo === undefined){
+const err8 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.clientCapabilities === undefined){
+const err9 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key1 in data){
+if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
+const err10 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+if("mcp_server" !== data.mode){
+const err11 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.clientInfo !== undefined){
+let data4 = data.clientInfo;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+const err12 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.clientCapabilities !== undefined){
+let data5 = data.clientCapabilities;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+const err13 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.sessionContext !== undefined){
+let data6 = data.sessionContext;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
+const err14 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data7 = data.metadata;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
+const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+}
+if(!valid0){
+const err17 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate39.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate39.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+const schema70 = {"type":"object","additionalProperties":true,"x-provisional":true,"properties":{"runEnv":{"$ref":"./enums.json#/$defs/taskRunEnv"},"providerType":{"$ref":"./enums.json#/$defs/providerType"}}};
+const schema71 = {"type":"string","x-provisional":true,"enum":["cloud","local"]};
+const schema72 = {"type":"string","minLength":1,"x-provisional":true};
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate43.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.runEnv !== undefined){
+let data0 = data.runEnv;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((data0 === "cloud") || (data0 === "local"))){
+const err1 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.providerType !== undefined){
+let data1 = data.providerType;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema74 = {"type":"object","additionalProperties":false,"required":["attemptId","attemptNo","status"],"properties":{"attemptId":{"$ref":"../common/identity.json#/$defs/attemptId"},"attemptNo":{"type":"integer","minimum":1},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"runEnv":{"$ref":"../common/enums.json#/$defs/taskRunEnv"},"providerType":{"$ref":"../common/enums.json#/$defs/providerType"},"runSpaceId":{"$ref":"../common/identity.json#/$defs/runSpaceId"},"sessionId":{"$ref":"../common/identity.json#/$defs/sessionId"},"runtimeConnectionId":{"$ref":"../common/identity.json#/$defs/runtimeConnectionId"},"startedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"finishedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"lastKeepAliveAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"sdkCapabilitySnapshot":{"type":"array","items":{"$ref":"../commands/runtime-connection.json#/$defs/SDKCapabilityDescriptor"}},"errorSummary":{"type":"string"}}};
 const func18 = Object.prototype.hasOwnProperty;
-
-function validate128(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate128.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate128.errors = vErrors;
-  return errors === 0;
-}
-validate128.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate131(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate131.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "cloud" || data === "local")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema53.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate131.errors = vErrors;
-  return errors === 0;
-}
-validate131.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate133(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate133.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) < 1) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate133.errors = vErrors;
-  return errors === 0;
-}
-validate133.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate135(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate135.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate135.errors = vErrors;
-  return errors === 0;
-}
-validate135.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate137(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate137.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate137.errors = vErrors;
-  return errors === 0;
-}
-validate137.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate139(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate139.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate139.errors = vErrors;
-  return errors === 0;
-}
-validate139.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema63 = { type: "string", format: "date-time" };
 const formats2 = formats["date-time"];
+const schema86 = {"oneOf":[{"$ref":"#/$defs/CoreCapabilityDescriptor"},{"$ref":"#/$defs/PlatformCapabilityDescriptor"}]};
+const schema87 = {"type":"object","additionalProperties":false,"required":["surface","name","supportLevel"],"properties":{"surface":{"type":"string","const":"core"},"name":{"$ref":"#/$defs/CoreCapabilityName"},"supportLevel":{"$ref":"#/$defs/CoreCapabilitySupportLevel"}}};
+const schema88 = {"type":"string","enum":["input.receive","output.publish","tool.call","interaction.request","tracing","config.read","secrets.read","kv.read","kv.write","checkpoint.save","checkpoint.load"]};
+const schema89 = {"type":"string","enum":["native","polyfilled","unsupported"]};
 
-function validate141(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate141.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (!formats2.validate(data)) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/format",
-        keyword: "format",
-        params: { format: "date-time" },
-        message: 'must match format "' + "date-time" + '"',
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate141.errors = vErrors;
-  return errors === 0;
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate141.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema65 = {
-  oneOf: [
-    { $ref: "#/$defs/CoreCapabilityDescriptor" },
-    { $ref: "#/$defs/PlatformCapabilityDescriptor" },
-  ],
-};
-const schema66 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["surface", "name", "supportLevel"],
-  properties: {
-    surface: { type: "string", const: "core" },
-    name: { $ref: "#/$defs/CoreCapabilityName" },
-    supportLevel: { $ref: "#/$defs/CoreCapabilitySupportLevel" },
-  },
-};
-const schema67 = {
-  type: "string",
-  enum: [
-    "input.receive",
-    "output.publish",
-    "tool.call",
-    "interaction.request",
-    "tracing",
-    "config.read",
-    "secrets.read",
-    "kv.read",
-    "kv.write",
-    "checkpoint.save",
-    "checkpoint.load",
-  ],
-};
-
-function validate148(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate148.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(
-    data === "input.receive" ||
-    data === "output.publish" ||
-    data === "tool.call" ||
-    data === "interaction.request" ||
-    data === "tracing" ||
-    data === "config.read" ||
-    data === "secrets.read" ||
-    data === "kv.read" ||
-    data === "kv.write" ||
-    data === "checkpoint.save" ||
-    data === "checkpoint.load"
-  )) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema67.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate148.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate148.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema68 = { type: "string", enum: ["native", "polyfilled", "unsupported"] };
-
-function validate150(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate150.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "native" || data === "polyfilled" || data === "unsupported")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema68.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate150.errors = vErrors;
-  return errors === 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.surface === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
-validate150.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate147(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate147.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.surface === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "surface" },
-        message: "must have required property '" + "surface" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.name === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "name" },
-        message: "must have required property '" + "name" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.supportLevel === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "supportLevel" },
-        message: "must have required property '" + "supportLevel" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "surface" || key0 === "name" || key0 === "supportLevel")) {
-        const err3 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.surface !== undefined) {
-      let data0 = data.surface;
-      if (typeof data0 !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/surface",
-          schemaPath: "#/properties/surface/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if ("core" !== data0) {
-        const err5 = {
-          instancePath: instancePath + "/surface",
-          schemaPath: "#/properties/surface/const",
-          keyword: "const",
-          params: { allowedValue: "core" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== undefined) {
-      if (
-        !validate148(data.name, {
-          instancePath: instancePath + "/name",
-          parentData: data,
-          parentDataProperty: "name",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.supportLevel !== undefined) {
-      if (
-        !validate150(data.supportLevel, {
-          instancePath: instancePath + "/supportLevel",
-          parentData: data,
-          parentDataProperty: "supportLevel",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate147.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err0);
 }
-validate147.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-const schema69 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["surface", "name", "supportLevel"],
-  properties: {
-    surface: { type: "string", const: "platform" },
-    name: { $ref: "#/$defs/PlatformCapabilityName" },
-    supportLevel: { $ref: "#/$defs/PlatformCapabilitySupportLevel" },
-  },
-};
-const schema70 = {
-  type: "string",
-  enum: [
-    "fs.read",
-    "fs.write",
-    "fs.list",
-    "workspace.snapshot",
-    "workspace.restore",
-    "terminal.exec",
-    "browser.open",
-  ],
-};
-
-function validate154(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate154.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(
-    data === "fs.read" ||
-    data === "fs.write" ||
-    data === "fs.list" ||
-    data === "workspace.snapshot" ||
-    data === "workspace.restore" ||
-    data === "terminal.exec" ||
-    data === "browser.open"
-  )) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema70.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate154.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate154.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema71 = { type: "string", enum: ["native", "unsupported"] };
-
-function validate156(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate156.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "native" || data === "unsupported")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema71.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate156.errors = vErrors;
-  return errors === 0;
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
 }
-validate156.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate153(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate153.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.surface === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "surface" },
-        message: "must have required property '" + "surface" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.name === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "name" },
-        message: "must have required property '" + "name" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.supportLevel === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "supportLevel" },
-        message: "must have required property '" + "supportLevel" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "surface" || key0 === "name" || key0 === "supportLevel")) {
-        const err3 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.surface !== undefined) {
-      let data0 = data.surface;
-      if (typeof data0 !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/surface",
-          schemaPath: "#/properties/surface/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if ("platform" !== data0) {
-        const err5 = {
-          instancePath: instancePath + "/surface",
-          schemaPath: "#/properties/surface/const",
-          keyword: "const",
-          params: { allowedValue: "platform" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== undefined) {
-      if (
-        !validate154(data.name, {
-          instancePath: instancePath + "/name",
-          parentData: data,
-          parentDataProperty: "name",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.supportLevel !== undefined) {
-      if (
-        !validate156(data.supportLevel, {
-          instancePath: instancePath + "/supportLevel",
-          parentData: data,
-          parentDataProperty: "supportLevel",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate153.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err1);
 }
-validate153.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-function validate146(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate146.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (
-    !validate147(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = true;
-  }
-  const _errs2 = errors;
-  if (
-    !validate153(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate146.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+errors++;
 }
-validate146.evaluated = { dynamicProps: true, dynamicItems: false };
-
-function validate127(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate127.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.attemptId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "attemptId" },
-        message: "must have required property '" + "attemptId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.attemptNo === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "attemptNo" },
-        message: "must have required property '" + "attemptNo" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.status === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "status" },
-        message: "must have required property '" + "status" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func18.call(schema56.properties, key0)) {
-        const err3 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.attemptId !== undefined) {
-      if (
-        !validate128(data.attemptId, {
-          instancePath: instancePath + "/attemptId",
-          parentData: data,
-          parentDataProperty: "attemptId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.attemptNo !== undefined) {
-      let data1 = data.attemptNo;
-      if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
-        const err4 = {
-          instancePath: instancePath + "/attemptNo",
-          schemaPath: "#/properties/attemptNo/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (typeof data1 == "number" && isFinite(data1)) {
-        if (data1 < 1 || isNaN(data1)) {
-          const err5 = {
-            instancePath: instancePath + "/attemptNo",
-            schemaPath: "#/properties/attemptNo/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 1 },
-            message: "must be >= 1",
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.status !== undefined) {
-      if (
-        !validate111(data.status, {
-          instancePath: instancePath + "/status",
-          parentData: data,
-          parentDataProperty: "status",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.runEnv !== undefined) {
-      if (
-        !validate131(data.runEnv, {
-          instancePath: instancePath + "/runEnv",
-          parentData: data,
-          parentDataProperty: "runEnv",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.providerType !== undefined) {
-      if (
-        !validate133(data.providerType, {
-          instancePath: instancePath + "/providerType",
-          parentData: data,
-          parentDataProperty: "providerType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.runSpaceId !== undefined) {
-      if (
-        !validate135(data.runSpaceId, {
-          instancePath: instancePath + "/runSpaceId",
-          parentData: data,
-          parentDataProperty: "runSpaceId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.sessionId !== undefined) {
-      if (
-        !validate137(data.sessionId, {
-          instancePath: instancePath + "/sessionId",
-          parentData: data,
-          parentDataProperty: "sessionId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.runtimeConnectionId !== undefined) {
-      if (
-        !validate139(data.runtimeConnectionId, {
-          instancePath: instancePath + "/runtimeConnectionId",
-          parentData: data,
-          parentDataProperty: "runtimeConnectionId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.startedAt !== undefined) {
-      if (
-        !validate141(data.startedAt, {
-          instancePath: instancePath + "/startedAt",
-          parentData: data,
-          parentDataProperty: "startedAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.finishedAt !== undefined) {
-      if (
-        !validate141(data.finishedAt, {
-          instancePath: instancePath + "/finishedAt",
-          parentData: data,
-          parentDataProperty: "finishedAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.lastKeepAliveAt !== undefined) {
-      if (
-        !validate141(data.lastKeepAliveAt, {
-          instancePath: instancePath + "/lastKeepAliveAt",
-          parentData: data,
-          parentDataProperty: "lastKeepAliveAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.sdkCapabilitySnapshot !== undefined) {
-      let data11 = data.sdkCapabilitySnapshot;
-      if (Array.isArray(data11)) {
-        const len0 = data11.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate146(data11[i0], {
-              instancePath: instancePath + "/sdkCapabilitySnapshot/" + i0,
-              parentData: data11,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + "/sdkCapabilitySnapshot",
-          schemaPath: "#/properties/sdkCapabilitySnapshot/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.errorSummary !== undefined) {
-      if (typeof data.errorSummary !== "string") {
-        const err7 = {
-          instancePath: instancePath + "/errorSummary",
-          schemaPath: "#/properties/errorSummary/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate127.errors = vErrors;
-  return errors === 0;
+if(data.supportLevel === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportLevel"},message:"must have required property '"+"supportLevel"+"'"};
+if(vErrors === null){
+vErrors = [err2];
 }
-validate127.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-function validate162(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate162.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate162.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err2);
 }
-validate162.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema73 = {
-  type: "string",
-  "x-provisional": true,
-  enum: [
-    "interaction_required",
-    "approval_required",
-    "auth_required",
-    "tool_result_required",
-    "child_run_pending",
-    "runtime_pending",
-  ],
-};
-
-function validate164(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate164.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(
-    data === "interaction_required" ||
-    data === "approval_required" ||
-    data === "auth_required" ||
-    data === "tool_result_required" ||
-    data === "child_run_pending" ||
-    data === "runtime_pending"
-  )) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema73.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate164.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate164.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema74 = { type: "integer", minimum: 0 };
-
-function validate168(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate168.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(typeof data == "number" && !(data % 1) && !isNaN(data) && isFinite(data))) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "integer" },
-      message: "must be integer",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (typeof data == "number" && isFinite(data)) {
-    if (data < 0 || isNaN(data)) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minimum",
-        keyword: "minimum",
-        params: { comparison: ">=", limit: 0 },
-        message: "must be >= 0",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  validate168.errors = vErrors;
-  return errors === 0;
+for(const key0 in data){
+if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
 }
-validate168.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema75 = { type: "integer", minimum: 0 };
-
-function validate170(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate170.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(typeof data == "number" && !(data % 1) && !isNaN(data) && isFinite(data))) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "integer" },
-      message: "must be integer",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (typeof data == "number" && isFinite(data)) {
-    if (data < 0 || isNaN(data)) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minimum",
-        keyword: "minimum",
-        params: { comparison: ">=", limit: 0 },
-        message: "must be >= 0",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  validate170.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err3);
 }
-validate170.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema76 = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "https://agent-service.spec/v1/schemas/resources/webhook-subscription.json",
-  type: "object",
-  additionalProperties: true,
-  "x-provisional": true,
-  required: ["url"],
-  properties: {
-    url: { type: "string", format: "uri" },
-    eventTypes: { type: "array", items: { type: "string", minLength: 1 } },
-    headers: { type: "object", additionalProperties: { type: "string" } },
-    algorithm: { type: "string", minLength: 1, examples: ["hmac-sha256"] },
-    secretRef: {
-      anyOf: [
-        { type: "string", minLength: 1 },
-        { $ref: "../common/execution-profile.json#/$defs/SecretRef" },
-      ],
-    },
-  },
-};
-const schema77 = {
-  type: "object",
-  additionalProperties: true,
-  "x-provisional": true,
-  required: ["name", "ref"],
-  properties: {
-    name: { type: "string", minLength: 1 },
-    ref: { type: "string", minLength: 1 },
-    required: { type: "boolean" },
-  },
-};
-
-function validate173(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate173.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "name" },
-        message: "must have required property '" + "name" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.ref === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "ref" },
-        message: "must have required property '" + "ref" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.name !== undefined) {
-      let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (func1(data0) < 1) {
-          const err2 = {
-            instancePath: instancePath + "/name",
-            schemaPath: "#/properties/name/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = {
-          instancePath: instancePath + "/name",
-          schemaPath: "#/properties/name/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.ref !== undefined) {
-      let data1 = data.ref;
-      if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
-          const err4 = {
-            instancePath: instancePath + "/ref",
-            schemaPath: "#/properties/ref/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/ref",
-          schemaPath: "#/properties/ref/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.required !== undefined) {
-      if (typeof data.required !== "boolean") {
-        const err6 = {
-          instancePath: instancePath + "/required",
-          schemaPath: "#/properties/required/type",
-          keyword: "type",
-          params: { type: "boolean" },
-          message: "must be boolean",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate173.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate173.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-function validate172(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="https://agent-service.spec/v1/schemas/resources/webhook-subscription.json" */ let vErrors =
-    null;
-  let errors = 0;
-  const evaluated0 = validate172.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.url === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "url" },
-        message: "must have required property '" + "url" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.url !== undefined) {
-      let data0 = data.url;
-      if (typeof data0 === "string") {
-        if (!formats0(data0)) {
-          const err1 = {
-            instancePath: instancePath + "/url",
-            schemaPath: "#/properties/url/format",
-            keyword: "format",
-            params: { format: "uri" },
-            message: 'must match format "' + "uri" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      } else {
-        const err2 = {
-          instancePath: instancePath + "/url",
-          schemaPath: "#/properties/url/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.eventTypes !== undefined) {
-      let data1 = data.eventTypes;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data2 = data1[i0];
-          if (typeof data2 === "string") {
-            if (func1(data2) < 1) {
-              const err3 = {
-                instancePath: instancePath + "/eventTypes/" + i0,
-                schemaPath: "#/properties/eventTypes/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-                message: "must NOT have fewer than 1 characters",
-              };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-          } else {
-            const err4 = {
-              instancePath: instancePath + "/eventTypes/" + i0,
-              schemaPath: "#/properties/eventTypes/items/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/eventTypes",
-          schemaPath: "#/properties/eventTypes/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.headers !== undefined) {
-      let data3 = data.headers;
-      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-        for (const key0 in data3) {
-          if (typeof data3[key0] !== "string") {
-            const err6 = {
-              instancePath:
-                instancePath + "/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
-              schemaPath: "#/properties/headers/additionalProperties/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err7 = {
-          instancePath: instancePath + "/headers",
-          schemaPath: "#/properties/headers/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.algorithm !== undefined) {
-      let data5 = data.algorithm;
-      if (typeof data5 === "string") {
-        if (func1(data5) < 1) {
-          const err8 = {
-            instancePath: instancePath + "/algorithm",
-            schemaPath: "#/properties/algorithm/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = {
-          instancePath: instancePath + "/algorithm",
-          schemaPath: "#/properties/algorithm/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.secretRef !== undefined) {
-      let data6 = data.secretRef;
-      const _errs16 = errors;
-      let valid4 = false;
-      const _errs17 = errors;
-      if (typeof data6 === "string") {
-        if (func1(data6) < 1) {
-          const err10 = {
-            instancePath: instancePath + "/secretRef",
-            schemaPath: "#/properties/secretRef/anyOf/0/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + "/secretRef",
-          schemaPath: "#/properties/secretRef/anyOf/0/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      var _valid0 = _errs17 === errors;
-      valid4 = valid4 || _valid0;
-      const _errs19 = errors;
-      if (
-        !validate173(data6, {
-          instancePath: instancePath + "/secretRef",
-          parentData: data,
-          parentDataProperty: "secretRef",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs19 === errors;
-      valid4 = valid4 || _valid0;
-      if (!valid4) {
-        const err12 = {
-          instancePath: instancePath + "/secretRef",
-          schemaPath: "#/properties/secretRef/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      } else {
-        errors = _errs16;
-        if (vErrors !== null) {
-          if (_errs16) {
-            vErrors.length = _errs16;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err13 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate172.errors = vErrors;
-  return errors === 0;
 }
-validate172.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-function validate52(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="https://agent-service.spec/v1/schemas/resources/run.json" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate52.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs2 = errors;
-  let valid1 = true;
-  const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.resourceType === undefined && (missing0 = "resourceType")) {
-      const err0 = {};
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("agent" !== data.resourceType) {
-          const err1 = {};
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid0 = _errs3 === errors;
-  errors = _errs2;
-  if (vErrors !== null) {
-    if (_errs2) {
-      vErrors.length = _errs2;
-    } else {
-      vErrors = null;
-    }
-  }
-  if (_valid0) {
-    const _errs5 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.input !== undefined) {
-        if (
-          !validate53(data.input, {
-            instancePath: instancePath + "/input",
-            parentData: data,
-            parentDataProperty: "input",
-            rootData,
-            dynamicAnchors,
-          })
-        ) {
-          vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    var _valid0 = _errs5 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      var props0 = {};
-      props0.input = true;
-      props0.resourceType = true;
-    }
-  }
-  if (!valid1) {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/allOf/0/if",
-      keyword: "if",
-      params: { failingKeyword: "then" },
-      message: 'must match "then" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  const _errs8 = errors;
-  let valid4 = true;
-  const _errs9 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing1;
-    if (data.resourceType === undefined && (missing1 = "resourceType")) {
-      const err3 = {};
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("tool" !== data.resourceType) {
-          const err4 = {};
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid1 = _errs9 === errors;
-  errors = _errs8;
-  if (vErrors !== null) {
-    if (_errs8) {
-      vErrors.length = _errs8;
-    } else {
-      vErrors = null;
-    }
-  }
-  if (_valid1) {
-    const _errs11 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.input !== undefined) {
-        if (
-          !validate93(data.input, {
-            instancePath: instancePath + "/input",
-            parentData: data,
-            parentDataProperty: "input",
-            rootData,
-            dynamicAnchors,
-          })
-        ) {
-          vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    var _valid1 = _errs11 === errors;
-    valid4 = _valid1;
-    if (valid4) {
-      var props1 = {};
-      props1.input = true;
-      props1.resourceType = true;
-    }
-  }
-  if (!valid4) {
-    const err5 = {
-      instancePath,
-      schemaPath: "#/allOf/1/if",
-      keyword: "if",
-      params: { failingKeyword: "then" },
-      message: 'must match "then" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  if (props0 !== true && props1 !== undefined) {
-    if (props1 === true) {
-      props0 = true;
-    } else {
-      props0 = props0 || {};
-      Object.assign(props0, props1);
-    }
-  }
-  const _errs14 = errors;
-  let valid7 = true;
-  const _errs15 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing2;
-    if (data.resourceType === undefined && (missing2 = "resourceType")) {
-      const err6 = {};
-      if (vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("mcp_server" !== data.resourceType) {
-          const err7 = {};
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid2 = _errs15 === errors;
-  errors = _errs14;
-  if (vErrors !== null) {
-    if (_errs14) {
-      vErrors.length = _errs14;
-    } else {
-      vErrors = null;
-    }
-  }
-  if (_valid2) {
-    const _errs17 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.input !== undefined) {
-        if (
-          !validate95(data.input, {
-            instancePath: instancePath + "/input",
-            parentData: data,
-            parentDataProperty: "input",
-            rootData,
-            dynamicAnchors,
-          })
-        ) {
-          vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    var _valid2 = _errs17 === errors;
-    valid7 = _valid2;
-    if (valid7) {
-      var props2 = {};
-      props2.input = true;
-      props2.resourceType = true;
-    }
-  }
-  if (!valid7) {
-    const err8 = {
-      instancePath,
-      schemaPath: "#/allOf/2/if",
-      keyword: "if",
-      params: { failingKeyword: "then" },
-      message: 'must match "then" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  if (props0 !== true && props2 !== undefined) {
-    if (props2 === true) {
-      props0 = true;
-    } else {
-      props0 = props0 || {};
-      Object.assign(props0, props2);
-    }
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.runId === undefined) {
-      const err9 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "runId" },
-        message: "must have required property '" + "runId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err9];
-      } else {
-        vErrors.push(err9);
-      }
-      errors++;
-    }
-    if (data.orgId === undefined) {
-      const err10 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "orgId" },
-        message: "must have required property '" + "orgId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err10];
-      } else {
-        vErrors.push(err10);
-      }
-      errors++;
-    }
-    if (data.resourceType === undefined) {
-      const err11 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceType" },
-        message: "must have required property '" + "resourceType" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err11];
-      } else {
-        vErrors.push(err11);
-      }
-      errors++;
-    }
-    if (data.resourceId === undefined) {
-      const err12 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceId" },
-        message: "must have required property '" + "resourceId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err12];
-      } else {
-        vErrors.push(err12);
-      }
-      errors++;
-    }
-    if (data.input === undefined) {
-      const err13 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "input" },
-        message: "must have required property '" + "input" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err13];
-      } else {
-        vErrors.push(err13);
-      }
-      errors++;
-    }
-    if (data.attempts === undefined) {
-      const err14 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "attempts" },
-        message: "must have required property '" + "attempts" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err14];
-      } else {
-        vErrors.push(err14);
-      }
-      errors++;
-    }
-    if (data.eventSequence === undefined) {
-      const err15 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "eventSequence" },
-        message: "must have required property '" + "eventSequence" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err15];
-      } else {
-        vErrors.push(err15);
-      }
-      errors++;
-    }
-    if (data.createdAt === undefined) {
-      const err16 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "createdAt" },
-        message: "must have required property '" + "createdAt" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err16];
-      } else {
-        vErrors.push(err16);
-      }
-      errors++;
-    }
-    if (data.updatedAt === undefined) {
-      const err17 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "updatedAt" },
-        message: "must have required property '" + "updatedAt" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err17];
-      } else {
-        vErrors.push(err17);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func18.call(schema19.properties, key0)) {
-        const err18 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.runId !== undefined) {
-      if (
-        !validate97(data.runId, {
-          instancePath: instancePath + "/runId",
-          parentData: data,
-          parentDataProperty: "runId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.orgId !== undefined) {
-      if (
-        !validate99(data.orgId, {
-          instancePath: instancePath + "/orgId",
-          parentData: data,
-          parentDataProperty: "orgId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.resourceType !== undefined) {
-      if (
-        !validate101(data.resourceType, {
-          instancePath: instancePath + "/resourceType",
-          parentData: data,
-          parentDataProperty: "resourceType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.resourceId !== undefined) {
-      if (
-        !validate103(data.resourceId, {
-          instancePath: instancePath + "/resourceId",
-          parentData: data,
-          parentDataProperty: "resourceId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.resourceRevisionId !== undefined) {
-      if (
-        !validate103(data.resourceRevisionId, {
-          instancePath: instancePath + "/resourceRevisionId",
-          parentData: data,
-          parentDataProperty: "resourceRevisionId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.releaseChannelId !== undefined) {
-      if (
-        !validate106(data.releaseChannelId, {
-          instancePath: instancePath + "/releaseChannelId",
-          parentData: data,
-          parentDataProperty: "releaseChannelId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.threadId !== undefined) {
-      if (
-        !validate108(data.threadId, {
-          instancePath: instancePath + "/threadId",
-          parentData: data,
-          parentDataProperty: "threadId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.contextId !== undefined) {
-      if (
-        !validate103(data.contextId, {
-          instancePath: instancePath + "/contextId",
-          parentData: data,
-          parentDataProperty: "contextId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.status !== undefined) {
-      if (
-        !validate111(data.status, {
-          instancePath: instancePath + "/status",
-          parentData: data,
-          parentDataProperty: "status",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.input !== undefined) {
-      if (
-        !validate113(data.input, {
-          instancePath: instancePath + "/input",
-          parentData: data,
-          parentDataProperty: "input",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.executionProfileSnapshot !== undefined) {
-      if (
-        !validate119(data.executionProfileSnapshot, {
-          instancePath: instancePath + "/executionProfileSnapshot",
-          parentData: data,
-          parentDataProperty: "executionProfileSnapshot",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.runPolicySnapshot !== undefined) {
-      if (
-        !validate125(data.runPolicySnapshot, {
-          instancePath: instancePath + "/runPolicySnapshot",
-          parentData: data,
-          parentDataProperty: "runPolicySnapshot",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.attempts !== undefined) {
-      let data18 = data.attempts;
-      if (Array.isArray(data18)) {
-        const len0 = data18.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate127(data18[i0], {
-              instancePath: instancePath + "/attempts/" + i0,
-              parentData: data18,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err19 = {
-          instancePath: instancePath + "/attempts",
-          schemaPath: "#/properties/attempts/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.currentAttemptId !== undefined) {
-      if (
-        !validate128(data.currentAttemptId, {
-          instancePath: instancePath + "/currentAttemptId",
-          parentData: data,
-          parentDataProperty: "currentAttemptId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.blockingInteractionId !== undefined) {
-      if (
-        !validate162(data.blockingInteractionId, {
-          instancePath: instancePath + "/blockingInteractionId",
-          parentData: data,
-          parentDataProperty: "blockingInteractionId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.blockedReason !== undefined) {
-      if (
-        !validate164(data.blockedReason, {
-          instancePath: instancePath + "/blockedReason",
-          parentData: data,
-          parentDataProperty: "blockedReason",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.waitingSince !== undefined) {
-      if (
-        !validate141(data.waitingSince, {
-          instancePath: instancePath + "/waitingSince",
-          parentData: data,
-          parentDataProperty: "waitingSince",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.openInteractionCount !== undefined) {
-      let data24 = data.openInteractionCount;
-      if (!(typeof data24 == "number" && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-        const err20 = {
-          instancePath: instancePath + "/openInteractionCount",
-          schemaPath: "#/properties/openInteractionCount/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-      if (typeof data24 == "number" && isFinite(data24)) {
-        if (data24 < 0 || isNaN(data24)) {
-          const err21 = {
-            instancePath: instancePath + "/openInteractionCount",
-            schemaPath: "#/properties/openInteractionCount/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
-            message: "must be >= 0",
-          };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.deadlineAt !== undefined) {
-      if (
-        !validate141(data.deadlineAt, {
-          instancePath: instancePath + "/deadlineAt",
-          parentData: data,
-          parentDataProperty: "deadlineAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.eventSequence !== undefined) {
-      if (
-        !validate168(data.eventSequence, {
-          instancePath: instancePath + "/eventSequence",
-          parentData: data,
-          parentDataProperty: "eventSequence",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.version !== undefined) {
-      if (
-        !validate170(data.version, {
-          instancePath: instancePath + "/version",
-          parentData: data,
-          parentDataProperty: "version",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.webhook !== undefined) {
-      if (
-        !validate172(data.webhook, {
-          instancePath: instancePath + "/webhook",
-          parentData: data,
-          parentDataProperty: "webhook",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.createdAt !== undefined) {
-      if (
-        !validate141(data.createdAt, {
-          instancePath: instancePath + "/createdAt",
-          parentData: data,
-          parentDataProperty: "createdAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.updatedAt !== undefined) {
-      if (
-        !validate141(data.updatedAt, {
-          instancePath: instancePath + "/updatedAt",
-          parentData: data,
-          parentDataProperty: "updatedAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.finishedAt !== undefined) {
-      if (
-        !validate141(data.finishedAt, {
-          instancePath: instancePath + "/finishedAt",
-          parentData: data,
-          parentDataProperty: "finishedAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.statusMessage !== undefined) {
-      if (typeof data.statusMessage !== "string") {
-        const err22 = {
-          instancePath: instancePath + "/statusMessage",
-          schemaPath: "#/properties/statusMessage/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err23 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err23];
-    } else {
-      vErrors.push(err23);
-    }
-    errors++;
-  }
-  validate52.errors = vErrors;
-  return errors === 0;
+if(data.surface !== undefined){
+let data0 = data.surface;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
 }
-validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const RunInput = validate179;
-
-function validate179(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate179.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (
-    !validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = true;
-  }
-  const _errs2 = errors;
-  if (
-    !validate93(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
-    const _errs3 = errors;
-    if (
-      !validate95(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-    ) {
-      vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs3 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 2];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 2;
-        if (props0 !== true) {
-          props0 = true;
-        }
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate179.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+else {
+vErrors.push(err4);
 }
-validate179.evaluated = { dynamicProps: true, dynamicItems: false };
-
-export const AgentRunInput = validate183;
-
-function validate183(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate183.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.mode === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "mode" },
-        message: "must have required property '" + "mode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.messages === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "messages" },
-        message: "must have required property '" + "messages" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "mode" ||
-        key0 === "messages" ||
-        key0 === "callableAliases" ||
-        key0 === "additionalCallableRefs" ||
-        key0 === "ephemeralTools"
-      )) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.mode !== undefined) {
-      if ("agent" !== data.mode) {
-        const err3 = {
-          instancePath: instancePath + "/mode",
-          schemaPath: "#/properties/mode/const",
-          keyword: "const",
-          params: { allowedValue: "agent" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.messages !== undefined) {
-      let data1 = data.messages;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate55(data1[i0], {
-              instancePath: instancePath + "/messages/" + i0,
-              parentData: data1,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + "/messages",
-          schemaPath: "#/properties/messages/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.callableAliases !== undefined) {
-      let data3 = data.callableAliases;
-      if (Array.isArray(data3)) {
-        const len1 = data3.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data4 = data3[i1];
-          if (typeof data4 === "string") {
-            if (func1(data4) < 1) {
-              const err5 = {
-                instancePath: instancePath + "/callableAliases/" + i1,
-                schemaPath: "#/properties/callableAliases/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-                message: "must NOT have fewer than 1 characters",
-              };
-              if (vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
-              }
-              errors++;
-            }
-          } else {
-            const err6 = {
-              instancePath: instancePath + "/callableAliases/" + i1,
-              schemaPath: "#/properties/callableAliases/items/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err7 = {
-          instancePath: instancePath + "/callableAliases",
-          schemaPath: "#/properties/callableAliases/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.additionalCallableRefs !== undefined) {
-      let data5 = data.additionalCallableRefs;
-      if (Array.isArray(data5)) {
-        const len2 = data5.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          if (
-            !validate71(data5[i2], {
-              instancePath: instancePath + "/additionalCallableRefs/" + i2,
-              parentData: data5,
-              parentDataProperty: i2,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err8 = {
-          instancePath: instancePath + "/additionalCallableRefs",
-          schemaPath: "#/properties/additionalCallableRefs/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.ephemeralTools !== undefined) {
-      let data7 = data.ephemeralTools;
-      if (Array.isArray(data7)) {
-        const len3 = data7.length;
-        for (let i3 = 0; i3 < len3; i3++) {
-          if (
-            !validate90(data7[i3], {
-              instancePath: instancePath + "/ephemeralTools/" + i3,
-              parentData: data7,
-              parentDataProperty: i3,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err9 = {
-          instancePath: instancePath + "/ephemeralTools",
-          schemaPath: "#/properties/ephemeralTools/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err10 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err10];
-    } else {
-      vErrors.push(err10);
-    }
-    errors++;
-  }
-  validate183.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate183.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const ToolRunInput = validate187;
-
-function validate187(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate187.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.mode === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "mode" },
-        message: "must have required property '" + "mode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.arguments === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "arguments" },
-        message: "must have required property '" + "arguments" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "mode" || key0 === "arguments" || key0 === "callerContext")) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.mode !== undefined) {
-      if ("tool" !== data.mode) {
-        const err3 = {
-          instancePath: instancePath + "/mode",
-          schemaPath: "#/properties/mode/const",
-          keyword: "const",
-          params: { allowedValue: "tool" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.arguments !== undefined) {
-      let data1 = data.arguments;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-      } else {
-        const err4 = {
-          instancePath: instancePath + "/arguments",
-          schemaPath: "#/properties/arguments/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.callerContext !== undefined) {
-      let data2 = data.callerContext;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/callerContext",
-          schemaPath: "#/properties/callerContext/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate187.errors = vErrors;
-  return errors === 0;
+if("core" !== data0){
+const err5 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/const",keyword:"const",params:{allowedValue: "core"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err5];
 }
-validate187.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const McpServerRunInput = validate188;
-
-function validate188(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate188.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.mode === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "mode" },
-        message: "must have required property '" + "mode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.clientInfo === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "clientInfo" },
-        message: "must have required property '" + "clientInfo" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.clientCapabilities === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "clientCapabilities" },
-        message: "must have required property '" + "clientCapabilities" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "mode" ||
-        key0 === "clientInfo" ||
-        key0 === "clientCapabilities" ||
-        key0 === "sessionContext" ||
-        key0 === "metadata"
-      )) {
-        const err3 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.mode !== undefined) {
-      if ("mcp_server" !== data.mode) {
-        const err4 = {
-          instancePath: instancePath + "/mode",
-          schemaPath: "#/properties/mode/const",
-          keyword: "const",
-          params: { allowedValue: "mcp_server" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.clientInfo !== undefined) {
-      let data1 = data.clientInfo;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/clientInfo",
-          schemaPath: "#/properties/clientInfo/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.clientCapabilities !== undefined) {
-      let data2 = data.clientCapabilities;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-      } else {
-        const err6 = {
-          instancePath: instancePath + "/clientCapabilities",
-          schemaPath: "#/properties/clientCapabilities/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.sessionContext !== undefined) {
-      let data3 = data.sessionContext;
-      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-      } else {
-        const err7 = {
-          instancePath: instancePath + "/sessionContext",
-          schemaPath: "#/properties/sessionContext/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== undefined) {
-      let data4 = data.metadata;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-      } else {
-        const err8 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err9 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  validate188.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err5);
 }
-validate188.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const EphemeralToolDescriptor = validate189;
-
-function validate189(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate189.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "name" },
-        message: "must have required property '" + "name" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.description === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "description" },
-        message: "must have required property '" + "description" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "name" || key0 === "description" || key0 === "parametersSchema")) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== undefined) {
-      let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (func1(data0) < 1) {
-          const err3 = {
-            instancePath: instancePath + "/name",
-            schemaPath: "#/properties/name/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + "/name",
-          schemaPath: "#/properties/name/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
-          const err5 = {
-            instancePath: instancePath + "/description",
-            schemaPath: "#/properties/description/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + "/description",
-          schemaPath: "#/properties/description/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.parametersSchema !== undefined) {
-      let data2 = data.parametersSchema;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-      } else {
-        const err7 = {
-          instancePath: instancePath + "/parametersSchema",
-          schemaPath: "#/properties/parametersSchema/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate189.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate189.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const Attempt = validate190;
-
-function validate190(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate190.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.attemptId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "attemptId" },
-        message: "must have required property '" + "attemptId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.attemptNo === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "attemptNo" },
-        message: "must have required property '" + "attemptNo" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.status === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "status" },
-        message: "must have required property '" + "status" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func18.call(schema56.properties, key0)) {
-        const err3 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.attemptId !== undefined) {
-      if (
-        !validate128(data.attemptId, {
-          instancePath: instancePath + "/attemptId",
-          parentData: data,
-          parentDataProperty: "attemptId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.attemptNo !== undefined) {
-      let data1 = data.attemptNo;
-      if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
-        const err4 = {
-          instancePath: instancePath + "/attemptNo",
-          schemaPath: "#/properties/attemptNo/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (typeof data1 == "number" && isFinite(data1)) {
-        if (data1 < 1 || isNaN(data1)) {
-          const err5 = {
-            instancePath: instancePath + "/attemptNo",
-            schemaPath: "#/properties/attemptNo/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 1 },
-            message: "must be >= 1",
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.status !== undefined) {
-      if (
-        !validate111(data.status, {
-          instancePath: instancePath + "/status",
-          parentData: data,
-          parentDataProperty: "status",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.runEnv !== undefined) {
-      if (
-        !validate131(data.runEnv, {
-          instancePath: instancePath + "/runEnv",
-          parentData: data,
-          parentDataProperty: "runEnv",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.providerType !== undefined) {
-      if (
-        !validate133(data.providerType, {
-          instancePath: instancePath + "/providerType",
-          parentData: data,
-          parentDataProperty: "providerType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.runSpaceId !== undefined) {
-      if (
-        !validate135(data.runSpaceId, {
-          instancePath: instancePath + "/runSpaceId",
-          parentData: data,
-          parentDataProperty: "runSpaceId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.sessionId !== undefined) {
-      if (
-        !validate137(data.sessionId, {
-          instancePath: instancePath + "/sessionId",
-          parentData: data,
-          parentDataProperty: "sessionId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.runtimeConnectionId !== undefined) {
-      if (
-        !validate139(data.runtimeConnectionId, {
-          instancePath: instancePath + "/runtimeConnectionId",
-          parentData: data,
-          parentDataProperty: "runtimeConnectionId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.startedAt !== undefined) {
-      if (
-        !validate141(data.startedAt, {
-          instancePath: instancePath + "/startedAt",
-          parentData: data,
-          parentDataProperty: "startedAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.finishedAt !== undefined) {
-      if (
-        !validate141(data.finishedAt, {
-          instancePath: instancePath + "/finishedAt",
-          parentData: data,
-          parentDataProperty: "finishedAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.lastKeepAliveAt !== undefined) {
-      if (
-        !validate141(data.lastKeepAliveAt, {
-          instancePath: instancePath + "/lastKeepAliveAt",
-          parentData: data,
-          parentDataProperty: "lastKeepAliveAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.sdkCapabilitySnapshot !== undefined) {
-      let data11 = data.sdkCapabilitySnapshot;
-      if (Array.isArray(data11)) {
-        const len0 = data11.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate146(data11[i0], {
-              instancePath: instancePath + "/sdkCapabilitySnapshot/" + i0,
-              parentData: data11,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + "/sdkCapabilitySnapshot",
-          schemaPath: "#/properties/sdkCapabilitySnapshot/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.errorSummary !== undefined) {
-      if (typeof data.errorSummary !== "string") {
-        const err7 = {
-          instancePath: instancePath + "/errorSummary",
-          schemaPath: "#/properties/errorSummary/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate190.errors = vErrors;
-  return errors === 0;
 }
-validate190.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const TaskInputMessage = validate202;
-
-function validate202(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate202.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.role === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "role" },
-        message: "must have required property '" + "role" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.content === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "content" },
-        message: "must have required property '" + "content" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate57(data.id, {
-          instancePath: instancePath + "/id",
-          parentData: data,
-          parentDataProperty: "id",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.role !== undefined) {
-      let data1 = data.role;
-      if (typeof data1 !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/role",
-          schemaPath: "#/properties/role/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (!(data1 === "user" || data1 === "assistant" || data1 === "system" || data1 === "tool")) {
-        const err3 = {
-          instancePath: instancePath + "/role",
-          schemaPath: "#/properties/role/enum",
-          keyword: "enum",
-          params: { allowedValues: schema22.properties.role.enum },
-          message: "must be equal to one of the allowed values",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.content !== undefined) {
-      let data2 = data.content;
-      const _errs6 = errors;
-      let valid1 = false;
-      let passing0 = null;
-      const _errs7 = errors;
-      if (typeof data2 !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/content",
-          schemaPath: "#/properties/content/oneOf/0/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      var _valid0 = _errs7 === errors;
-      if (_valid0) {
-        valid1 = true;
-        passing0 = 0;
-      }
-      const _errs9 = errors;
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate59(data2[i0], {
-              instancePath: instancePath + "/content/" + i0,
-              parentData: data2,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/content",
-          schemaPath: "#/properties/content/oneOf/1/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid0 = _errs9 === errors;
-      if (_valid0 && valid1) {
-        valid1 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid1 = true;
-          passing0 = 1;
-        }
-      }
-      if (!valid1) {
-        const err6 = {
-          instancePath: instancePath + "/content",
-          schemaPath: "#/properties/content/oneOf",
-          keyword: "oneOf",
-          params: { passingSchemas: passing0 },
-          message: "must match exactly one schema in oneOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs6;
-        if (vErrors !== null) {
-          if (_errs6) {
-            vErrors.length = _errs6;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.metadata !== undefined) {
-      let data4 = data.metadata;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-      } else {
-        const err7 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate202.errors = vErrors;
-  return errors === 0;
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/CoreCapabilityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
 }
-validate202.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const TaskContent = validate205;
-
-function validate205(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate205.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (
-    !validate60(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = true;
-  }
-  const _errs2 = errors;
-  if (
-    !validate62(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
-    const _errs3 = errors;
-    if (
-      !validate66(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-    ) {
-      vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs3 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 2];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 2;
-        if (props0 !== true) {
-          props0 = true;
-        }
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate205.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+else {
+vErrors.push(err6);
 }
-validate205.evaluated = { dynamicProps: true, dynamicItems: false };
-
-export const CallableRef = validate209;
-
-function validate209(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate209.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (
-    !validate72(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = true;
-  }
-  const _errs2 = errors;
-  if (
-    !validate83(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate209.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+errors++;
 }
-validate209.evaluated = { dynamicProps: true, dynamicItems: false };
-
-export const LocalCallableRef = validate212;
-
-function validate212(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate212.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs2 = errors;
-  let valid1 = true;
-  const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.resourceType === undefined && (missing0 = "resourceType")) {
-      const err0 = {};
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("mcp_server" !== data.resourceType) {
-          const err1 = {};
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid0 = _errs3 === errors;
-  errors = _errs2;
-  if (vErrors !== null) {
-    if (_errs2) {
-      vErrors.length = _errs2;
-    } else {
-      vErrors = null;
-    }
-  }
-  let ifClause0;
-  if (_valid0) {
-    const _errs5 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.bindingMode !== undefined) {
-        if ("inject" !== data.bindingMode) {
-          const err2 = {
-            instancePath: instancePath + "/bindingMode",
-            schemaPath: "#/allOf/0/then/properties/bindingMode/const",
-            keyword: "const",
-            params: { allowedValue: "inject" },
-            message: "must be equal to constant",
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs5 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      var props0 = {};
-      props0.bindingMode = true;
-      props0.resourceType = true;
-    }
-    ifClause0 = "then";
-  } else {
-    const _errs7 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.bindingMode !== undefined) {
-        if ("invoke" !== data.bindingMode) {
-          const err3 = {
-            instancePath: instancePath + "/bindingMode",
-            schemaPath: "#/allOf/0/else/properties/bindingMode/const",
-            keyword: "const",
-            params: { allowedValue: "invoke" },
-            message: "must be equal to constant",
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs7 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      if (props0 !== true) {
-        props0 = props0 || {};
-        props0.bindingMode = true;
-      }
-    }
-    ifClause0 = "else";
-  }
-  if (!valid1) {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/allOf/0/if",
-      keyword: "if",
-      params: { failingKeyword: ifClause0 },
-      message: 'must match "' + ifClause0 + '" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.alias === undefined) {
-      const err5 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "alias" },
-        message: "must have required property '" + "alias" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-    if (data.resourceType === undefined) {
-      const err6 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceType" },
-        message: "must have required property '" + "resourceType" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
-      errors++;
-    }
-    if (data.bindingMode === undefined) {
-      const err7 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "bindingMode" },
-        message: "must have required property '" + "bindingMode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
-    }
-    if (data.resourceId === undefined) {
-      const err8 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceId" },
-        message: "must have required property '" + "resourceId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err8];
-      } else {
-        vErrors.push(err8);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "alias" ||
-        key0 === "resourceType" ||
-        key0 === "bindingMode" ||
-        key0 === "resourceId" ||
-        key0 === "releaseChannelId" ||
-        key0 === "includeToolNames" ||
-        key0 === "metadata"
-      )) {
-        const err9 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.alias !== undefined) {
-      let data3 = data.alias;
-      if (typeof data3 === "string") {
-        if (func1(data3) < 1) {
-          const err10 = {
-            instancePath: instancePath + "/alias",
-            schemaPath: "#/properties/alias/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + "/alias",
-          schemaPath: "#/properties/alias/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.resourceType !== undefined) {
-      if (
-        !validate74(data.resourceType, {
-          instancePath: instancePath + "/resourceType",
-          parentData: data,
-          parentDataProperty: "resourceType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.bindingMode !== undefined) {
-      if (
-        !validate76(data.bindingMode, {
-          instancePath: instancePath + "/bindingMode",
-          parentData: data,
-          parentDataProperty: "bindingMode",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.resourceId !== undefined) {
-      if (
-        !validate78(data.resourceId, {
-          instancePath: instancePath + "/resourceId",
-          parentData: data,
-          parentDataProperty: "resourceId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.releaseChannelId !== undefined) {
-      if (
-        !validate80(data.releaseChannelId, {
-          instancePath: instancePath + "/releaseChannelId",
-          parentData: data,
-          parentDataProperty: "releaseChannelId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.includeToolNames !== undefined) {
-      let data8 = data.includeToolNames;
-      if (Array.isArray(data8)) {
-        const len0 = data8.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data9 = data8[i0];
-          if (typeof data9 === "string") {
-            if (func1(data9) < 1) {
-              const err12 = {
-                instancePath: instancePath + "/includeToolNames/" + i0,
-                schemaPath: "#/properties/includeToolNames/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-                message: "must NOT have fewer than 1 characters",
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = {
-              instancePath: instancePath + "/includeToolNames/" + i0,
-              schemaPath: "#/properties/includeToolNames/items/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err14 = {
-          instancePath: instancePath + "/includeToolNames",
-          schemaPath: "#/properties/includeToolNames/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== undefined) {
-      let data10 = data.metadata;
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-      } else {
-        const err15 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err16 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err16];
-    } else {
-      vErrors.push(err16);
-    }
-    errors++;
-  }
-  validate212.errors = vErrors;
-  return errors === 0;
+if(!(((((((((((data1 === "input.receive") || (data1 === "output.publish")) || (data1 === "tool.call")) || (data1 === "interaction.request")) || (data1 === "tracing")) || (data1 === "config.read")) || (data1 === "secrets.read")) || (data1 === "kv.read")) || (data1 === "kv.write")) || (data1 === "checkpoint.save")) || (data1 === "checkpoint.load"))){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/CoreCapabilityName/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
 }
-validate212.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const GrantedCallableRef = validate217;
-
-function validate217(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate217.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs2 = errors;
-  let valid1 = true;
-  const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.resourceType === undefined && (missing0 = "resourceType")) {
-      const err0 = {};
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("mcp_server" !== data.resourceType) {
-          const err1 = {};
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid0 = _errs3 === errors;
-  errors = _errs2;
-  if (vErrors !== null) {
-    if (_errs2) {
-      vErrors.length = _errs2;
-    } else {
-      vErrors = null;
-    }
-  }
-  let ifClause0;
-  if (_valid0) {
-    const _errs5 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.bindingMode !== undefined) {
-        if ("inject" !== data.bindingMode) {
-          const err2 = {
-            instancePath: instancePath + "/bindingMode",
-            schemaPath: "#/allOf/0/then/properties/bindingMode/const",
-            keyword: "const",
-            params: { allowedValue: "inject" },
-            message: "must be equal to constant",
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs5 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      var props0 = {};
-      props0.bindingMode = true;
-      props0.resourceType = true;
-    }
-    ifClause0 = "then";
-  } else {
-    const _errs7 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.bindingMode !== undefined) {
-        if ("invoke" !== data.bindingMode) {
-          const err3 = {
-            instancePath: instancePath + "/bindingMode",
-            schemaPath: "#/allOf/0/else/properties/bindingMode/const",
-            keyword: "const",
-            params: { allowedValue: "invoke" },
-            message: "must be equal to constant",
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs7 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      if (props0 !== true) {
-        props0 = props0 || {};
-        props0.bindingMode = true;
-      }
-    }
-    ifClause0 = "else";
-  }
-  if (!valid1) {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/allOf/0/if",
-      keyword: "if",
-      params: { failingKeyword: ifClause0 },
-      message: 'must match "' + ifClause0 + '" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.alias === undefined) {
-      const err5 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "alias" },
-        message: "must have required property '" + "alias" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-    if (data.resourceType === undefined) {
-      const err6 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceType" },
-        message: "must have required property '" + "resourceType" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
-      errors++;
-    }
-    if (data.bindingMode === undefined) {
-      const err7 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "bindingMode" },
-        message: "must have required property '" + "bindingMode" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
-    }
-    if (data.grantId === undefined) {
-      const err8 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "grantId" },
-        message: "must have required property '" + "grantId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err8];
-      } else {
-        vErrors.push(err8);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "alias" ||
-        key0 === "resourceType" ||
-        key0 === "bindingMode" ||
-        key0 === "grantId" ||
-        key0 === "includeToolNames" ||
-        key0 === "metadata"
-      )) {
-        const err9 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.alias !== undefined) {
-      let data3 = data.alias;
-      if (typeof data3 === "string") {
-        if (func1(data3) < 1) {
-          const err10 = {
-            instancePath: instancePath + "/alias",
-            schemaPath: "#/properties/alias/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + "/alias",
-          schemaPath: "#/properties/alias/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.resourceType !== undefined) {
-      if (
-        !validate74(data.resourceType, {
-          instancePath: instancePath + "/resourceType",
-          parentData: data,
-          parentDataProperty: "resourceType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.bindingMode !== undefined) {
-      if (
-        !validate76(data.bindingMode, {
-          instancePath: instancePath + "/bindingMode",
-          parentData: data,
-          parentDataProperty: "bindingMode",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.grantId !== undefined) {
-      if (
-        !validate86(data.grantId, {
-          instancePath: instancePath + "/grantId",
-          parentData: data,
-          parentDataProperty: "grantId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.includeToolNames !== undefined) {
-      let data7 = data.includeToolNames;
-      if (Array.isArray(data7)) {
-        const len0 = data7.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data8 = data7[i0];
-          if (typeof data8 === "string") {
-            if (func1(data8) < 1) {
-              const err12 = {
-                instancePath: instancePath + "/includeToolNames/" + i0,
-                schemaPath: "#/properties/includeToolNames/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-                message: "must NOT have fewer than 1 characters",
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = {
-              instancePath: instancePath + "/includeToolNames/" + i0,
-              schemaPath: "#/properties/includeToolNames/items/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err14 = {
-          instancePath: instancePath + "/includeToolNames",
-          schemaPath: "#/properties/includeToolNames/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== undefined) {
-      let data9 = data.metadata;
-      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-      } else {
-        const err15 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err16 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err16];
-    } else {
-      vErrors.push(err16);
-    }
-    errors++;
-  }
-  validate217.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err7);
 }
-validate217.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const ExecutionProfile = validate221;
-
-function validate221(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate221.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.runEnv !== undefined) {
-      if (
-        !validate120(data.runEnv, {
-          instancePath: instancePath + "/runEnv",
-          parentData: data,
-          parentDataProperty: "runEnv",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.providerType !== undefined) {
-      if (
-        !validate122(data.providerType, {
-          instancePath: instancePath + "/providerType",
-          parentData: data,
-          parentDataProperty: "providerType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate221.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate221.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const RunPolicy = validate224;
-
-function validate224(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate224.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.maxRetries !== undefined) {
-      let data0 = data.maxRetries;
-      if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err0 = {
-          instancePath: instancePath + "/maxRetries",
-          schemaPath: "#/properties/maxRetries/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 < 0 || isNaN(data0)) {
-          const err1 = {
-            instancePath: instancePath + "/maxRetries",
-            schemaPath: "#/properties/maxRetries/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
-            message: "must be >= 0",
-          };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate224.errors = vErrors;
-  return errors === 0;
 }
-validate224.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const WebhookSubscription = validate172;
-
-export const CreateRunCommand = validate225;
-const schema91 = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "urn:flowspec:agent-service:CreateRunCommand",
-  description:
-    "Request body of the create-run command (POST /v1/organizations/{orgId}/runs): the caller-settable fields of a Run, with input.mode tied to resourceType. SDK-local, provisional.",
-  type: "object",
-  additionalProperties: false,
-  "x-provisional": true,
-  required: ["resourceType", "resourceId", "input"],
-  properties: {
-    resourceType: {
-      $ref: "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType",
-    },
-    resourceId: {
-      $ref: "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId",
-    },
-    resourceRevisionId: {
-      $ref: "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId",
-    },
-    releaseChannelId: {
-      $ref: "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId",
-    },
-    threadId: {
-      $ref: "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId",
-    },
-    contextId: {
-      $ref: "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId",
-    },
-    input: { $ref: "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/RunInput" },
-    executionProfile: {
-      $ref: "https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/ExecutionProfile",
-    },
-    runPolicy: {
-      $ref: "https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy",
-    },
-    deadlineAt: {
-      $ref: "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp",
-    },
-    maxRetries: { type: "integer", minimum: 0 },
-    webhook: { $ref: "https://agent-service.spec/v1/schemas/resources/webhook-subscription.json" },
-    idempotencyKey: {
-      $ref: "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId",
-    },
-  },
-  allOf: [
-    {
-      if: { properties: { resourceType: { const: "agent" } }, required: ["resourceType"] },
-      then: {
-        properties: {
-          input: {
-            $ref: "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/AgentRunInput",
-          },
-        },
-      },
-    },
-    {
-      if: { properties: { resourceType: { const: "tool" } }, required: ["resourceType"] },
-      then: {
-        properties: {
-          input: {
-            $ref: "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput",
-          },
-        },
-      },
-    },
-    {
-      if: { properties: { resourceType: { const: "mcp_server" } }, required: ["resourceType"] },
-      then: {
-        properties: {
-          input: {
-            $ref: "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput",
-          },
-        },
-      },
-    },
-  ],
-};
-
-function validate229(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate229.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "agent" || data === "tool" || data === "mcp_server")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema34.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate229.errors = vErrors;
-  return errors === 0;
+if(data.supportLevel !== undefined){
+let data2 = data.supportLevel;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/CoreCapabilitySupportLevel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
 }
-validate229.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate231(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate231.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate231.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err8);
 }
-validate231.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate234(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate234.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate234.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate234.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate236(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate236.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate236.errors = vErrors;
-  return errors === 0;
+if(!(((data2 === "native") || (data2 === "polyfilled")) || (data2 === "unsupported"))){
+const err9 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/CoreCapabilitySupportLevel/enum",keyword:"enum",params:{allowedValues: schema89.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err9];
 }
-validate236.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate242(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate242.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (!formats2.validate(data)) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/format",
-        keyword: "format",
-        params: { format: "date-time" },
-        message: 'must match format "' + "date-time" + '"',
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate242.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err9);
 }
-validate242.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate225(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:flowspec:agent-service:CreateRunCommand" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate225.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs2 = errors;
-  let valid1 = true;
-  const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.resourceType === undefined && (missing0 = "resourceType")) {
-      const err0 = {};
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("agent" !== data.resourceType) {
-          const err1 = {};
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid0 = _errs3 === errors;
-  errors = _errs2;
-  if (vErrors !== null) {
-    if (_errs2) {
-      vErrors.length = _errs2;
-    } else {
-      vErrors = null;
-    }
-  }
-  if (_valid0) {
-    const _errs5 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.input !== undefined) {
-        if (
-          !validate183(data.input, {
-            instancePath: instancePath + "/input",
-            parentData: data,
-            parentDataProperty: "input",
-            rootData,
-            dynamicAnchors,
-          })
-        ) {
-          vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    var _valid0 = _errs5 === errors;
-    valid1 = _valid0;
-    if (valid1) {
-      var props0 = {};
-      props0.input = true;
-      props0.resourceType = true;
-    }
-  }
-  if (!valid1) {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/allOf/0/if",
-      keyword: "if",
-      params: { failingKeyword: "then" },
-      message: 'must match "then" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  const _errs8 = errors;
-  let valid4 = true;
-  const _errs9 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing1;
-    if (data.resourceType === undefined && (missing1 = "resourceType")) {
-      const err3 = {};
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("tool" !== data.resourceType) {
-          const err4 = {};
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid1 = _errs9 === errors;
-  errors = _errs8;
-  if (vErrors !== null) {
-    if (_errs8) {
-      vErrors.length = _errs8;
-    } else {
-      vErrors = null;
-    }
-  }
-  if (_valid1) {
-    const _errs11 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.input !== undefined) {
-        if (
-          !validate187(data.input, {
-            instancePath: instancePath + "/input",
-            parentData: data,
-            parentDataProperty: "input",
-            rootData,
-            dynamicAnchors,
-          })
-        ) {
-          vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    var _valid1 = _errs11 === errors;
-    valid4 = _valid1;
-    if (valid4) {
-      var props1 = {};
-      props1.input = true;
-      props1.resourceType = true;
-    }
-  }
-  if (!valid4) {
-    const err5 = {
-      instancePath,
-      schemaPath: "#/allOf/1/if",
-      keyword: "if",
-      params: { failingKeyword: "then" },
-      message: 'must match "then" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  if (props0 !== true && props1 !== undefined) {
-    if (props1 === true) {
-      props0 = true;
-    } else {
-      props0 = props0 || {};
-      Object.assign(props0, props1);
-    }
-  }
-  const _errs14 = errors;
-  let valid7 = true;
-  const _errs15 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing2;
-    if (data.resourceType === undefined && (missing2 = "resourceType")) {
-      const err6 = {};
-      if (vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
-      errors++;
-    } else {
-      if (data.resourceType !== undefined) {
-        if ("mcp_server" !== data.resourceType) {
-          const err7 = {};
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  var _valid2 = _errs15 === errors;
-  errors = _errs14;
-  if (vErrors !== null) {
-    if (_errs14) {
-      vErrors.length = _errs14;
-    } else {
-      vErrors = null;
-    }
-  }
-  if (_valid2) {
-    const _errs17 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.input !== undefined) {
-        if (
-          !validate188(data.input, {
-            instancePath: instancePath + "/input",
-            parentData: data,
-            parentDataProperty: "input",
-            rootData,
-            dynamicAnchors,
-          })
-        ) {
-          vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    var _valid2 = _errs17 === errors;
-    valid7 = _valid2;
-    if (valid7) {
-      var props2 = {};
-      props2.input = true;
-      props2.resourceType = true;
-    }
-  }
-  if (!valid7) {
-    const err8 = {
-      instancePath,
-      schemaPath: "#/allOf/2/if",
-      keyword: "if",
-      params: { failingKeyword: "then" },
-      message: 'must match "then" schema',
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  if (props0 !== true && props2 !== undefined) {
-    if (props2 === true) {
-      props0 = true;
-    } else {
-      props0 = props0 || {};
-      Object.assign(props0, props2);
-    }
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.resourceType === undefined) {
-      const err9 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceType" },
-        message: "must have required property '" + "resourceType" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err9];
-      } else {
-        vErrors.push(err9);
-      }
-      errors++;
-    }
-    if (data.resourceId === undefined) {
-      const err10 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "resourceId" },
-        message: "must have required property '" + "resourceId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err10];
-      } else {
-        vErrors.push(err10);
-      }
-      errors++;
-    }
-    if (data.input === undefined) {
-      const err11 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "input" },
-        message: "must have required property '" + "input" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err11];
-      } else {
-        vErrors.push(err11);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func18.call(schema91.properties, key0)) {
-        const err12 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.resourceType !== undefined) {
-      if (
-        !validate229(data.resourceType, {
-          instancePath: instancePath + "/resourceType",
-          parentData: data,
-          parentDataProperty: "resourceType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.resourceId !== undefined) {
-      if (
-        !validate231(data.resourceId, {
-          instancePath: instancePath + "/resourceId",
-          parentData: data,
-          parentDataProperty: "resourceId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.resourceRevisionId !== undefined) {
-      if (
-        !validate231(data.resourceRevisionId, {
-          instancePath: instancePath + "/resourceRevisionId",
-          parentData: data,
-          parentDataProperty: "resourceRevisionId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.releaseChannelId !== undefined) {
-      if (
-        !validate234(data.releaseChannelId, {
-          instancePath: instancePath + "/releaseChannelId",
-          parentData: data,
-          parentDataProperty: "releaseChannelId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.threadId !== undefined) {
-      if (
-        !validate236(data.threadId, {
-          instancePath: instancePath + "/threadId",
-          parentData: data,
-          parentDataProperty: "threadId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.contextId !== undefined) {
-      if (
-        !validate231(data.contextId, {
-          instancePath: instancePath + "/contextId",
-          parentData: data,
-          parentDataProperty: "contextId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.input !== undefined) {
-      if (
-        !validate179(data.input, {
-          instancePath: instancePath + "/input",
-          parentData: data,
-          parentDataProperty: "input",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.executionProfile !== undefined) {
-      if (
-        !validate221(data.executionProfile, {
-          instancePath: instancePath + "/executionProfile",
-          parentData: data,
-          parentDataProperty: "executionProfile",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.runPolicy !== undefined) {
-      if (
-        !validate224(data.runPolicy, {
-          instancePath: instancePath + "/runPolicy",
-          parentData: data,
-          parentDataProperty: "runPolicy",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.deadlineAt !== undefined) {
-      if (
-        !validate242(data.deadlineAt, {
-          instancePath: instancePath + "/deadlineAt",
-          parentData: data,
-          parentDataProperty: "deadlineAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.maxRetries !== undefined) {
-      let data16 = data.maxRetries;
-      if (!(typeof data16 == "number" && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
-        const err13 = {
-          instancePath: instancePath + "/maxRetries",
-          schemaPath: "#/properties/maxRetries/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      if (typeof data16 == "number" && isFinite(data16)) {
-        if (data16 < 0 || isNaN(data16)) {
-          const err14 = {
-            instancePath: instancePath + "/maxRetries",
-            schemaPath: "#/properties/maxRetries/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
-            message: "must be >= 0",
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.webhook !== undefined) {
-      if (
-        !validate172(data.webhook, {
-          instancePath: instancePath + "/webhook",
-          parentData: data,
-          parentDataProperty: "webhook",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.idempotencyKey !== undefined) {
-      if (
-        !validate231(data.idempotencyKey, {
-          instancePath: instancePath + "/idempotencyKey",
-          parentData: data,
-          parentDataProperty: "idempotencyKey",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err15 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err15];
-    } else {
-      vErrors.push(err15);
-    }
-    errors++;
-  }
-  validate225.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate225.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const RespondToInteractionCommand = validate246;
-const schema97 = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "urn:flowspec:agent-service:RespondToInteractionCommand",
-  description:
-    "Request body of the respond-to-interaction command (POST /v1/organizations/{orgId}/runs/{runId}/interactions/{interactionId}/respond): the caller's answer to an open interaction request. SDK-local, provisional.",
-  type: "object",
-  additionalProperties: false,
-  "x-provisional": true,
-  minProperties: 1,
-  properties: {
-    decision: {
-      $ref: "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision",
-    },
-    selectedOptionId: { type: "string" },
-    payload: {},
-    metadata: { type: "object", additionalProperties: true },
-  },
-};
-const schema98 = {
-  type: "string",
-  "x-provisional": true,
-  enum: ["approve", "edit", "reject", "respond"],
-};
-
-function validate247(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate247.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "approve" || data === "edit" || data === "reject" || data === "respond")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema98.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate247.errors = vErrors;
-  return errors === 0;
 }
-validate247.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate246(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:flowspec:agent-service:RespondToInteractionCommand" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate246.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (Object.keys(data).length < 1) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/minProperties",
-        keyword: "minProperties",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 properties",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === "decision" ||
-        key0 === "selectedOptionId" ||
-        key0 === "payload" ||
-        key0 === "metadata"
-      )) {
-        const err1 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.decision !== undefined) {
-      if (
-        !validate247(data.decision, {
-          instancePath: instancePath + "/decision",
-          parentData: data,
-          parentDataProperty: "decision",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.selectedOptionId !== undefined) {
-      if (typeof data.selectedOptionId !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/selectedOptionId",
-          schemaPath: "#/properties/selectedOptionId/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== undefined) {
-      let data2 = data.metadata;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-      } else {
-        const err3 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate246.errors = vErrors;
-  return errors === 0;
 }
-validate246.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const OutputEvent = validate250;
-const schema100 = {
-  type: "object",
-  additionalProperties: true,
-  "x-provisional": true,
-  required: ["type", "eventId", "createdAt"],
-  properties: {
-    type: { $ref: "#/$defs/OutputEventType" },
-    eventId: { $ref: "../common/identity.json#/$defs/eventId" },
-    threadId: { $ref: "../common/identity.json#/$defs/threadId" },
-    messageId: { $ref: "../common/identity.json#/$defs/messageId" },
-    toolCallId: { $ref: "../common/identity.json#/$defs/opaqueId" },
-    callableAlias: { type: "string" },
-    calledResourceType: { $ref: "../common/enums.json#/$defs/taskResourceType" },
-    childRunId: { $ref: "../common/identity.json#/$defs/runId" },
-    providerOrgId: { $ref: "../common/identity.json#/$defs/orgId" },
-    artifactId: { $ref: "../common/identity.json#/$defs/artifactId" },
-    interactionId: { $ref: "../common/identity.json#/$defs/interactionId" },
-    status: { $ref: "../common/enums.json#/$defs/taskStatus" },
-    visibility: { $ref: "../common/enums.json#/$defs/eventVisibility" },
-    audience: { type: "array", items: { type: "string" } },
-    captureMode: { type: "string", "x-provisional": true },
-    content: {},
-    delta: {},
-    payload: {},
-    result: {},
-    error: { type: "string" },
-    createdAt: { $ref: "../common/identity.json#/$defs/timestamp" },
-  },
-};
-const schema101 = {
-  type: "string",
-  "x-provisional": true,
-  enum: [
-    "run.status.changed",
-    "message.delta",
-    "message.completed",
-    "reasoning.delta",
-    "reasoning.completed",
-    "tool_call.delta",
-    "tool_call.completed",
-    "tool_result",
-    "artifact.updated",
-    "interaction.requested",
-    "interaction.updated",
-    "interaction.responded",
-    "state.updated",
-  ],
-};
-
-function validate251(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate251.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(
-    data === "run.status.changed" ||
-    data === "message.delta" ||
-    data === "message.completed" ||
-    data === "reasoning.delta" ||
-    data === "reasoning.completed" ||
-    data === "tool_call.delta" ||
-    data === "tool_call.completed" ||
-    data === "tool_result" ||
-    data === "artifact.updated" ||
-    data === "interaction.requested" ||
-    data === "interaction.updated" ||
-    data === "interaction.responded" ||
-    data === "state.updated"
-  )) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema101.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate251.errors = vErrors;
-  return errors === 0;
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
 }
-validate251.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate253(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate253.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate253.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err10);
 }
-validate253.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate255(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate255.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate255.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate255.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate257(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate257.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate257.errors = vErrors;
-  return errors === 0;
+validate48.errors = vErrors;
+return errors === 0;
 }
-validate257.evaluated = { dynamicProps: false, dynamicItems: false };
+validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-function validate259(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate259.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate259.errors = vErrors;
-  return errors === 0;
+const schema90 = {"type":"object","additionalProperties":false,"required":["surface","name","supportLevel"],"properties":{"surface":{"type":"string","const":"platform"},"name":{"$ref":"#/$defs/PlatformCapabilityName"},"supportLevel":{"$ref":"#/$defs/PlatformCapabilitySupportLevel"}}};
+const schema91 = {"type":"string","enum":["fs.read","fs.write","fs.list","workspace.snapshot","workspace.restore","terminal.exec","browser.open"]};
+const schema92 = {"type":"string","enum":["native","unsupported"]};
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate259.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate261(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate261.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "agent" || data === "tool" || data === "mcp_server")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema34.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate261.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate261.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate263(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate263.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate263.errors = vErrors;
-  return errors === 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.surface === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
-validate263.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate265(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate265.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate265.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err0);
 }
-validate265.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate267(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate267.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate267.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate267.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate269(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate269.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate269.errors = vErrors;
-  return errors === 0;
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
 }
-validate269.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate271(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate271.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(
-    data === "queued" ||
-    data === "running" ||
-    data === "blocked" ||
-    data === "cancelling" ||
-    data === "completed" ||
-    data === "failed" ||
-    data === "canceled" ||
-    data === "timed_out" ||
-    data === "rejected"
-  )) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema49.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate271.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err1);
 }
-validate271.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema112 = { type: "string", minLength: 1, "x-provisional": true };
-
-function validate273(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate273.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) < 1) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate273.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate273.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate275(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate275.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (!formats2.validate(data)) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/format",
-        keyword: "format",
-        params: { format: "date-time" },
-        message: 'must match format "' + "date-time" + '"',
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate275.errors = vErrors;
-  return errors === 0;
+if(data.supportLevel === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportLevel"},message:"must have required property '"+"supportLevel"+"'"};
+if(vErrors === null){
+vErrors = [err2];
 }
-validate275.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate250(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate250.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "type" },
-        message: "must have required property '" + "type" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.eventId === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "eventId" },
-        message: "must have required property '" + "eventId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.createdAt === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "createdAt" },
-        message: "must have required property '" + "createdAt" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.type !== undefined) {
-      if (
-        !validate251(data.type, {
-          instancePath: instancePath + "/type",
-          parentData: data,
-          parentDataProperty: "type",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.eventId !== undefined) {
-      if (
-        !validate253(data.eventId, {
-          instancePath: instancePath + "/eventId",
-          parentData: data,
-          parentDataProperty: "eventId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.threadId !== undefined) {
-      if (
-        !validate255(data.threadId, {
-          instancePath: instancePath + "/threadId",
-          parentData: data,
-          parentDataProperty: "threadId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.messageId !== undefined) {
-      if (
-        !validate257(data.messageId, {
-          instancePath: instancePath + "/messageId",
-          parentData: data,
-          parentDataProperty: "messageId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.toolCallId !== undefined) {
-      if (
-        !validate259(data.toolCallId, {
-          instancePath: instancePath + "/toolCallId",
-          parentData: data,
-          parentDataProperty: "toolCallId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.callableAlias !== undefined) {
-      if (typeof data.callableAlias !== "string") {
-        const err3 = {
-          instancePath: instancePath + "/callableAlias",
-          schemaPath: "#/properties/callableAlias/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.calledResourceType !== undefined) {
-      if (
-        !validate261(data.calledResourceType, {
-          instancePath: instancePath + "/calledResourceType",
-          parentData: data,
-          parentDataProperty: "calledResourceType",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.childRunId !== undefined) {
-      if (
-        !validate263(data.childRunId, {
-          instancePath: instancePath + "/childRunId",
-          parentData: data,
-          parentDataProperty: "childRunId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.providerOrgId !== undefined) {
-      if (
-        !validate265(data.providerOrgId, {
-          instancePath: instancePath + "/providerOrgId",
-          parentData: data,
-          parentDataProperty: "providerOrgId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.artifactId !== undefined) {
-      if (
-        !validate267(data.artifactId, {
-          instancePath: instancePath + "/artifactId",
-          parentData: data,
-          parentDataProperty: "artifactId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.interactionId !== undefined) {
-      if (
-        !validate269(data.interactionId, {
-          instancePath: instancePath + "/interactionId",
-          parentData: data,
-          parentDataProperty: "interactionId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.status !== undefined) {
-      if (
-        !validate271(data.status, {
-          instancePath: instancePath + "/status",
-          parentData: data,
-          parentDataProperty: "status",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.visibility !== undefined) {
-      if (
-        !validate273(data.visibility, {
-          instancePath: instancePath + "/visibility",
-          parentData: data,
-          parentDataProperty: "visibility",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.audience !== undefined) {
-      let data13 = data.audience;
-      if (Array.isArray(data13)) {
-        const len0 = data13.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data13[i0] !== "string") {
-            const err4 = {
-              instancePath: instancePath + "/audience/" + i0,
-              schemaPath: "#/properties/audience/items/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/audience",
-          schemaPath: "#/properties/audience/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.captureMode !== undefined) {
-      if (typeof data.captureMode !== "string") {
-        const err6 = {
-          instancePath: instancePath + "/captureMode",
-          schemaPath: "#/properties/captureMode/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.error !== undefined) {
-      if (typeof data.error !== "string") {
-        const err7 = {
-          instancePath: instancePath + "/error",
-          schemaPath: "#/properties/error/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== undefined) {
-      if (
-        !validate275(data.createdAt, {
-          instancePath: instancePath + "/createdAt",
-          parentData: data,
-          parentDataProperty: "createdAt",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err8 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate250.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err2);
 }
-validate250.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const SequencedOutputEnvelope = validate277;
-const schema114 = {
-  type: "object",
-  additionalProperties: false,
-  "x-provisional": true,
-  required: ["runId", "threadId", "sequence", "event"],
-  properties: {
-    runId: { $ref: "../common/identity.json#/$defs/runId" },
-    threadId: { $ref: "../common/identity.json#/$defs/threadId" },
-    sequence: { $ref: "../common/identity.json#/$defs/sequence" },
-    event: { $ref: "#/$defs/OutputEvent" },
-  },
-};
-
-function validate280(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate280.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(typeof data == "number" && !(data % 1) && !isNaN(data) && isFinite(data))) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "integer" },
-      message: "must be integer",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (typeof data == "number" && isFinite(data)) {
-    if (data < 0 || isNaN(data)) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minimum",
-        keyword: "minimum",
-        params: { comparison: ">=", limit: 0 },
-        message: "must be >= 0",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  validate280.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate280.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate277(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate277.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.runId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "runId" },
-        message: "must have required property '" + "runId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.threadId === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "threadId" },
-        message: "must have required property '" + "threadId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.sequence === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "sequence" },
-        message: "must have required property '" + "sequence" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.event === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "event" },
-        message: "must have required property '" + "event" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "runId" || key0 === "threadId" || key0 === "sequence" || key0 === "event")) {
-        const err4 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.runId !== undefined) {
-      if (
-        !validate263(data.runId, {
-          instancePath: instancePath + "/runId",
-          parentData: data,
-          parentDataProperty: "runId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.threadId !== undefined) {
-      if (
-        !validate255(data.threadId, {
-          instancePath: instancePath + "/threadId",
-          parentData: data,
-          parentDataProperty: "threadId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.sequence !== undefined) {
-      if (
-        !validate280(data.sequence, {
-          instancePath: instancePath + "/sequence",
-          parentData: data,
-          parentDataProperty: "sequence",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.event !== undefined) {
-      if (
-        !validate250(data.event, {
-          instancePath: instancePath + "/event",
-          parentData: data,
-          parentDataProperty: "event",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate277.errors = vErrors;
-  return errors === 0;
+for(const key0 in data){
+if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
 }
-validate277.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const StreamKeepalive = validate283;
-const schema116 = {
-  type: "object",
-  additionalProperties: true,
-  "x-provisional": true,
-  required: ["type"],
-  properties: {
-    type: { const: "keepalive" },
-    at: { $ref: "../common/identity.json#/$defs/timestamp" },
-  },
-};
-
-function validate283(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate283.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "type" },
-        message: "must have required property '" + "type" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.type !== undefined) {
-      if ("keepalive" !== data.type) {
-        const err1 = {
-          instancePath: instancePath + "/type",
-          schemaPath: "#/properties/type/const",
-          keyword: "const",
-          params: { allowedValue: "keepalive" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.at !== undefined) {
-      if (
-        !validate275(data.at, {
-          instancePath: instancePath + "/at",
-          parentData: data,
-          parentDataProperty: "at",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate283.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err3);
 }
-validate283.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const RunStreamTerminal = validate285;
-const schema117 = {
-  type: "object",
-  additionalProperties: true,
-  "x-provisional": true,
-  required: ["type", "runId", "lastSequence"],
-  properties: {
-    type: { const: "end" },
-    runId: { $ref: "../common/identity.json#/$defs/runId" },
-    status: { $ref: "../common/enums.json#/$defs/taskStatus" },
-    lastSequence: { $ref: "../common/identity.json#/$defs/sequence" },
-    reason: { type: "string" },
-  },
-};
-
-function validate285(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate285.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "type" },
-        message: "must have required property '" + "type" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.runId === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "runId" },
-        message: "must have required property '" + "runId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.lastSequence === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "lastSequence" },
-        message: "must have required property '" + "lastSequence" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.type !== undefined) {
-      if ("end" !== data.type) {
-        const err3 = {
-          instancePath: instancePath + "/type",
-          schemaPath: "#/properties/type/const",
-          keyword: "const",
-          params: { allowedValue: "end" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.runId !== undefined) {
-      if (
-        !validate263(data.runId, {
-          instancePath: instancePath + "/runId",
-          parentData: data,
-          parentDataProperty: "runId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.status !== undefined) {
-      if (
-        !validate271(data.status, {
-          instancePath: instancePath + "/status",
-          parentData: data,
-          parentDataProperty: "status",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.lastSequence !== undefined) {
-      if (
-        !validate280(data.lastSequence, {
-          instancePath: instancePath + "/lastSequence",
-          parentData: data,
-          parentDataProperty: "lastSequence",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.reason !== undefined) {
-      if (typeof data.reason !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/reason",
-          schemaPath: "#/properties/reason/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate285.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate285.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-export const Cursor = validate289;
-const schema118 = {
-  type: "object",
-  additionalProperties: false,
-  required: ["runId", "sequence"],
-  properties: {
-    runId: { $ref: "#/$defs/runId" },
-    threadId: { $ref: "#/$defs/threadId" },
-    sequence: { $ref: "#/$defs/sequence" },
-  },
-};
-
-function validate290(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate290.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate290.errors = vErrors;
-  return errors === 0;
 }
-validate290.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate292(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate292.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data === "string") {
-    if (func1(data) > 256) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/maxLength",
-        keyword: "maxLength",
-        params: { limit: 256 },
-        message: "must NOT have more than 256 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func1(data) < 1) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minLength",
-        keyword: "minLength",
-        params: { limit: 1 },
-        message: "must NOT have fewer than 1 characters",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate292.errors = vErrors;
-  return errors === 0;
+if(data.surface !== undefined){
+let data0 = data.surface;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
 }
-validate292.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate294(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate294.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(typeof data == "number" && !(data % 1) && !isNaN(data) && isFinite(data))) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "integer" },
-      message: "must be integer",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (typeof data == "number" && isFinite(data)) {
-    if (data < 0 || isNaN(data)) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/minimum",
-        keyword: "minimum",
-        params: { comparison: ">=", limit: 0 },
-        message: "must be >= 0",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  validate294.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err4);
 }
-validate294.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate289(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate289.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.runId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "runId" },
-        message: "must have required property '" + "runId" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.sequence === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "sequence" },
-        message: "must have required property '" + "sequence" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "runId" || key0 === "threadId" || key0 === "sequence")) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.runId !== undefined) {
-      if (
-        !validate290(data.runId, {
-          instancePath: instancePath + "/runId",
-          parentData: data,
-          parentDataProperty: "runId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.threadId !== undefined) {
-      if (
-        !validate292(data.threadId, {
-          instancePath: instancePath + "/threadId",
-          parentData: data,
-          parentDataProperty: "threadId",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.sequence !== undefined) {
-      if (
-        !validate294(data.sequence, {
-          instancePath: instancePath + "/sequence",
-          parentData: data,
-          parentDataProperty: "sequence",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err3 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate289.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate289.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+if("platform" !== data0){
+const err5 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/const",keyword:"const",params:{allowedValue: "platform"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/PlatformCapabilityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((((((data1 === "fs.read") || (data1 === "fs.write")) || (data1 === "fs.list")) || (data1 === "workspace.snapshot")) || (data1 === "workspace.restore")) || (data1 === "terminal.exec")) || (data1 === "browser.open"))){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/PlatformCapabilityName/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.supportLevel !== undefined){
+let data2 = data.supportLevel;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/PlatformCapabilitySupportLevel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!((data2 === "native") || (data2 === "unsupported"))){
+const err9 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/PlatformCapabilitySupportLevel/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate47.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs2 = errors;
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate47.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate47.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate45.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.attemptId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.attemptNo === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptNo"},message:"must have required property '"+"attemptNo"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func18.call(schema74.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.attemptId !== undefined){
+let data0 = data.attemptId;
+if(typeof data0 === "string"){
+if(func1(data0) > 256){
+const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.attemptNo !== undefined){
+let data1 = data.attemptNo;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err7 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.runEnv !== undefined){
+let data3 = data.runEnv;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((data3 === "cloud") || (data3 === "local"))){
+const err12 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.providerType !== undefined){
+let data4 = data.providerType;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err13 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.runSpaceId !== undefined){
+let data5 = data.runSpaceId;
+if(typeof data5 === "string"){
+if(func1(data5) > 256){
+const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(func1(data5) < 1){
+const err16 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.sessionId !== undefined){
+let data6 = data.sessionId;
+if(typeof data6 === "string"){
+if(func1(data6) > 256){
+const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(func1(data6) < 1){
+const err19 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.runtimeConnectionId !== undefined){
+let data7 = data.runtimeConnectionId;
+if(typeof data7 === "string"){
+if(func1(data7) > 256){
+const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(func1(data7) < 1){
+const err22 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.startedAt !== undefined){
+let data8 = data.startedAt;
+if(typeof data8 === "string"){
+if(!(formats2.validate(data8))){
+const err24 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.finishedAt !== undefined){
+let data9 = data.finishedAt;
+if(typeof data9 === "string"){
+if(!(formats2.validate(data9))){
+const err26 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.lastKeepAliveAt !== undefined){
+let data10 = data.lastKeepAliveAt;
+if(typeof data10 === "string"){
+if(!(formats2.validate(data10))){
+const err28 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.sdkCapabilitySnapshot !== undefined){
+let data11 = data.sdkCapabilitySnapshot;
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate47(data11[i0], {instancePath:instancePath+"/sdkCapabilitySnapshot/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/sdkCapabilitySnapshot",schemaPath:"#/properties/sdkCapabilitySnapshot/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.errorSummary !== undefined){
+if(typeof data.errorSummary !== "string"){
+const err31 = {instancePath:instancePath+"/errorSummary",schemaPath:"#/properties/errorSummary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-service.spec/v1/schemas/resources/webhook-subscription.json","type":"object","additionalProperties":true,"x-provisional":true,"required":["url"],"properties":{"url":{"type":"string","format":"uri"},"eventTypes":{"type":"array","items":{"type":"string","minLength":1}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"algorithm":{"type":"string","minLength":1,"examples":["hmac-sha256"]},"secretRef":{"anyOf":[{"type":"string","minLength":1},{"$ref":"../common/execution-profile.json#/$defs/SecretRef"}]}}};
+const schema101 = {"type":"object","additionalProperties":true,"x-provisional":true,"required":["name","ref"],"properties":{"name":{"type":"string","minLength":1},"ref":{"type":"string","minLength":1},"required":{"type":"boolean"}}};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-service.spec/v1/schemas/resources/webhook-subscription.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.url === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.url !== undefined){
+let data0 = data.url;
+if(typeof data0 === "string"){
+if(!(formats0(data0))){
+const err1 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.eventTypes !== undefined){
+let data1 = data.eventTypes;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err3 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/eventTypes",schemaPath:"#/properties/eventTypes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.headers !== undefined){
+let data3 = data.headers;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key0 in data3){
+if(typeof data3[key0] !== "string"){
+const err6 = {instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.algorithm !== undefined){
+let data5 = data.algorithm;
+if(typeof data5 === "string"){
+if(func1(data5) < 1){
+const err8 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.secretRef !== undefined){
+let data6 = data.secretRef;
+const _errs16 = errors;
+let valid4 = false;
+const _errs17 = errors;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err10 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs17 === errors;
+valid4 = valid4 || _valid0;
+const _errs19 = errors;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.name === undefined){
+const err12 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data6.ref === undefined){
+const err13 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/required",keyword:"required",params:{missingProperty: "ref"},message:"must have required property '"+"ref"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data6.name !== undefined){
+let data7 = data6.name;
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+const err14 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data6.ref !== undefined){
+let data8 = data6.ref;
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+const err16 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data6.required !== undefined){
+if(typeof data6.required !== "boolean"){
+const err18 = {instancePath:instancePath+"/secretRef/required",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid0 = _errs19 === errors;
+valid4 = valid4 || _valid0;
+if(!valid4){
+const err20 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-service.spec/v1/schemas/resources/run.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate20.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = true;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resourceType === undefined) && (missing0 = "resourceType")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("agent" !== data.resourceType){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs3 === errors;
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+if(!(validate21(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs5 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.input = true;
+props0.resourceType = true;
+}
+}
+if(!valid1){
+const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs8 = errors;
+let valid4 = true;
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.resourceType === undefined) && (missing1 = "resourceType")){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("tool" !== data.resourceType){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs9 === errors;
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs11 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+let data3 = data.input;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.mode === undefined){
+const err5 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data3.arguments === undefined){
+const err6 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data3){
+if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
+const err7 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data3.mode !== undefined){
+if("tool" !== data3.mode){
+const err8 = {instancePath:instancePath+"/input/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data3.arguments !== undefined){
+let data5 = data3.arguments;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+const err9 = {instancePath:instancePath+"/input/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.callerContext !== undefined){
+let data6 = data3.callerContext;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
+const err10 = {instancePath:instancePath+"/input/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs11 === errors;
+valid4 = _valid1;
+if(valid4){
+var props1 = {};
+props1.input = true;
+props1.resourceType = true;
+}
+}
+if(!valid4){
+const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(props0 !== true && props1 !== undefined){
+if(props1 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props1);
+}
+}
+const _errs24 = errors;
+let valid9 = true;
+const _errs25 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.resourceType === undefined) && (missing2 = "resourceType")){
+const err13 = {};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("mcp_server" !== data.resourceType){
+const err14 = {};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+var _valid2 = _errs25 === errors;
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs27 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+let data8 = data.input;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.mode === undefined){
+const err15 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data8.clientInfo === undefined){
+const err16 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data8.clientCapabilities === undefined){
+const err17 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 in data8){
+if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
+const err18 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data8.mode !== undefined){
+if("mcp_server" !== data8.mode){
+const err19 = {instancePath:instancePath+"/input/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data8.clientInfo !== undefined){
+let data10 = data8.clientInfo;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+}
+else {
+const err20 = {instancePath:instancePath+"/input/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data8.clientCapabilities !== undefined){
+let data11 = data8.clientCapabilities;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+const err21 = {instancePath:instancePath+"/input/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data8.sessionContext !== undefined){
+let data12 = data8.sessionContext;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+}
+else {
+const err22 = {instancePath:instancePath+"/input/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data8.metadata !== undefined){
+let data13 = data8.metadata;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+}
+else {
+const err23 = {instancePath:instancePath+"/input/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs27 === errors;
+valid9 = _valid2;
+if(valid9){
+var props2 = {};
+props2.input = true;
+props2.resourceType = true;
+}
+}
+if(!valid9){
+const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(props0 !== true && props2 !== undefined){
+if(props2 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props2);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.runId === undefined){
+const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data.orgId === undefined){
+const err27 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orgId"},message:"must have required property '"+"orgId"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data.resourceType === undefined){
+const err28 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data.resourceId === undefined){
+const err29 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data.input === undefined){
+const err30 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data.attempts === undefined){
+const err31 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempts"},message:"must have required property '"+"attempts"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data.eventSequence === undefined){
+const err32 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventSequence"},message:"must have required property '"+"eventSequence"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err33 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err34 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+for(const key2 in data){
+if(!(func18.call(schema31.properties, key2))){
+const err35 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.runId !== undefined){
+let data14 = data.runId;
+if(typeof data14 === "string"){
+if(func1(data14) > 256){
+const err36 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(func1(data14) < 1){
+const err37 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.orgId !== undefined){
+let data15 = data.orgId;
+if(typeof data15 === "string"){
+if(func1(data15) > 256){
+const err39 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(func1(data15) < 1){
+const err40 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.resourceType !== undefined){
+let data16 = data.resourceType;
+if(typeof data16 !== "string"){
+const err42 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(!(((data16 === "agent") || (data16 === "tool")) || (data16 === "mcp_server"))){
+const err43 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.resourceId !== undefined){
+let data17 = data.resourceId;
+if(typeof data17 === "string"){
+if(func1(data17) > 256){
+const err44 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(func1(data17) < 1){
+const err45 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.resourceRevisionId !== undefined){
+let data18 = data.resourceRevisionId;
+if(typeof data18 === "string"){
+if(func1(data18) > 256){
+const err47 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(func1(data18) < 1){
+const err48 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.releaseChannelId !== undefined){
+let data19 = data.releaseChannelId;
+if(typeof data19 === "string"){
+if(func1(data19) > 256){
+const err50 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(func1(data19) < 1){
+const err51 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.threadId !== undefined){
+let data20 = data.threadId;
+if(typeof data20 === "string"){
+if(func1(data20) > 256){
+const err53 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(func1(data20) < 1){
+const err54 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data.contextId !== undefined){
+let data21 = data.contextId;
+if(typeof data21 === "string"){
+if(func1(data21) > 256){
+const err56 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(func1(data21) < 1){
+const err57 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data22 = data.status;
+if(typeof data22 !== "string"){
+const err59 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(!(((((((((data22 === "queued") || (data22 === "running")) || (data22 === "blocked")) || (data22 === "cancelling")) || (data22 === "completed")) || (data22 === "failed")) || (data22 === "canceled")) || (data22 === "timed_out")) || (data22 === "rejected"))){
+const err60 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.input !== undefined){
+if(!(validate39(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+if(data.executionProfileSnapshot !== undefined){
+if(!(validate43(data.executionProfileSnapshot, {instancePath:instancePath+"/executionProfileSnapshot",parentData:data,parentDataProperty:"executionProfileSnapshot",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+}
+if(data.runPolicySnapshot !== undefined){
+let data25 = data.runPolicySnapshot;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.maxRetries !== undefined){
+let data26 = data25.maxRetries;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err61 = {instancePath:instancePath+"/runPolicySnapshot/maxRetries",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 0 || isNaN(data26)){
+const err62 = {instancePath:instancePath+"/runPolicySnapshot/maxRetries",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/runPolicySnapshot",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.attempts !== undefined){
+let data27 = data.attempts;
+if(Array.isArray(data27)){
+const len0 = data27.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate45(data27[i0], {instancePath:instancePath+"/attempts/" + i0,parentData:data27,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/attempts",schemaPath:"#/properties/attempts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data.currentAttemptId !== undefined){
+let data29 = data.currentAttemptId;
+if(typeof data29 === "string"){
+if(func1(data29) > 256){
+const err65 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(func1(data29) < 1){
+const err66 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.blockingInteractionId !== undefined){
+let data30 = data.blockingInteractionId;
+if(typeof data30 === "string"){
+if(func1(data30) > 256){
+const err68 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(func1(data30) < 1){
+const err69 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data.blockedReason !== undefined){
+let data31 = data.blockedReason;
+if(typeof data31 !== "string"){
+const err71 = {instancePath:instancePath+"/blockedReason",schemaPath:"../common/enums.json#/$defs/taskBlockedReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if(!((((((data31 === "interaction_required") || (data31 === "approval_required")) || (data31 === "auth_required")) || (data31 === "tool_result_required")) || (data31 === "child_run_pending")) || (data31 === "runtime_pending"))){
+const err72 = {instancePath:instancePath+"/blockedReason",schemaPath:"../common/enums.json#/$defs/taskBlockedReason/enum",keyword:"enum",params:{allowedValues: schema95.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data.waitingSince !== undefined){
+let data32 = data.waitingSince;
+if(typeof data32 === "string"){
+if(!(formats2.validate(data32))){
+const err73 = {instancePath:instancePath+"/waitingSince",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/waitingSince",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data.openInteractionCount !== undefined){
+let data33 = data.openInteractionCount;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err75 = {instancePath:instancePath+"/openInteractionCount",schemaPath:"#/properties/openInteractionCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 0 || isNaN(data33)){
+const err76 = {instancePath:instancePath+"/openInteractionCount",schemaPath:"#/properties/openInteractionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+if(data.deadlineAt !== undefined){
+let data34 = data.deadlineAt;
+if(typeof data34 === "string"){
+if(!(formats2.validate(data34))){
+const err77 = {instancePath:instancePath+"/deadlineAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/deadlineAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data.eventSequence !== undefined){
+let data35 = data.eventSequence;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err79 = {instancePath:instancePath+"/eventSequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 0 || isNaN(data35)){
+const err80 = {instancePath:instancePath+"/eventSequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+if(data.version !== undefined){
+let data36 = data.version;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err81 = {instancePath:instancePath+"/version",schemaPath:"../common/identity.json#/$defs/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 0 || isNaN(data36)){
+const err82 = {instancePath:instancePath+"/version",schemaPath:"../common/identity.json#/$defs/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+if(data.webhook !== undefined){
+if(!(validate54(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+if(data.createdAt !== undefined){
+let data38 = data.createdAt;
+if(typeof data38 === "string"){
+if(!(formats2.validate(data38))){
+const err83 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data39 = data.updatedAt;
+if(typeof data39 === "string"){
+if(!(formats2.validate(data39))){
+const err85 = {instancePath:instancePath+"/updatedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/updatedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data.finishedAt !== undefined){
+let data40 = data.finishedAt;
+if(typeof data40 === "string"){
+if(!(formats2.validate(data40))){
+const err87 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data.statusMessage !== undefined){
+if(typeof data.statusMessage !== "string"){
+const err89 = {instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+validate20.errors = vErrors;
+return errors === 0;
+}
+validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const RunInput = validate56;
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.arguments === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
+const err2 = {instancePath,schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+if("tool" !== data.mode){
+const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.arguments !== undefined){
+let data1 = data.arguments;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.callerContext !== undefined){
+let data2 = data.callerContext;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs13 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err7 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.clientInfo === undefined){
+const err8 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.clientCapabilities === undefined){
+const err9 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key1 in data){
+if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
+const err10 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+if("mcp_server" !== data.mode){
+const err11 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.clientInfo !== undefined){
+let data4 = data.clientInfo;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+const err12 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.clientCapabilities !== undefined){
+let data5 = data.clientCapabilities;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+const err13 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.sessionContext !== undefined){
+let data6 = data.sessionContext;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
+const err14 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data7 = data.metadata;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
+const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+}
+if(!valid0){
+const err17 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate56.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate56.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const AgentRunInput = validate58;
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.messages === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+if("agent" !== data.mode){
+const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.messages !== undefined){
+let data1 = data.messages;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate23(data1[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.callableAliases !== undefined){
+let data3 = data.callableAliases;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/callableAliases",schemaPath:"#/properties/callableAliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.additionalCallableRefs !== undefined){
+let data5 = data.additionalCallableRefs;
+if(Array.isArray(data5)){
+const len2 = data5.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate31(data5[i2], {instancePath:instancePath+"/additionalCallableRefs/" + i2,parentData:data5,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/additionalCallableRefs",schemaPath:"#/properties/additionalCallableRefs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.ephemeralTools !== undefined){
+let data7 = data.ephemeralTools;
+if(Array.isArray(data7)){
+const len3 = data7.length;
+for(let i3=0; i3<len3; i3++){
+let data8 = data7[i3];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.name === undefined){
+const err9 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data8.description === undefined){
+const err10 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key1 in data8){
+if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
+const err11 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data8.name !== undefined){
+let data9 = data8.name;
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data8.description !== undefined){
+let data10 = data8.description;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data8.parametersSchema !== undefined){
+let data11 = data8.parametersSchema;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+const err16 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/parametersSchema",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ephemeralTools",schemaPath:"#/properties/ephemeralTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const ToolRunInput = validate61;
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.arguments === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+if("tool" !== data.mode){
+const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.arguments !== undefined){
+let data1 = data.arguments;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.callerContext !== undefined){
+let data2 = data.callerContext;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const McpServerRunInput = validate62;
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate62.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientInfo === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.clientCapabilities === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "mode") || (key0 === "clientInfo")) || (key0 === "clientCapabilities")) || (key0 === "sessionContext")) || (key0 === "metadata"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+if("mcp_server" !== data.mode){
+const err4 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.clientInfo !== undefined){
+let data1 = data.clientInfo;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+const err5 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.clientCapabilities !== undefined){
+let data2 = data.clientCapabilities;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err6 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.sessionContext !== undefined){
+let data3 = data.sessionContext;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+const err7 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+const err8 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const EphemeralToolDescriptor = validate63;
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.description === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "name") || (key0 === "description")) || (key0 === "parametersSchema"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.parametersSchema !== undefined){
+let data2 = data.parametersSchema;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err7 = {instancePath:instancePath+"/parametersSchema",schemaPath:"#/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const Attempt = validate64;
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate64.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.attemptId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.attemptNo === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptNo"},message:"must have required property '"+"attemptNo"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func18.call(schema74.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.attemptId !== undefined){
+let data0 = data.attemptId;
+if(typeof data0 === "string"){
+if(func1(data0) > 256){
+const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.attemptNo !== undefined){
+let data1 = data.attemptNo;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err7 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.runEnv !== undefined){
+let data3 = data.runEnv;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((data3 === "cloud") || (data3 === "local"))){
+const err12 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.providerType !== undefined){
+let data4 = data.providerType;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err13 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.runSpaceId !== undefined){
+let data5 = data.runSpaceId;
+if(typeof data5 === "string"){
+if(func1(data5) > 256){
+const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(func1(data5) < 1){
+const err16 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.sessionId !== undefined){
+let data6 = data.sessionId;
+if(typeof data6 === "string"){
+if(func1(data6) > 256){
+const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(func1(data6) < 1){
+const err19 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.runtimeConnectionId !== undefined){
+let data7 = data.runtimeConnectionId;
+if(typeof data7 === "string"){
+if(func1(data7) > 256){
+const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(func1(data7) < 1){
+const err22 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.startedAt !== undefined){
+let data8 = data.startedAt;
+if(typeof data8 === "string"){
+if(!(formats2.validate(data8))){
+const err24 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.finishedAt !== undefined){
+let data9 = data.finishedAt;
+if(typeof data9 === "string"){
+if(!(formats2.validate(data9))){
+const err26 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.lastKeepAliveAt !== undefined){
+let data10 = data.lastKeepAliveAt;
+if(typeof data10 === "string"){
+if(!(formats2.validate(data10))){
+const err28 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.sdkCapabilitySnapshot !== undefined){
+let data11 = data.sdkCapabilitySnapshot;
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate47(data11[i0], {instancePath:instancePath+"/sdkCapabilitySnapshot/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/sdkCapabilitySnapshot",schemaPath:"#/properties/sdkCapabilitySnapshot/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.errorSummary !== undefined){
+if(typeof data.errorSummary !== "string"){
+const err31 = {instancePath:instancePath+"/errorSummary",schemaPath:"#/properties/errorSummary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const TaskInputMessage = validate66;
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate66.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.role === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.content === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) > 256){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data1 = data.role;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((((data1 === "user") || (data1 === "assistant")) || (data1 === "system")) || (data1 === "tool"))){
+const err6 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema34.properties.role.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.content !== undefined){
+let data2 = data.content;
+const _errs8 = errors;
+let valid2 = false;
+let passing0 = null;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0){
+valid2 = true;
+passing0 = 0;
+}
+const _errs11 = errors;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate25(data2[i0], {instancePath:instancePath+"/content/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 1;
+}
+}
+if(!valid2){
+const err9 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate66.errors = vErrors;
+return errors === 0;
+}
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const TaskContent = validate68;
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate68.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.text === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "type") || (key0 === "text"))){
+const err2 = {instancePath,schemaPath:"#/$defs/TextContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if("text" !== data.type){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TextContent/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+if(typeof data.text !== "string"){
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/TextContent/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/TextContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs8 = errors;
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err6 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.data === undefined){
+const err7 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data){
+if(!((key1 === "type") || (key1 === "data"))){
+const err8 = {instancePath,schemaPath:"#/$defs/DataContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if("data" !== data.type){
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/DataContent/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+let data3 = data.data;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+const err10 = {instancePath:instancePath+"/data",schemaPath:"#/$defs/DataContent/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/$defs/DataContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+}
+if(!valid0){
+const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate68.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate68.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const CallableRef = validate70;
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate70.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs2 = errors;
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate70.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate70.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const LocalCallableRef = validate73;
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate73.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = true;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resourceType === undefined) && (missing0 = "resourceType")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("mcp_server" !== data.resourceType){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs3 === errors;
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bindingMode !== undefined){
+if("inject" !== data.bindingMode){
+const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs5 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.bindingMode = true;
+props0.resourceType = true;
+}
+ifClause0 = "then";
+}
+else {
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bindingMode !== undefined){
+if("invoke" !== data.bindingMode){
+const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs7 === errors;
+valid1 = _valid0;
+if(valid1){
+if(props0 !== true){
+props0 = props0 || {};
+props0.bindingMode = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid1){
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.alias === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.resourceType === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.bindingMode === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.resourceId === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.alias !== undefined){
+let data3 = data.alias;
+if(typeof data3 === "string"){
+if(func1(data3) < 1){
+const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.resourceType !== undefined){
+let data4 = data.resourceType;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
+const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.bindingMode !== undefined){
+let data5 = data.bindingMode;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!((data5 === "invoke") || (data5 === "inject"))){
+const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.resourceId !== undefined){
+let data6 = data.resourceId;
+if(typeof data6 === "string"){
+if(func1(data6) > 256){
+const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(func1(data6) < 1){
+const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.releaseChannelId !== undefined){
+let data7 = data.releaseChannelId;
+if(typeof data7 === "string"){
+if(func1(data7) > 256){
+const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(func1(data7) < 1){
+const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.includeToolNames !== undefined){
+let data8 = data.includeToolNames;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data10 = data.metadata;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+}
+else {
+const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate73.errors = vErrors;
+return errors === 0;
+}
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const GrantedCallableRef = validate74;
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = true;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resourceType === undefined) && (missing0 = "resourceType")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("mcp_server" !== data.resourceType){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs3 === errors;
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bindingMode !== undefined){
+if("inject" !== data.bindingMode){
+const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs5 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.bindingMode = true;
+props0.resourceType = true;
+}
+ifClause0 = "then";
+}
+else {
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bindingMode !== undefined){
+if("invoke" !== data.bindingMode){
+const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs7 === errors;
+valid1 = _valid0;
+if(valid1){
+if(props0 !== true){
+props0 = props0 || {};
+props0.bindingMode = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid1){
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.alias === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.resourceType === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.bindingMode === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.grantId === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "grantId"},message:"must have required property '"+"grantId"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.alias !== undefined){
+let data3 = data.alias;
+if(typeof data3 === "string"){
+if(func1(data3) < 1){
+const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.resourceType !== undefined){
+let data4 = data.resourceType;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
+const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.bindingMode !== undefined){
+let data5 = data.bindingMode;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!((data5 === "invoke") || (data5 === "inject"))){
+const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.grantId !== undefined){
+let data6 = data.grantId;
+if(typeof data6 === "string"){
+if(func1(data6) > 256){
+const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(func1(data6) < 1){
+const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.includeToolNames !== undefined){
+let data7 = data.includeToolNames;
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data9 = data.metadata;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+}
+else {
+const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const ExecutionProfile = validate75;
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate75.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.runEnv !== undefined){
+let data0 = data.runEnv;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((data0 === "cloud") || (data0 === "local"))){
+const err1 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.providerType !== undefined){
+let data1 = data.providerType;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const RunPolicy = validate76;
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate76.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.maxRetries !== undefined){
+let data0 = data.maxRetries;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate76.errors = vErrors;
+return errors === 0;
+}
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const WebhookSubscription = validate54;
+
+export const CreateRunCommand = validate77;
+const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:flowspec:agent-service:CreateRunCommand","description":"Request body of the create-run command (POST /v1/organizations/{orgId}/runs): the caller-settable fields of a Run, with input.mode tied to resourceType. SDK-local, provisional.","type":"object","additionalProperties":false,"x-provisional":true,"required":["resourceType","resourceId","input"],"properties":{"resourceType":{"$ref":"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType"},"resourceId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId"},"resourceRevisionId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId"},"releaseChannelId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId"},"threadId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId"},"contextId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId"},"input":{"$ref":"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/RunInput"},"executionProfile":{"$ref":"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/ExecutionProfile"},"runPolicy":{"$ref":"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy"},"deadlineAt":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp"},"maxRetries":{"type":"integer","minimum":0},"webhook":{"$ref":"https://agent-service.spec/v1/schemas/resources/webhook-subscription.json"},"idempotencyKey":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId"}},"allOf":[{"if":{"properties":{"resourceType":{"const":"agent"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/AgentRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"tool"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"mcp_server"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput"}}}}]};
+
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:flowspec:agent-service:CreateRunCommand" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate77.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = true;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resourceType === undefined) && (missing0 = "resourceType")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("agent" !== data.resourceType){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs3 === errors;
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+if(!(validate58(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs5 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.input = true;
+props0.resourceType = true;
+}
+}
+if(!valid1){
+const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs8 = errors;
+let valid4 = true;
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.resourceType === undefined) && (missing1 = "resourceType")){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("tool" !== data.resourceType){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs9 === errors;
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs11 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+let data3 = data.input;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.mode === undefined){
+const err5 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data3.arguments === undefined){
+const err6 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data3){
+if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
+const err7 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data3.mode !== undefined){
+if("tool" !== data3.mode){
+const err8 = {instancePath:instancePath+"/input/mode",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data3.arguments !== undefined){
+let data5 = data3.arguments;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+const err9 = {instancePath:instancePath+"/input/arguments",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.callerContext !== undefined){
+let data6 = data3.callerContext;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
+const err10 = {instancePath:instancePath+"/input/callerContext",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs11 === errors;
+valid4 = _valid1;
+if(valid4){
+var props1 = {};
+props1.input = true;
+props1.resourceType = true;
+}
+}
+if(!valid4){
+const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(props0 !== true && props1 !== undefined){
+if(props1 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props1);
+}
+}
+const _errs24 = errors;
+let valid9 = true;
+const _errs25 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.resourceType === undefined) && (missing2 = "resourceType")){
+const err13 = {};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+if(data.resourceType !== undefined){
+if("mcp_server" !== data.resourceType){
+const err14 = {};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+var _valid2 = _errs25 === errors;
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs27 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+let data8 = data.input;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.mode === undefined){
+const err15 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data8.clientInfo === undefined){
+const err16 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data8.clientCapabilities === undefined){
+const err17 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 in data8){
+if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
+const err18 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data8.mode !== undefined){
+if("mcp_server" !== data8.mode){
+const err19 = {instancePath:instancePath+"/input/mode",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data8.clientInfo !== undefined){
+let data10 = data8.clientInfo;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+}
+else {
+const err20 = {instancePath:instancePath+"/input/clientInfo",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data8.clientCapabilities !== undefined){
+let data11 = data8.clientCapabilities;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+const err21 = {instancePath:instancePath+"/input/clientCapabilities",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data8.sessionContext !== undefined){
+let data12 = data8.sessionContext;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+}
+else {
+const err22 = {instancePath:instancePath+"/input/sessionContext",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data8.metadata !== undefined){
+let data13 = data8.metadata;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+}
+else {
+const err23 = {instancePath:instancePath+"/input/metadata",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs27 === errors;
+valid9 = _valid2;
+if(valid9){
+var props2 = {};
+props2.input = true;
+props2.resourceType = true;
+}
+}
+if(!valid9){
+const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(props0 !== true && props2 !== undefined){
+if(props2 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props2);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.resourceType === undefined){
+const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data.resourceId === undefined){
+const err27 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data.input === undefined){
+const err28 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+for(const key2 in data){
+if(!(func18.call(schema143.properties, key2))){
+const err29 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.resourceType !== undefined){
+let data14 = data.resourceType;
+if(typeof data14 !== "string"){
+const err30 = {instancePath:instancePath+"/resourceType",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!(((data14 === "agent") || (data14 === "tool")) || (data14 === "mcp_server"))){
+const err31 = {instancePath:instancePath+"/resourceType",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.resourceId !== undefined){
+let data15 = data.resourceId;
+if(typeof data15 === "string"){
+if(func1(data15) > 256){
+const err32 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(func1(data15) < 1){
+const err33 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.resourceRevisionId !== undefined){
+let data16 = data.resourceRevisionId;
+if(typeof data16 === "string"){
+if(func1(data16) > 256){
+const err35 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(func1(data16) < 1){
+const err36 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.releaseChannelId !== undefined){
+let data17 = data.releaseChannelId;
+if(typeof data17 === "string"){
+if(func1(data17) > 256){
+const err38 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(func1(data17) < 1){
+const err39 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.threadId !== undefined){
+let data18 = data.threadId;
+if(typeof data18 === "string"){
+if(func1(data18) > 256){
+const err41 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(func1(data18) < 1){
+const err42 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.contextId !== undefined){
+let data19 = data.contextId;
+if(typeof data19 === "string"){
+if(func1(data19) > 256){
+const err44 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(func1(data19) < 1){
+const err45 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.input !== undefined){
+if(!(validate56(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+errors = vErrors.length;
+}
+}
+if(data.executionProfile !== undefined){
+if(!(validate75(data.executionProfile, {instancePath:instancePath+"/executionProfile",parentData:data,parentDataProperty:"executionProfile",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+errors = vErrors.length;
+}
+}
+if(data.runPolicy !== undefined){
+let data22 = data.runPolicy;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.maxRetries !== undefined){
+let data23 = data22.maxRetries;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err47 = {instancePath:instancePath+"/runPolicy/maxRetries",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err48 = {instancePath:instancePath+"/runPolicy/maxRetries",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/runPolicy",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.deadlineAt !== undefined){
+let data24 = data.deadlineAt;
+if(typeof data24 === "string"){
+if(!(formats2.validate(data24))){
+const err50 = {instancePath:instancePath+"/deadlineAt",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/deadlineAt",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.maxRetries !== undefined){
+let data25 = data.maxRetries;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err52 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err53 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+if(data.webhook !== undefined){
+if(!(validate54(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+if(data.idempotencyKey !== undefined){
+let data27 = data.idempotencyKey;
+if(typeof data27 === "string"){
+if(func1(data27) > 256){
+const err54 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(func1(data27) < 1){
+const err55 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const RespondToInteractionCommand = validate82;
+const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:flowspec:agent-service:RespondToInteractionCommand","description":"Request body of the respond-to-interaction command (POST /v1/organizations/{orgId}/runs/{runId}/interactions/{interactionId}/respond): the caller's answer to an open interaction request. SDK-local, provisional.","type":"object","additionalProperties":false,"x-provisional":true,"minProperties":1,"properties":{"decision":{"$ref":"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision"},"selectedOptionId":{"type":"string"},"payload":{},"metadata":{"type":"object","additionalProperties":true}}};
+const schema156 = {"type":"string","x-provisional":true,"enum":["approve","edit","reject","respond"]};
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:flowspec:agent-service:RespondToInteractionCommand" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate82.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "decision") || (key0 === "selectedOptionId")) || (key0 === "payload")) || (key0 === "metadata"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.decision !== undefined){
+let data0 = data.decision;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/decision",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((((data0 === "approve") || (data0 === "edit")) || (data0 === "reject")) || (data0 === "respond"))){
+const err3 = {instancePath:instancePath+"/decision",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/enum",keyword:"enum",params:{allowedValues: schema156.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.selectedOptionId !== undefined){
+if(typeof data.selectedOptionId !== "string"){
+const err4 = {instancePath:instancePath+"/selectedOptionId",schemaPath:"#/properties/selectedOptionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data2 = data.metadata;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err5 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate82.errors = vErrors;
+return errors === 0;
+}
+validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const OutputEvent = validate84;
+const schema158 = {"type":"object","additionalProperties":true,"x-provisional":true,"required":["type","eventId","createdAt"],"properties":{"type":{"$ref":"#/$defs/OutputEventType"},"eventId":{"$ref":"../common/identity.json#/$defs/eventId"},"threadId":{"$ref":"../common/identity.json#/$defs/threadId"},"messageId":{"$ref":"../common/identity.json#/$defs/messageId"},"toolCallId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"callableAlias":{"type":"string"},"calledResourceType":{"$ref":"../common/enums.json#/$defs/taskResourceType"},"childRunId":{"$ref":"../common/identity.json#/$defs/runId"},"providerOrgId":{"$ref":"../common/identity.json#/$defs/orgId"},"artifactId":{"$ref":"../common/identity.json#/$defs/artifactId"},"interactionId":{"$ref":"../common/identity.json#/$defs/interactionId"},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"visibility":{"$ref":"../common/enums.json#/$defs/eventVisibility"},"audience":{"type":"array","items":{"type":"string"}},"captureMode":{"type":"string","x-provisional":true},"content":{},"delta":{},"payload":{},"result":{},"error":{"type":"string"},"createdAt":{"$ref":"../common/identity.json#/$defs/timestamp"}}};
+const schema159 = {"type":"string","x-provisional":true,"enum":["run.status.changed","message.delta","message.completed","reasoning.delta","reasoning.completed","tool_call.delta","tool_call.completed","tool_result","artifact.updated","interaction.requested","interaction.updated","interaction.responded","state.updated"]};
+const schema170 = {"type":"string","minLength":1,"x-provisional":true};
+
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate84.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.eventId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventId"},message:"must have required property '"+"eventId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OutputEventType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(((((((((((((data0 === "run.status.changed") || (data0 === "message.delta")) || (data0 === "message.completed")) || (data0 === "reasoning.delta")) || (data0 === "reasoning.completed")) || (data0 === "tool_call.delta")) || (data0 === "tool_call.completed")) || (data0 === "tool_result")) || (data0 === "artifact.updated")) || (data0 === "interaction.requested")) || (data0 === "interaction.updated")) || (data0 === "interaction.responded")) || (data0 === "state.updated"))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OutputEventType/enum",keyword:"enum",params:{allowedValues: schema159.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.eventId !== undefined){
+let data1 = data.eventId;
+if(typeof data1 === "string"){
+if(func1(data1) > 256){
+const err5 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err6 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.threadId !== undefined){
+let data2 = data.threadId;
+if(typeof data2 === "string"){
+if(func1(data2) > 256){
+const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(func1(data2) < 1){
+const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.messageId !== undefined){
+let data3 = data.messageId;
+if(typeof data3 === "string"){
+if(func1(data3) > 256){
+const err11 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(func1(data3) < 1){
+const err12 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.toolCallId !== undefined){
+let data4 = data.toolCallId;
+if(typeof data4 === "string"){
+if(func1(data4) > 256){
+const err14 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(func1(data4) < 1){
+const err15 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.callableAlias !== undefined){
+if(typeof data.callableAlias !== "string"){
+const err17 = {instancePath:instancePath+"/callableAlias",schemaPath:"#/properties/callableAlias/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.calledResourceType !== undefined){
+let data6 = data.calledResourceType;
+if(typeof data6 !== "string"){
+const err18 = {instancePath:instancePath+"/calledResourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!(((data6 === "agent") || (data6 === "tool")) || (data6 === "mcp_server"))){
+const err19 = {instancePath:instancePath+"/calledResourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.childRunId !== undefined){
+let data7 = data.childRunId;
+if(typeof data7 === "string"){
+if(func1(data7) > 256){
+const err20 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(func1(data7) < 1){
+const err21 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.providerOrgId !== undefined){
+let data8 = data.providerOrgId;
+if(typeof data8 === "string"){
+if(func1(data8) > 256){
+const err23 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(func1(data8) < 1){
+const err24 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.artifactId !== undefined){
+let data9 = data.artifactId;
+if(typeof data9 === "string"){
+if(func1(data9) > 256){
+const err26 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(func1(data9) < 1){
+const err27 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.interactionId !== undefined){
+let data10 = data.interactionId;
+if(typeof data10 === "string"){
+if(func1(data10) > 256){
+const err29 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(func1(data10) < 1){
+const err30 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data11 = data.status;
+if(typeof data11 !== "string"){
+const err32 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!(((((((((data11 === "queued") || (data11 === "running")) || (data11 === "blocked")) || (data11 === "cancelling")) || (data11 === "completed")) || (data11 === "failed")) || (data11 === "canceled")) || (data11 === "timed_out")) || (data11 === "rejected"))){
+const err33 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.visibility !== undefined){
+let data12 = data.visibility;
+if(typeof data12 === "string"){
+if(func1(data12) < 1){
+const err34 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.audience !== undefined){
+let data13 = data.audience;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data13[i0] !== "string"){
+const err36 = {instancePath:instancePath+"/audience/" + i0,schemaPath:"#/properties/audience/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.captureMode !== undefined){
+if(typeof data.captureMode !== "string"){
+const err38 = {instancePath:instancePath+"/captureMode",schemaPath:"#/properties/captureMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+if(typeof data.error !== "string"){
+const err39 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data17 = data.createdAt;
+if(typeof data17 === "string"){
+if(!(formats2.validate(data17))){
+const err40 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+validate84.errors = vErrors;
+return errors === 0;
+}
+validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const SequencedOutputEnvelope = validate85;
+const schema172 = {"type":"object","additionalProperties":false,"x-provisional":true,"required":["runId","threadId","sequence","event"],"properties":{"runId":{"$ref":"../common/identity.json#/$defs/runId"},"threadId":{"$ref":"../common/identity.json#/$defs/threadId"},"sequence":{"$ref":"../common/identity.json#/$defs/sequence"},"event":{"$ref":"#/$defs/OutputEvent"}}};
+
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate85.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.runId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.threadId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.sequence === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.event === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence")) || (key0 === "event"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.runId !== undefined){
+let data0 = data.runId;
+if(typeof data0 === "string"){
+if(func1(data0) > 256){
+const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.threadId !== undefined){
+let data1 = data.threadId;
+if(typeof data1 === "string"){
+if(func1(data1) > 256){
+const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.sequence !== undefined){
+let data2 = data.sequence;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err11 = {instancePath:instancePath+"/sequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/sequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.event !== undefined){
+if(!(validate84(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const StreamKeepalive = validate87;
+const schema176 = {"type":"object","additionalProperties":true,"x-provisional":true,"required":["type"],"properties":{"type":{"const":"keepalive"},"at":{"$ref":"../common/identity.json#/$defs/timestamp"}}};
+
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate87.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.type !== undefined){
+if("keepalive" !== data.type){
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "keepalive"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.at !== undefined){
+let data1 = data.at;
+if(typeof data1 === "string"){
+if(!(formats2.validate(data1))){
+const err2 = {instancePath:instancePath+"/at",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/at",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate87.errors = vErrors;
+return errors === 0;
+}
+validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const RunStreamTerminal = validate88;
+const schema178 = {"type":"object","additionalProperties":true,"x-provisional":true,"required":["type","runId","lastSequence"],"properties":{"type":{"const":"end"},"runId":{"$ref":"../common/identity.json#/$defs/runId"},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"lastSequence":{"$ref":"../common/identity.json#/$defs/sequence"},"reason":{"type":"string"}}};
+
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate88.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.runId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.lastSequence === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastSequence"},message:"must have required property '"+"lastSequence"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.type !== undefined){
+if("end" !== data.type){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "end"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.runId !== undefined){
+let data1 = data.runId;
+if(typeof data1 === "string"){
+if(func1(data1) > 256){
+const err4 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.lastSequence !== undefined){
+let data3 = data.lastSequence;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err9 = {instancePath:instancePath+"/lastSequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/lastSequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.reason !== undefined){
+if(typeof data.reason !== "string"){
+const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate88.errors = vErrors;
+return errors === 0;
+}
+validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const Cursor = validate89;
+const schema182 = {"type":"object","additionalProperties":false,"required":["runId","sequence"],"properties":{"runId":{"$ref":"#/$defs/runId"},"threadId":{"$ref":"#/$defs/threadId"},"sequence":{"$ref":"#/$defs/sequence"}}};
+
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate89.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.runId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.sequence === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.runId !== undefined){
+let data0 = data.runId;
+if(typeof data0 === "string"){
+if(func1(data0) > 256){
+const err3 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err4 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.threadId !== undefined){
+let data1 = data.threadId;
+if(typeof data1 === "string"){
+if(func1(data1) > 256){
+const err6 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err7 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.sequence !== undefined){
+let data2 = data.sequence;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err9 = {instancePath:instancePath+"/sequence",schemaPath:"#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/sequence",schemaPath:"#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+

@@ -6,8 +6,13 @@
  *   overlays/types.json     sha256 524b1f1a1f51b59bcc2627965b6d1d7d25f94e463892cdcc529d235a9eb6a5a3
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import { createAssert, createGuard, createStandardSchema, createValidate } from "@flowspec/runtime";
-import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime";
+import {
+  createAssert,
+  createGuard,
+  createStandardSchema,
+  createValidate,
+} from "@flowspec/runtime/validation";
+import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime/validation";
 import * as strictValidators from "./validators.strict.js";
 import * as strictJsonSchemas from "./json-schemas.strict.js";
 import * as compatValidators from "./validators.compat.js";

@@ -5,6 +5,6 @@
  *   overlays/types.json     sha256 524b1f1a1f51b59bcc2627965b6d1d7d25f94e463892cdcc529d235a9eb6a5a3
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import type { CompiledValidator } from "@flowspec/runtime";
+import type { CompiledValidator } from "@flowspec/runtime/validation";
 
 export declare const AgentsJson: CompiledValidator;

@@ -5,2023 +5,1178 @@
  *   overlays/types.json     sha256 524b1f1a1f51b59bcc2627965b6d1d7d25f94e463892cdcc529d235a9eb6a5a3
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-export const AgentsJson = validate21;
-const schema6 = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  description:
-    'This schema uses key words such as "MUST", "MUST NOT", "REQUIRED", "SHALL", "SHALL NOT", "SHOULD", "SHOULD NOT", "RECOMMENDED", and "OPTIONAL" as defined in [RFC 2119](https://tools.ietf.org/html/rfc2119) and [RFC 8174](https://tools.ietf.org/html/rfc8174) to indicate requirement levels.',
-  type: "object",
-  required: ["agentsJson", "info", "sources", "flows"],
-  properties: {
-    agentsJson: {
-      type: "string",
-      description:
-        "MUST specify the version of the `agents.json` specification being used. Adheres to Semantic Versioning (SemVer) as outlined at [https://semver.org/](https://semver.org/).",
-    },
-    info: {
-      type: "object",
-      required: ["title", "version", "description"],
-      properties: {
-        title: {
-          type: "string",
-          description:
-            "MUST provide the title of the `agents.json` specification. This title serves as a human-readable name for the specification.",
-        },
-        version: {
-          type: "string",
-          description:
-            "MUST follow the Semantic Versioning (SemVer) format as defined in [https://semver.org/](https://semver.org/). This version identifier ensures strict version control and compatibility management.",
-        },
-        description: {
-          type: "string",
-          description:
-            "MUST include a comprehensive description of the `agents.json` specification. This description should outline its purpose, functionality, and key features, facilitating understanding and implementation by users and Large Language Models (LLMs).",
-        },
-      },
-      additionalProperties: true,
-    },
-    sources: {
-      type: "array",
-      description:
-        "MUST include an array of API sources available for use within flows. Each source references an OpenAPI 3+ specification, enabling the chaining of multiple APIs.",
-      items: {
-        type: "object",
-        required: ["id", "path"],
-        properties: {
-          id: {
-            type: "string",
-            description:
-              "MUST provide a unique, human-readable identifier for the API source. Identifiers MUST be in snake_case format and globally unique within the `agents.json` context, ensuring clear reference and invocation. **Example**: `user_service`",
-          },
-          path: {
-            type: "string",
-            description:
-              "MUST specify the file path or URL to the OpenAPI 3+ specification of the API source. The path SHOULD follow a structured format using dot notation and array indices where necessary (e.g., `components.schemas.User`).",
-          },
-        },
-        additionalProperties: true,
-      },
-    },
-    overrides: {
-      type: "array",
-      description:
-        "OPTIONAL. An array of overrides that allow customization of specific API operations. Overrides can modify fields within operations based on the specified `fieldPath`, enabling tailored behavior without altering the original API definitions.",
-      items: {
-        type: "object",
-        required: ["sourceId", "operationId", "fieldPath", "value"],
-        properties: {
-          sourceId: {
-            type: "string",
-            description:
-              "MUST correspond to an `id` in the `sources` array. This ensures the override targets a valid API source.",
-          },
-          operationId: {
-            type: "string",
-            description:
-              "MUST match an `operationId` in the referenced OpenAPI specification. This ensures accurate targeting of the operation to be overridden.",
-          },
-          fieldPath: {
-            type: "string",
-            description:
-              "MUST be a JSON path expression that specifies the exact field within the operation to modify. The path SHOULD traverse the OpenAPI operation hierarchy using dot notation and array indices (e.g., `parameters.0.required`), treating the OpenAPI operation as the root.",
-          },
-          value: {
-            oneOf: [
-              { type: "string" },
-              { type: "object" },
-              { type: "array" },
-              { type: "boolean" },
-              { type: "integer" },
-              { type: "number" },
-            ],
-            description:
-              "MUST assign a new value to the specified field. Supports multiple data types to allow for flexible and comprehensive overrides of operation fields.",
-          },
-        },
-        additionalProperties: true,
-      },
-    },
-    flows: {
-      type: "array",
-      description:
-        "MUST include an array of flows that define sequences of API operations to be executed. Each flow represents a cohesive workflow involving multiple actions, data links, and user interactions.",
-      items: {
-        type: "object",
-        required: ["id", "title", "description", "actions", "fields"],
-        properties: {
-          id: {
-            type: "string",
-            description:
-              "MUST provide a unique, human-readable identifier for the flow. Identifiers MUST be in snake_case format and globally unique within the `agents.json` context, ensuring clear reference and invocation. **Example**: `process_order_flow`",
-          },
-          title: {
-            type: "string",
-            description:
-              "MUST provide the title of the flow. This title serves as a human-readable name for the flow, facilitating easy identification and selection.",
-          },
-          description: {
-            type: "string",
-            description:
-              "MUST include a detailed description of the flow. This description should explain its purpose, the sequence of operations it performs, and its overall functionality. Essential for LLMs to determine the appropriate flow to execute based on user intent.",
-          },
-          actions: {
-            type: "array",
-            description:
-              "MUST include an array of actions that define the API operations to be executed in the flow. Each action corresponds to a specific API operation from a defined source, orchestrating the overall workflow.",
-            items: {
-              type: "object",
-              required: ["id", "sourceId", "operationId"],
-              properties: {
-                id: {
-                  type: "string",
-                  description:
-                    "MUST provide a unique, human-readable identifier for the action within the flow. Identifiers MUST be in snake_case format and unique within the flow, enabling precise reference in links. **Example**: `validate_payment`",
-                },
-                sourceId: {
-                  type: "string",
-                  description:
-                    "MUST reference the `id` of an API source defined in the `sources` array. Indicates which API the action is associated with, ensuring correct operation execution.",
-                },
-                operationId: {
-                  type: "string",
-                  description:
-                    "MUST identify the specific operation within the API source to execute. Must match an `operationId` in the referenced OpenAPI specification, ensuring accurate and intended operation invocation.",
-                },
-              },
-              additionalProperties: true,
-            },
-          },
-          links: {
-            type: "array",
-            description:
-              "MUST include an array of links that define how data flows between sources and destinations within the flow. Links connect data providers to data consumers, ensuring accurate data transfer.",
-            items: {
-              type: "object",
-              required: ["origin", "target"],
-              properties: {
-                origin: {
-                  type: "object",
-                  required: ["fieldPath"],
-                  properties: {
-                    actionId: {
-                      type: ["string", "null"],
-                      description:
-                        "OPTIONAL. The identifier of the action providing the data. If null, the source is the flow's input parameters.",
-                    },
-                    fieldPath: {
-                      type: "string",
-                      description:
-                        "MUST be a JSON path expression specifying the source field from which to extract data. The path SHOULD traverse the OpenAPI operation hierarchy using dot notation and array indices (e.g., `response.data.items.0.name`), treating the OpenAPI operation as the root.",
-                    },
-                  },
-                  description:
-                    "MUST specify the data origin for the link, which can be an action's response or the flow's input parameters.",
-                },
-                target: {
-                  type: "object",
-                  required: ["fieldPath"],
-                  properties: {
-                    actionId: {
-                      type: ["string", "null"],
-                      description:
-                        "OPTIONAL. The identifier of the action receiving the data. If null, the target is the flow's response fields, allowing data to be outputted to the user.",
-                    },
-                    fieldPath: {
-                      type: "string",
-                      description:
-                        "MUST be a JSON path expression specifying the destination field where the data should be placed. The path SHOULD traverse the OpenAPI operation hierarchy using dot notation and array indices (e.g., `parameters.userId`), treating the OpenAPI operation as the root.",
-                    },
-                  },
-                  description:
-                    "MUST specify the destination location for the mapped data, targeting an action's parameters or the flow's response fields.",
-                },
-              },
-              additionalProperties: false,
-            },
-          },
-          fields: {
-            type: "object",
-            description:
-              "MUST define the parameters, request body, and responses for the flow. These fields serve as the interface for interaction with the flow, ensuring structured and clear data handling.",
-            required: ["parameters", "responses"],
-            properties: {
-              parameters: {
-                type: "array",
-                description:
-                  "MUST include an array of parameters that define the inputs required or accepted by the flow. These parameters serve as the interface for user-provided data, enabling dynamic and flexible flow interactions.",
-                items: {
-                  type: "object",
-                  required: ["name"],
-                  properties: {
-                    name: {
-                      type: "string",
-                      description:
-                        "MUST provide the name of the parameter. This name is used to reference the parameter in links and user interactions, ensuring consistency and clarity.",
-                    },
-                    description: {
-                      type: "string",
-                      description:
-                        "OPTIONAL. A detailed description of the parameter, explaining its purpose, usage, and any constraints. This aids users in understanding what is expected when providing input.",
-                    },
-                    required: {
-                      type: "boolean",
-                      description:
-                        "OPTIONAL. Indicates whether the parameter is mandatory (`true`) or optional (`false`) when invoking the flow.",
-                      default: false,
-                    },
-                    type: {
-                      type: "string",
-                      description:
-                        "The type of the parameter. This can be a primitive type (e.g., `string`, `number`, `boolean`, `array`, `object`) or a complex type (e.g., `array`, `object`). If not provided, the type is inferred from the context.",
-                    },
-                  },
-                  additionalProperties: false,
-                  description:
-                    "Defines a parameter that users must or can provide when invoking the flow. Parameters are used to input data into the flow, enabling interaction and customization.",
-                },
-              },
-              requestBody: {
-                type: "object",
-                description:
-                  "OPTIONAL. Describes the structure of the request payload that the flow expects. Aligns with OpenAPI's `requestBody` specification as per [RFC 7231](https://tools.ietf.org/html/rfc7231), ensuring standardized data formats and communication.",
-                properties: {
-                  content: {
-                    type: "object",
-                    description:
-                      "MUST include a map of MIME types to their corresponding schemas defining the request body. Each key MUST conform to the media type format as per [RFC 7231](https://tools.ietf.org/html/rfc7231), enabling content negotiation and proper data handling.",
-                    additionalProperties: {
-                      type: "object",
-                      properties: {
-                        schema: {
-                          type: "object",
-                          description:
-                            "MUST provide the schema defining the structure of the request body for the specified MIME type. Follows JSON Schema specifications as per [RFC 7159](https://tools.ietf.org/html/rfc7159), enabling precise data validation and formatting.",
-                        },
-                        example: {
-                          type: "object",
-                          description:
-                            "OPTIONAL. An example of the request body content for the specified MIME type. Provides practical illustrations of expected data formats and structures.",
-                        },
-                      },
-                      additionalProperties: false,
-                    },
-                  },
-                  required: {
-                    type: "boolean",
-                    description:
-                      "OPTIONAL. Specifies whether the request body is required (`true`) or optional (`false`) for the flow.",
-                    default: false,
-                  },
-                },
-                additionalProperties: false,
-              },
-              responses: {
-                type: "object",
-                description:
-                  "MUST be an object where that contains a `success` property that describes the response for a successful operation.",
-                required: ["success"],
-                properties: {
-                  success: {
-                    type: "object",
-                    description:
-                      "MUST provide the schema defining the structure of the response body for the specified MIME type. Follows JSON Schema specifications as per [RFC 7159](https://tools.ietf.org/html/rfc7159), enabling accurate data validation and formatting.",
-                  },
-                  example: {
-                    type: "object",
-                    description:
-                      "OPTIONAL. An example of the response body content for the specified MIME type. Provides practical illustrations of expected data formats and structures.",
-                  },
-                },
-                additionalProperties: false,
-              },
-            },
-            additionalProperties: true,
-          },
-          additionalProperties: true,
-        },
-      },
-    },
-    additionalProperties: true,
-  },
-  $id: "flowspec:/agents-json/agentsJson.schema.json",
-};
 
-function validate21(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data } = {},
-) {
-  /*# sourceURL="flowspec:/agents-json/agentsJson.schema.json" */ let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.agentsJson === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "agentsJson" },
-        message: "must have required property '" + "agentsJson" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.info === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "info" },
-        message: "must have required property '" + "info" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.sources === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "sources" },
-        message: "must have required property '" + "sources" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.flows === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "flows" },
-        message: "must have required property '" + "flows" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.agentsJson !== undefined) {
-      if (typeof data.agentsJson !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/agentsJson",
-          schemaPath: "#/properties/agentsJson/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.info !== undefined) {
-      let data1 = data.info;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        if (data1.title === undefined) {
-          const err5 = {
-            instancePath: instancePath + "/info",
-            schemaPath: "#/properties/info/required",
-            keyword: "required",
-            params: { missingProperty: "title" },
-            message: "must have required property '" + "title" + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-        if (data1.version === undefined) {
-          const err6 = {
-            instancePath: instancePath + "/info",
-            schemaPath: "#/properties/info/required",
-            keyword: "required",
-            params: { missingProperty: "version" },
-            message: "must have required property '" + "version" + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (data1.description === undefined) {
-          const err7 = {
-            instancePath: instancePath + "/info",
-            schemaPath: "#/properties/info/required",
-            keyword: "required",
-            params: { missingProperty: "description" },
-            message: "must have required property '" + "description" + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-        if (data1.title !== undefined) {
-          if (typeof data1.title !== "string") {
-            const err8 = {
-              instancePath: instancePath + "/info/title",
-              schemaPath: "#/properties/info/properties/title/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        if (data1.version !== undefined) {
-          if (typeof data1.version !== "string") {
-            const err9 = {
-              instancePath: instancePath + "/info/version",
-              schemaPath: "#/properties/info/properties/version/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
-        }
-        if (data1.description !== undefined) {
-          if (typeof data1.description !== "string") {
-            const err10 = {
-              instancePath: instancePath + "/info/description",
-              schemaPath: "#/properties/info/properties/description/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + "/info",
-          schemaPath: "#/properties/info/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.sources !== undefined) {
-      let data5 = data.sources;
-      if (Array.isArray(data5)) {
-        const len0 = data5.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data6 = data5[i0];
-          if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-            if (data6.id === undefined) {
-              const err12 = {
-                instancePath: instancePath + "/sources/" + i0,
-                schemaPath: "#/properties/sources/items/required",
-                keyword: "required",
-                params: { missingProperty: "id" },
-                message: "must have required property '" + "id" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-            if (data6.path === undefined) {
-              const err13 = {
-                instancePath: instancePath + "/sources/" + i0,
-                schemaPath: "#/properties/sources/items/required",
-                keyword: "required",
-                params: { missingProperty: "path" },
-                message: "must have required property '" + "path" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-            if (data6.id !== undefined) {
-              if (typeof data6.id !== "string") {
-                const err14 = {
-                  instancePath: instancePath + "/sources/" + i0 + "/id",
-                  schemaPath: "#/properties/sources/items/properties/id/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
-                }
-                errors++;
-              }
-            }
-            if (data6.path !== undefined) {
-              if (typeof data6.path !== "string") {
-                const err15 = {
-                  instancePath: instancePath + "/sources/" + i0 + "/path",
-                  schemaPath: "#/properties/sources/items/properties/path/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err16 = {
-              instancePath: instancePath + "/sources/" + i0,
-              schemaPath: "#/properties/sources/items/type",
-              keyword: "type",
-              params: { type: "object" },
-              message: "must be object",
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err17 = {
-          instancePath: instancePath + "/sources",
-          schemaPath: "#/properties/sources/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.overrides !== undefined) {
-      let data9 = data.overrides;
-      if (Array.isArray(data9)) {
-        const len1 = data9.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data10 = data9[i1];
-          if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-            if (data10.sourceId === undefined) {
-              const err18 = {
-                instancePath: instancePath + "/overrides/" + i1,
-                schemaPath: "#/properties/overrides/items/required",
-                keyword: "required",
-                params: { missingProperty: "sourceId" },
-                message: "must have required property '" + "sourceId" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-            if (data10.operationId === undefined) {
-              const err19 = {
-                instancePath: instancePath + "/overrides/" + i1,
-                schemaPath: "#/properties/overrides/items/required",
-                keyword: "required",
-                params: { missingProperty: "operationId" },
-                message: "must have required property '" + "operationId" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err19];
-              } else {
-                vErrors.push(err19);
-              }
-              errors++;
-            }
-            if (data10.fieldPath === undefined) {
-              const err20 = {
-                instancePath: instancePath + "/overrides/" + i1,
-                schemaPath: "#/properties/overrides/items/required",
-                keyword: "required",
-                params: { missingProperty: "fieldPath" },
-                message: "must have required property '" + "fieldPath" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-            if (data10.value === undefined) {
-              const err21 = {
-                instancePath: instancePath + "/overrides/" + i1,
-                schemaPath: "#/properties/overrides/items/required",
-                keyword: "required",
-                params: { missingProperty: "value" },
-                message: "must have required property '" + "value" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err21];
-              } else {
-                vErrors.push(err21);
-              }
-              errors++;
-            }
-            if (data10.sourceId !== undefined) {
-              if (typeof data10.sourceId !== "string") {
-                const err22 = {
-                  instancePath: instancePath + "/overrides/" + i1 + "/sourceId",
-                  schemaPath: "#/properties/overrides/items/properties/sourceId/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
-                  vErrors = [err22];
-                } else {
-                  vErrors.push(err22);
-                }
-                errors++;
-              }
-            }
-            if (data10.operationId !== undefined) {
-              if (typeof data10.operationId !== "string") {
-                const err23 = {
-                  instancePath: instancePath + "/overrides/" + i1 + "/operationId",
-                  schemaPath: "#/properties/overrides/items/properties/operationId/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
-                }
-                errors++;
-              }
-            }
-            if (data10.fieldPath !== undefined) {
-              if (typeof data10.fieldPath !== "string") {
-                const err24 = {
-                  instancePath: instancePath + "/overrides/" + i1 + "/fieldPath",
-                  schemaPath: "#/properties/overrides/items/properties/fieldPath/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-            }
-            if (data10.value !== undefined) {
-              let data14 = data10.value;
-              const _errs33 = errors;
-              let valid8 = false;
-              let passing0 = null;
-              const _errs34 = errors;
-              if (typeof data14 !== "string") {
-                const err25 = {
-                  instancePath: instancePath + "/overrides/" + i1 + "/value",
-                  schemaPath: "#/properties/overrides/items/properties/value/oneOf/0/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-              var _valid0 = _errs34 === errors;
-              if (_valid0) {
-                valid8 = true;
-                passing0 = 0;
-              }
-              const _errs36 = errors;
-              if (!(data14 && typeof data14 == "object" && !Array.isArray(data14))) {
-                const err26 = {
-                  instancePath: instancePath + "/overrides/" + i1 + "/value",
-                  schemaPath: "#/properties/overrides/items/properties/value/oneOf/1/type",
-                  keyword: "type",
-                  params: { type: "object" },
-                  message: "must be object",
-                };
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
-              var _valid0 = _errs36 === errors;
-              if (_valid0 && valid8) {
-                valid8 = false;
-                passing0 = [passing0, 1];
-              } else {
-                if (_valid0) {
-                  valid8 = true;
-                  passing0 = 1;
-                }
-                const _errs38 = errors;
-                if (!Array.isArray(data14)) {
-                  const err27 = {
-                    instancePath: instancePath + "/overrides/" + i1 + "/value",
-                    schemaPath: "#/properties/overrides/items/properties/value/oneOf/2/type",
-                    keyword: "type",
-                    params: { type: "array" },
-                    message: "must be array",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err27];
-                  } else {
-                    vErrors.push(err27);
-                  }
-                  errors++;
-                }
-                var _valid0 = _errs38 === errors;
-                if (_valid0 && valid8) {
-                  valid8 = false;
-                  passing0 = [passing0, 2];
-                } else {
-                  if (_valid0) {
-                    valid8 = true;
-                    passing0 = 2;
-                  }
-                  const _errs40 = errors;
-                  if (typeof data14 !== "boolean") {
-                    const err28 = {
-                      instancePath: instancePath + "/overrides/" + i1 + "/value",
-                      schemaPath: "#/properties/overrides/items/properties/value/oneOf/3/type",
-                      keyword: "type",
-                      params: { type: "boolean" },
-                      message: "must be boolean",
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err28];
-                    } else {
-                      vErrors.push(err28);
-                    }
-                    errors++;
-                  }
-                  var _valid0 = _errs40 === errors;
-                  if (_valid0 && valid8) {
-                    valid8 = false;
-                    passing0 = [passing0, 3];
-                  } else {
-                    if (_valid0) {
-                      valid8 = true;
-                      passing0 = 3;
-                    }
-                    const _errs42 = errors;
-                    if (!(
-                      typeof data14 == "number" &&
-                      !(data14 % 1) &&
-                      !isNaN(data14) &&
-                      isFinite(data14)
-                    )) {
-                      const err29 = {
-                        instancePath: instancePath + "/overrides/" + i1 + "/value",
-                        schemaPath: "#/properties/overrides/items/properties/value/oneOf/4/type",
-                        keyword: "type",
-                        params: { type: "integer" },
-                        message: "must be integer",
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err29];
-                      } else {
-                        vErrors.push(err29);
-                      }
-                      errors++;
-                    }
-                    var _valid0 = _errs42 === errors;
-                    if (_valid0 && valid8) {
-                      valid8 = false;
-                      passing0 = [passing0, 4];
-                    } else {
-                      if (_valid0) {
-                        valid8 = true;
-                        passing0 = 4;
-                      }
-                      const _errs44 = errors;
-                      if (!(typeof data14 == "number" && isFinite(data14))) {
-                        const err30 = {
-                          instancePath: instancePath + "/overrides/" + i1 + "/value",
-                          schemaPath: "#/properties/overrides/items/properties/value/oneOf/5/type",
-                          keyword: "type",
-                          params: { type: "number" },
-                          message: "must be number",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err30];
-                        } else {
-                          vErrors.push(err30);
-                        }
-                        errors++;
-                      }
-                      var _valid0 = _errs44 === errors;
-                      if (_valid0 && valid8) {
-                        valid8 = false;
-                        passing0 = [passing0, 5];
-                      } else {
-                        if (_valid0) {
-                          valid8 = true;
-                          passing0 = 5;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              if (!valid8) {
-                const err31 = {
-                  instancePath: instancePath + "/overrides/" + i1 + "/value",
-                  schemaPath: "#/properties/overrides/items/properties/value/oneOf",
-                  keyword: "oneOf",
-                  params: { passingSchemas: passing0 },
-                  message: "must match exactly one schema in oneOf",
-                };
-                if (vErrors === null) {
-                  vErrors = [err31];
-                } else {
-                  vErrors.push(err31);
-                }
-                errors++;
-              } else {
-                errors = _errs33;
-                if (vErrors !== null) {
-                  if (_errs33) {
-                    vErrors.length = _errs33;
-                  } else {
-                    vErrors = null;
-                  }
-                }
-              }
-            }
-          } else {
-            const err32 = {
-              instancePath: instancePath + "/overrides/" + i1,
-              schemaPath: "#/properties/overrides/items/type",
-              keyword: "type",
-              params: { type: "object" },
-              message: "must be object",
-            };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err33 = {
-          instancePath: instancePath + "/overrides",
-          schemaPath: "#/properties/overrides/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      }
-    }
-    if (data.flows !== undefined) {
-      let data15 = data.flows;
-      if (Array.isArray(data15)) {
-        const len2 = data15.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          let data16 = data15[i2];
-          if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-            if (data16.id === undefined) {
-              const err34 = {
-                instancePath: instancePath + "/flows/" + i2,
-                schemaPath: "#/properties/flows/items/required",
-                keyword: "required",
-                params: { missingProperty: "id" },
-                message: "must have required property '" + "id" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err34];
-              } else {
-                vErrors.push(err34);
-              }
-              errors++;
-            }
-            if (data16.title === undefined) {
-              const err35 = {
-                instancePath: instancePath + "/flows/" + i2,
-                schemaPath: "#/properties/flows/items/required",
-                keyword: "required",
-                params: { missingProperty: "title" },
-                message: "must have required property '" + "title" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err35];
-              } else {
-                vErrors.push(err35);
-              }
-              errors++;
-            }
-            if (data16.description === undefined) {
-              const err36 = {
-                instancePath: instancePath + "/flows/" + i2,
-                schemaPath: "#/properties/flows/items/required",
-                keyword: "required",
-                params: { missingProperty: "description" },
-                message: "must have required property '" + "description" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err36];
-              } else {
-                vErrors.push(err36);
-              }
-              errors++;
-            }
-            if (data16.actions === undefined) {
-              const err37 = {
-                instancePath: instancePath + "/flows/" + i2,
-                schemaPath: "#/properties/flows/items/required",
-                keyword: "required",
-                params: { missingProperty: "actions" },
-                message: "must have required property '" + "actions" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err37];
-              } else {
-                vErrors.push(err37);
-              }
-              errors++;
-            }
-            if (data16.fields === undefined) {
-              const err38 = {
-                instancePath: instancePath + "/flows/" + i2,
-                schemaPath: "#/properties/flows/items/required",
-                keyword: "required",
-                params: { missingProperty: "fields" },
-                message: "must have required property '" + "fields" + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err38];
-              } else {
-                vErrors.push(err38);
-              }
-              errors++;
-            }
-            if (data16.id !== undefined) {
-              if (typeof data16.id !== "string") {
-                const err39 = {
-                  instancePath: instancePath + "/flows/" + i2 + "/id",
-                  schemaPath: "#/properties/flows/items/properties/id/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
-                  vErrors = [err39];
-                } else {
-                  vErrors.push(err39);
-                }
-                errors++;
-              }
-            }
-            if (data16.title !== undefined) {
-              if (typeof data16.title !== "string") {
-                const err40 = {
-                  instancePath: instancePath + "/flows/" + i2 + "/title",
-                  schemaPath: "#/properties/flows/items/properties/title/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
-                  vErrors = [err40];
-                } else {
-                  vErrors.push(err40);
-                }
-                errors++;
-              }
-            }
-            if (data16.description !== undefined) {
-              if (typeof data16.description !== "string") {
-                const err41 = {
-                  instancePath: instancePath + "/flows/" + i2 + "/description",
-                  schemaPath: "#/properties/flows/items/properties/description/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
-                  vErrors = [err41];
-                } else {
-                  vErrors.push(err41);
-                }
-                errors++;
-              }
-            }
-            if (data16.actions !== undefined) {
-              let data20 = data16.actions;
-              if (Array.isArray(data20)) {
-                const len3 = data20.length;
-                for (let i3 = 0; i3 < len3; i3++) {
-                  let data21 = data20[i3];
-                  if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
-                    if (data21.id === undefined) {
-                      const err42 = {
-                        instancePath: instancePath + "/flows/" + i2 + "/actions/" + i3,
-                        schemaPath: "#/properties/flows/items/properties/actions/items/required",
-                        keyword: "required",
-                        params: { missingProperty: "id" },
-                        message: "must have required property '" + "id" + "'",
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err42];
-                      } else {
-                        vErrors.push(err42);
-                      }
-                      errors++;
-                    }
-                    if (data21.sourceId === undefined) {
-                      const err43 = {
-                        instancePath: instancePath + "/flows/" + i2 + "/actions/" + i3,
-                        schemaPath: "#/properties/flows/items/properties/actions/items/required",
-                        keyword: "required",
-                        params: { missingProperty: "sourceId" },
-                        message: "must have required property '" + "sourceId" + "'",
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err43];
-                      } else {
-                        vErrors.push(err43);
-                      }
-                      errors++;
-                    }
-                    if (data21.operationId === undefined) {
-                      const err44 = {
-                        instancePath: instancePath + "/flows/" + i2 + "/actions/" + i3,
-                        schemaPath: "#/properties/flows/items/properties/actions/items/required",
-                        keyword: "required",
-                        params: { missingProperty: "operationId" },
-                        message: "must have required property '" + "operationId" + "'",
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err44];
-                      } else {
-                        vErrors.push(err44);
-                      }
-                      errors++;
-                    }
-                    if (data21.id !== undefined) {
-                      if (typeof data21.id !== "string") {
-                        const err45 = {
-                          instancePath: instancePath + "/flows/" + i2 + "/actions/" + i3 + "/id",
-                          schemaPath:
-                            "#/properties/flows/items/properties/actions/items/properties/id/type",
-                          keyword: "type",
-                          params: { type: "string" },
-                          message: "must be string",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err45];
-                        } else {
-                          vErrors.push(err45);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data21.sourceId !== undefined) {
-                      if (typeof data21.sourceId !== "string") {
-                        const err46 = {
-                          instancePath:
-                            instancePath + "/flows/" + i2 + "/actions/" + i3 + "/sourceId",
-                          schemaPath:
-                            "#/properties/flows/items/properties/actions/items/properties/sourceId/type",
-                          keyword: "type",
-                          params: { type: "string" },
-                          message: "must be string",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err46];
-                        } else {
-                          vErrors.push(err46);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data21.operationId !== undefined) {
-                      if (typeof data21.operationId !== "string") {
-                        const err47 = {
-                          instancePath:
-                            instancePath + "/flows/" + i2 + "/actions/" + i3 + "/operationId",
-                          schemaPath:
-                            "#/properties/flows/items/properties/actions/items/properties/operationId/type",
-                          keyword: "type",
-                          params: { type: "string" },
-                          message: "must be string",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err47];
-                        } else {
-                          vErrors.push(err47);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err48 = {
-                      instancePath: instancePath + "/flows/" + i2 + "/actions/" + i3,
-                      schemaPath: "#/properties/flows/items/properties/actions/items/type",
-                      keyword: "type",
-                      params: { type: "object" },
-                      message: "must be object",
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err48];
-                    } else {
-                      vErrors.push(err48);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err49 = {
-                  instancePath: instancePath + "/flows/" + i2 + "/actions",
-                  schemaPath: "#/properties/flows/items/properties/actions/type",
-                  keyword: "type",
-                  params: { type: "array" },
-                  message: "must be array",
-                };
-                if (vErrors === null) {
-                  vErrors = [err49];
-                } else {
-                  vErrors.push(err49);
-                }
-                errors++;
-              }
-            }
-            if (data16.links !== undefined) {
-              let data25 = data16.links;
-              if (Array.isArray(data25)) {
-                const len4 = data25.length;
-                for (let i4 = 0; i4 < len4; i4++) {
-                  let data26 = data25[i4];
-                  if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
-                    if (data26.origin === undefined) {
-                      const err50 = {
-                        instancePath: instancePath + "/flows/" + i2 + "/links/" + i4,
-                        schemaPath: "#/properties/flows/items/properties/links/items/required",
-                        keyword: "required",
-                        params: { missingProperty: "origin" },
-                        message: "must have required property '" + "origin" + "'",
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err50];
-                      } else {
-                        vErrors.push(err50);
-                      }
-                      errors++;
-                    }
-                    if (data26.target === undefined) {
-                      const err51 = {
-                        instancePath: instancePath + "/flows/" + i2 + "/links/" + i4,
-                        schemaPath: "#/properties/flows/items/properties/links/items/required",
-                        keyword: "required",
-                        params: { missingProperty: "target" },
-                        message: "must have required property '" + "target" + "'",
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err51];
-                      } else {
-                        vErrors.push(err51);
-                      }
-                      errors++;
-                    }
-                    for (const key0 in data26) {
-                      if (!(key0 === "origin" || key0 === "target")) {
-                        const err52 = {
-                          instancePath: instancePath + "/flows/" + i2 + "/links/" + i4,
-                          schemaPath:
-                            "#/properties/flows/items/properties/links/items/additionalProperties",
-                          keyword: "additionalProperties",
-                          params: { additionalProperty: key0 },
-                          message: "must NOT have additional properties",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err52];
-                        } else {
-                          vErrors.push(err52);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data26.origin !== undefined) {
-                      let data27 = data26.origin;
-                      if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
-                        if (data27.fieldPath === undefined) {
-                          const err53 = {
-                            instancePath:
-                              instancePath + "/flows/" + i2 + "/links/" + i4 + "/origin",
-                            schemaPath:
-                              "#/properties/flows/items/properties/links/items/properties/origin/required",
-                            keyword: "required",
-                            params: { missingProperty: "fieldPath" },
-                            message: "must have required property '" + "fieldPath" + "'",
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err53];
-                          } else {
-                            vErrors.push(err53);
-                          }
-                          errors++;
-                        }
-                        if (data27.actionId !== undefined) {
-                          let data28 = data27.actionId;
-                          if (typeof data28 !== "string" && data28 !== null) {
-                            const err54 = {
-                              instancePath:
-                                instancePath + "/flows/" + i2 + "/links/" + i4 + "/origin/actionId",
-                              schemaPath:
-                                "#/properties/flows/items/properties/links/items/properties/origin/properties/actionId/type",
-                              keyword: "type",
-                              params: {
-                                type: schema6.properties.flows.items.properties.links.items
-                                  .properties.origin.properties.actionId.type,
-                              },
-                              message: "must be string,null",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err54];
-                            } else {
-                              vErrors.push(err54);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data27.fieldPath !== undefined) {
-                          if (typeof data27.fieldPath !== "string") {
-                            const err55 = {
-                              instancePath:
-                                instancePath +
-                                "/flows/" +
-                                i2 +
-                                "/links/" +
-                                i4 +
-                                "/origin/fieldPath",
-                              schemaPath:
-                                "#/properties/flows/items/properties/links/items/properties/origin/properties/fieldPath/type",
-                              keyword: "type",
-                              params: { type: "string" },
-                              message: "must be string",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err55];
-                            } else {
-                              vErrors.push(err55);
-                            }
-                            errors++;
-                          }
-                        }
-                      } else {
-                        const err56 = {
-                          instancePath: instancePath + "/flows/" + i2 + "/links/" + i4 + "/origin",
-                          schemaPath:
-                            "#/properties/flows/items/properties/links/items/properties/origin/type",
-                          keyword: "type",
-                          params: { type: "object" },
-                          message: "must be object",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err56];
-                        } else {
-                          vErrors.push(err56);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data26.target !== undefined) {
-                      let data30 = data26.target;
-                      if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
-                        if (data30.fieldPath === undefined) {
-                          const err57 = {
-                            instancePath:
-                              instancePath + "/flows/" + i2 + "/links/" + i4 + "/target",
-                            schemaPath:
-                              "#/properties/flows/items/properties/links/items/properties/target/required",
-                            keyword: "required",
-                            params: { missingProperty: "fieldPath" },
-                            message: "must have required property '" + "fieldPath" + "'",
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err57];
-                          } else {
-                            vErrors.push(err57);
-                          }
-                          errors++;
-                        }
-                        if (data30.actionId !== undefined) {
-                          let data31 = data30.actionId;
-                          if (typeof data31 !== "string" && data31 !== null) {
-                            const err58 = {
-                              instancePath:
-                                instancePath + "/flows/" + i2 + "/links/" + i4 + "/target/actionId",
-                              schemaPath:
-                                "#/properties/flows/items/properties/links/items/properties/target/properties/actionId/type",
-                              keyword: "type",
-                              params: {
-                                type: schema6.properties.flows.items.properties.links.items
-                                  .properties.target.properties.actionId.type,
-                              },
-                              message: "must be string,null",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err58];
-                            } else {
-                              vErrors.push(err58);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data30.fieldPath !== undefined) {
-                          if (typeof data30.fieldPath !== "string") {
-                            const err59 = {
-                              instancePath:
-                                instancePath +
-                                "/flows/" +
-                                i2 +
-                                "/links/" +
-                                i4 +
-                                "/target/fieldPath",
-                              schemaPath:
-                                "#/properties/flows/items/properties/links/items/properties/target/properties/fieldPath/type",
-                              keyword: "type",
-                              params: { type: "string" },
-                              message: "must be string",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err59];
-                            } else {
-                              vErrors.push(err59);
-                            }
-                            errors++;
-                          }
-                        }
-                      } else {
-                        const err60 = {
-                          instancePath: instancePath + "/flows/" + i2 + "/links/" + i4 + "/target",
-                          schemaPath:
-                            "#/properties/flows/items/properties/links/items/properties/target/type",
-                          keyword: "type",
-                          params: { type: "object" },
-                          message: "must be object",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err60];
-                        } else {
-                          vErrors.push(err60);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err61 = {
-                      instancePath: instancePath + "/flows/" + i2 + "/links/" + i4,
-                      schemaPath: "#/properties/flows/items/properties/links/items/type",
-                      keyword: "type",
-                      params: { type: "object" },
-                      message: "must be object",
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err61];
-                    } else {
-                      vErrors.push(err61);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err62 = {
-                  instancePath: instancePath + "/flows/" + i2 + "/links",
-                  schemaPath: "#/properties/flows/items/properties/links/type",
-                  keyword: "type",
-                  params: { type: "array" },
-                  message: "must be array",
-                };
-                if (vErrors === null) {
-                  vErrors = [err62];
-                } else {
-                  vErrors.push(err62);
-                }
-                errors++;
-              }
-            }
-            if (data16.fields !== undefined) {
-              let data33 = data16.fields;
-              if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
-                if (data33.parameters === undefined) {
-                  const err63 = {
-                    instancePath: instancePath + "/flows/" + i2 + "/fields",
-                    schemaPath: "#/properties/flows/items/properties/fields/required",
-                    keyword: "required",
-                    params: { missingProperty: "parameters" },
-                    message: "must have required property '" + "parameters" + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err63];
-                  } else {
-                    vErrors.push(err63);
-                  }
-                  errors++;
-                }
-                if (data33.responses === undefined) {
-                  const err64 = {
-                    instancePath: instancePath + "/flows/" + i2 + "/fields",
-                    schemaPath: "#/properties/flows/items/properties/fields/required",
-                    keyword: "required",
-                    params: { missingProperty: "responses" },
-                    message: "must have required property '" + "responses" + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err64];
-                  } else {
-                    vErrors.push(err64);
-                  }
-                  errors++;
-                }
-                if (data33.parameters !== undefined) {
-                  let data34 = data33.parameters;
-                  if (Array.isArray(data34)) {
-                    const len5 = data34.length;
-                    for (let i5 = 0; i5 < len5; i5++) {
-                      let data35 = data34[i5];
-                      if (data35 && typeof data35 == "object" && !Array.isArray(data35)) {
-                        if (data35.name === undefined) {
-                          const err65 = {
-                            instancePath:
-                              instancePath + "/flows/" + i2 + "/fields/parameters/" + i5,
-                            schemaPath:
-                              "#/properties/flows/items/properties/fields/properties/parameters/items/required",
-                            keyword: "required",
-                            params: { missingProperty: "name" },
-                            message: "must have required property '" + "name" + "'",
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err65];
-                          } else {
-                            vErrors.push(err65);
-                          }
-                          errors++;
-                        }
-                        for (const key1 in data35) {
-                          if (!(
-                            key1 === "name" ||
-                            key1 === "description" ||
-                            key1 === "required" ||
-                            key1 === "type"
-                          )) {
-                            const err66 = {
-                              instancePath:
-                                instancePath + "/flows/" + i2 + "/fields/parameters/" + i5,
-                              schemaPath:
-                                "#/properties/flows/items/properties/fields/properties/parameters/items/additionalProperties",
-                              keyword: "additionalProperties",
-                              params: { additionalProperty: key1 },
-                              message: "must NOT have additional properties",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err66];
-                            } else {
-                              vErrors.push(err66);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data35.name !== undefined) {
-                          if (typeof data35.name !== "string") {
-                            const err67 = {
-                              instancePath:
-                                instancePath +
-                                "/flows/" +
-                                i2 +
-                                "/fields/parameters/" +
-                                i5 +
-                                "/name",
-                              schemaPath:
-                                "#/properties/flows/items/properties/fields/properties/parameters/items/properties/name/type",
-                              keyword: "type",
-                              params: { type: "string" },
-                              message: "must be string",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err67];
-                            } else {
-                              vErrors.push(err67);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data35.description !== undefined) {
-                          if (typeof data35.description !== "string") {
-                            const err68 = {
-                              instancePath:
-                                instancePath +
-                                "/flows/" +
-                                i2 +
-                                "/fields/parameters/" +
-                                i5 +
-                                "/description",
-                              schemaPath:
-                                "#/properties/flows/items/properties/fields/properties/parameters/items/properties/description/type",
-                              keyword: "type",
-                              params: { type: "string" },
-                              message: "must be string",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err68];
-                            } else {
-                              vErrors.push(err68);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data35.required !== undefined) {
-                          if (typeof data35.required !== "boolean") {
-                            const err69 = {
-                              instancePath:
-                                instancePath +
-                                "/flows/" +
-                                i2 +
-                                "/fields/parameters/" +
-                                i5 +
-                                "/required",
-                              schemaPath:
-                                "#/properties/flows/items/properties/fields/properties/parameters/items/properties/required/type",
-                              keyword: "type",
-                              params: { type: "boolean" },
-                              message: "must be boolean",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err69];
-                            } else {
-                              vErrors.push(err69);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data35.type !== undefined) {
-                          if (typeof data35.type !== "string") {
-                            const err70 = {
-                              instancePath:
-                                instancePath +
-                                "/flows/" +
-                                i2 +
-                                "/fields/parameters/" +
-                                i5 +
-                                "/type",
-                              schemaPath:
-                                "#/properties/flows/items/properties/fields/properties/parameters/items/properties/type/type",
-                              keyword: "type",
-                              params: { type: "string" },
-                              message: "must be string",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err70];
-                            } else {
-                              vErrors.push(err70);
-                            }
-                            errors++;
-                          }
-                        }
-                      } else {
-                        const err71 = {
-                          instancePath: instancePath + "/flows/" + i2 + "/fields/parameters/" + i5,
-                          schemaPath:
-                            "#/properties/flows/items/properties/fields/properties/parameters/items/type",
-                          keyword: "type",
-                          params: { type: "object" },
-                          message: "must be object",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err71];
-                        } else {
-                          vErrors.push(err71);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err72 = {
-                      instancePath: instancePath + "/flows/" + i2 + "/fields/parameters",
-                      schemaPath:
-                        "#/properties/flows/items/properties/fields/properties/parameters/type",
-                      keyword: "type",
-                      params: { type: "array" },
-                      message: "must be array",
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err72];
-                    } else {
-                      vErrors.push(err72);
-                    }
-                    errors++;
-                  }
-                }
-                if (data33.requestBody !== undefined) {
-                  let data40 = data33.requestBody;
-                  if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
-                    for (const key2 in data40) {
-                      if (!(key2 === "content" || key2 === "required")) {
-                        const err73 = {
-                          instancePath: instancePath + "/flows/" + i2 + "/fields/requestBody",
-                          schemaPath:
-                            "#/properties/flows/items/properties/fields/properties/requestBody/additionalProperties",
-                          keyword: "additionalProperties",
-                          params: { additionalProperty: key2 },
-                          message: "must NOT have additional properties",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err73];
-                        } else {
-                          vErrors.push(err73);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data40.content !== undefined) {
-                      let data41 = data40.content;
-                      if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
-                        for (const key3 in data41) {
-                          let data42 = data41[key3];
-                          if (data42 && typeof data42 == "object" && !Array.isArray(data42)) {
-                            for (const key4 in data42) {
-                              if (!(key4 === "schema" || key4 === "example")) {
-                                const err74 = {
-                                  instancePath:
-                                    instancePath +
-                                    "/flows/" +
-                                    i2 +
-                                    "/fields/requestBody/content/" +
-                                    key3.replace(/~/g, "~0").replace(/\//g, "~1"),
-                                  schemaPath:
-                                    "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/additionalProperties",
-                                  keyword: "additionalProperties",
-                                  params: { additionalProperty: key4 },
-                                  message: "must NOT have additional properties",
-                                };
-                                if (vErrors === null) {
-                                  vErrors = [err74];
-                                } else {
-                                  vErrors.push(err74);
-                                }
-                                errors++;
-                              }
-                            }
-                            if (data42.schema !== undefined) {
-                              let data43 = data42.schema;
-                              if (!(
-                                data43 &&
-                                typeof data43 == "object" &&
-                                !Array.isArray(data43)
-                              )) {
-                                const err75 = {
-                                  instancePath:
-                                    instancePath +
-                                    "/flows/" +
-                                    i2 +
-                                    "/fields/requestBody/content/" +
-                                    key3.replace(/~/g, "~0").replace(/\//g, "~1") +
-                                    "/schema",
-                                  schemaPath:
-                                    "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/schema/type",
-                                  keyword: "type",
-                                  params: { type: "object" },
-                                  message: "must be object",
-                                };
-                                if (vErrors === null) {
-                                  vErrors = [err75];
-                                } else {
-                                  vErrors.push(err75);
-                                }
-                                errors++;
-                              }
-                            }
-                            if (data42.example !== undefined) {
-                              let data44 = data42.example;
-                              if (!(
-                                data44 &&
-                                typeof data44 == "object" &&
-                                !Array.isArray(data44)
-                              )) {
-                                const err76 = {
-                                  instancePath:
-                                    instancePath +
-                                    "/flows/" +
-                                    i2 +
-                                    "/fields/requestBody/content/" +
-                                    key3.replace(/~/g, "~0").replace(/\//g, "~1") +
-                                    "/example",
-                                  schemaPath:
-                                    "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/example/type",
-                                  keyword: "type",
-                                  params: { type: "object" },
-                                  message: "must be object",
-                                };
-                                if (vErrors === null) {
-                                  vErrors = [err76];
-                                } else {
-                                  vErrors.push(err76);
-                                }
-                                errors++;
-                              }
-                            }
-                          } else {
-                            const err77 = {
-                              instancePath:
-                                instancePath +
-                                "/flows/" +
-                                i2 +
-                                "/fields/requestBody/content/" +
-                                key3.replace(/~/g, "~0").replace(/\//g, "~1"),
-                              schemaPath:
-                                "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/type",
-                              keyword: "type",
-                              params: { type: "object" },
-                              message: "must be object",
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err77];
-                            } else {
-                              vErrors.push(err77);
-                            }
-                            errors++;
-                          }
-                        }
-                      } else {
-                        const err78 = {
-                          instancePath:
-                            instancePath + "/flows/" + i2 + "/fields/requestBody/content",
-                          schemaPath:
-                            "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/type",
-                          keyword: "type",
-                          params: { type: "object" },
-                          message: "must be object",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err78];
-                        } else {
-                          vErrors.push(err78);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data40.required !== undefined) {
-                      if (typeof data40.required !== "boolean") {
-                        const err79 = {
-                          instancePath:
-                            instancePath + "/flows/" + i2 + "/fields/requestBody/required",
-                          schemaPath:
-                            "#/properties/flows/items/properties/fields/properties/requestBody/properties/required/type",
-                          keyword: "type",
-                          params: { type: "boolean" },
-                          message: "must be boolean",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err79];
-                        } else {
-                          vErrors.push(err79);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err80 = {
-                      instancePath: instancePath + "/flows/" + i2 + "/fields/requestBody",
-                      schemaPath:
-                        "#/properties/flows/items/properties/fields/properties/requestBody/type",
-                      keyword: "type",
-                      params: { type: "object" },
-                      message: "must be object",
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err80];
-                    } else {
-                      vErrors.push(err80);
-                    }
-                    errors++;
-                  }
-                }
-                if (data33.responses !== undefined) {
-                  let data46 = data33.responses;
-                  if (data46 && typeof data46 == "object" && !Array.isArray(data46)) {
-                    if (data46.success === undefined) {
-                      const err81 = {
-                        instancePath: instancePath + "/flows/" + i2 + "/fields/responses",
-                        schemaPath:
-                          "#/properties/flows/items/properties/fields/properties/responses/required",
-                        keyword: "required",
-                        params: { missingProperty: "success" },
-                        message: "must have required property '" + "success" + "'",
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err81];
-                      } else {
-                        vErrors.push(err81);
-                      }
-                      errors++;
-                    }
-                    for (const key5 in data46) {
-                      if (!(key5 === "success" || key5 === "example")) {
-                        const err82 = {
-                          instancePath: instancePath + "/flows/" + i2 + "/fields/responses",
-                          schemaPath:
-                            "#/properties/flows/items/properties/fields/properties/responses/additionalProperties",
-                          keyword: "additionalProperties",
-                          params: { additionalProperty: key5 },
-                          message: "must NOT have additional properties",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err82];
-                        } else {
-                          vErrors.push(err82);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data46.success !== undefined) {
-                      let data47 = data46.success;
-                      if (!(data47 && typeof data47 == "object" && !Array.isArray(data47))) {
-                        const err83 = {
-                          instancePath: instancePath + "/flows/" + i2 + "/fields/responses/success",
-                          schemaPath:
-                            "#/properties/flows/items/properties/fields/properties/responses/properties/success/type",
-                          keyword: "type",
-                          params: { type: "object" },
-                          message: "must be object",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err83];
-                        } else {
-                          vErrors.push(err83);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data46.example !== undefined) {
-                      let data48 = data46.example;
-                      if (!(data48 && typeof data48 == "object" && !Array.isArray(data48))) {
-                        const err84 = {
-                          instancePath: instancePath + "/flows/" + i2 + "/fields/responses/example",
-                          schemaPath:
-                            "#/properties/flows/items/properties/fields/properties/responses/properties/example/type",
-                          keyword: "type",
-                          params: { type: "object" },
-                          message: "must be object",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err84];
-                        } else {
-                          vErrors.push(err84);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err85 = {
-                      instancePath: instancePath + "/flows/" + i2 + "/fields/responses",
-                      schemaPath:
-                        "#/properties/flows/items/properties/fields/properties/responses/type",
-                      keyword: "type",
-                      params: { type: "object" },
-                      message: "must be object",
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err85];
-                    } else {
-                      vErrors.push(err85);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err86 = {
-                  instancePath: instancePath + "/flows/" + i2 + "/fields",
-                  schemaPath: "#/properties/flows/items/properties/fields/type",
-                  keyword: "type",
-                  params: { type: "object" },
-                  message: "must be object",
-                };
-                if (vErrors === null) {
-                  vErrors = [err86];
-                } else {
-                  vErrors.push(err86);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err87 = {
-              instancePath: instancePath + "/flows/" + i2,
-              schemaPath: "#/properties/flows/items/type",
-              keyword: "type",
-              params: { type: "object" },
-              message: "must be object",
-            };
-            if (vErrors === null) {
-              vErrors = [err87];
-            } else {
-              vErrors.push(err87);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err88 = {
-          instancePath: instancePath + "/flows",
-          schemaPath: "#/properties/flows/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err88];
-        } else {
-          vErrors.push(err88);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err89 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err89];
-    } else {
-      vErrors.push(err89);
-    }
-    errors++;
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
+export const AgentsJson = validate10;
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","description":"This schema uses key words such as \"MUST\", \"MUST NOT\", \"REQUIRED\", \"SHALL\", \"SHALL NOT\", \"SHOULD\", \"SHOULD NOT\", \"RECOMMENDED\", and \"OPTIONAL\" as defined in [RFC 2119](https://tools.ietf.org/html/rfc2119) and [RFC 8174](https://tools.ietf.org/html/rfc8174) to indicate requirement levels.","type":"object","required":["agentsJson","info","sources","flows"],"properties":{"agentsJson":{"type":"string","description":"MUST specify the version of the `agents.json` specification being used. Adheres to Semantic Versioning (SemVer) as outlined at [https://semver.org/](https://semver.org/)."},"info":{"type":"object","required":["title","version","description"],"properties":{"title":{"type":"string","description":"MUST provide the title of the `agents.json` specification. This title serves as a human-readable name for the specification."},"version":{"type":"string","description":"MUST follow the Semantic Versioning (SemVer) format as defined in [https://semver.org/](https://semver.org/). This version identifier ensures strict version control and compatibility management."},"description":{"type":"string","description":"MUST include a comprehensive description of the `agents.json` specification. This description should outline its purpose, functionality, and key features, facilitating understanding and implementation by users and Large Language Models (LLMs)."}},"additionalProperties":true},"sources":{"type":"array","description":"MUST include an array of API sources available for use within flows. Each source references an OpenAPI 3+ specification, enabling the chaining of multiple APIs.","items":{"type":"object","required":["id","path"],"properties":{"id":{"type":"string","description":"MUST provide a unique, human-readable identifier for the API source. Identifiers MUST be in snake_case format and globally unique within the `agents.json` context, ensuring clear reference and invocation. **Example**: `user_service`"},"path":{"type":"string","description":"MUST specify the file path or URL to the OpenAPI 3+ specification of the API source. The path SHOULD follow a structured format using dot notation and array indices where necessary (e.g., `components.schemas.User`)."}},"additionalProperties":true}},"overrides":{"type":"array","description":"OPTIONAL. An array of overrides that allow customization of specific API operations. Overrides can modify fields within operations based on the specified `fieldPath`, enabling tailored behavior without altering the original API definitions.","items":{"type":"object","required":["sourceId","operationId","fieldPath","value"],"properties":{"sourceId":{"type":"string","description":"MUST correspond to an `id` in the `sources` array. This ensures the override targets a valid API source."},"operationId":{"type":"string","description":"MUST match an `operationId` in the referenced OpenAPI specification. This ensures accurate targeting of the operation to be overridden."},"fieldPath":{"type":"string","description":"MUST be a JSON path expression that specifies the exact field within the operation to modify. The path SHOULD traverse the OpenAPI operation hierarchy using dot notation and array indices (e.g., `parameters.0.required`), treating the OpenAPI operation as the root."},"value":{"oneOf":[{"type":"string"},{"type":"object"},{"type":"array"},{"type":"boolean"},{"type":"integer"},{"type":"number"}],"description":"MUST assign a new value to the specified field. Supports multiple data types to allow for flexible and comprehensive overrides of operation fields."}},"additionalProperties":true}},"flows":{"type":"array","description":"MUST include an array of flows that define sequences of API operations to be executed. Each flow represents a cohesive workflow involving multiple actions, data links, and user interactions.","items":{"type":"object","required":["id","title","description","actions","fields"],"properties":{"id":{"type":"string","description":"MUST provide a unique, human-readable identifier for the flow. Identifiers MUST be in snake_case format and globally unique within the `agents.json` context, ensuring clear reference and invocation. **Example**: `process_order_flow`"},"title":{"type":"string","description":"MUST provide the title of the flow. This title serves as a human-readable name for the flow, facilitating easy identification and selection."},"description":{"type":"string","description":"MUST include a detailed description of the flow. This description should explain its purpose, the sequence of operations it performs, and its overall functionality. Essential for LLMs to determine the appropriate flow to execute based on user intent."},"actions":{"type":"array","description":"MUST include an array of actions that define the API operations to be executed in the flow. Each action corresponds to a specific API operation from a defined source, orchestrating the overall workflow.","items":{"type":"object","required":["id","sourceId","operationId"],"properties":{"id":{"type":"string","description":"MUST provide a unique, human-readable identifier for the action within the flow. Identifiers MUST be in snake_case format and unique within the flow, enabling precise reference in links. **Example**: `validate_payment`"},"sourceId":{"type":"string","description":"MUST reference the `id` of an API source defined in the `sources` array. Indicates which API the action is associated with, ensuring correct operation execution."},"operationId":{"type":"string","description":"MUST identify the specific operation within the API source to execute. Must match an `operationId` in the referenced OpenAPI specification, ensuring accurate and intended operation invocation."}},"additionalProperties":true}},"links":{"type":"array","description":"MUST include an array of links that define how data flows between sources and destinations within the flow. Links connect data providers to data consumers, ensuring accurate data transfer.","items":{"type":"object","required":["origin","target"],"properties":{"origin":{"type":"object","required":["fieldPath"],"properties":{"actionId":{"type":["string","null"],"description":"OPTIONAL. The identifier of the action providing the data. If null, the source is the flow's input parameters."},"fieldPath":{"type":"string","description":"MUST be a JSON path expression specifying the source field from which to extract data. The path SHOULD traverse the OpenAPI operation hierarchy using dot notation and array indices (e.g., `response.data.items.0.name`), treating the OpenAPI operation as the root."}},"description":"MUST specify the data origin for the link, which can be an action's response or the flow's input parameters."},"target":{"type":"object","required":["fieldPath"],"properties":{"actionId":{"type":["string","null"],"description":"OPTIONAL. The identifier of the action receiving the data. If null, the target is the flow's response fields, allowing data to be outputted to the user."},"fieldPath":{"type":"string","description":"MUST be a JSON path expression specifying the destination field where the data should be placed. The path SHOULD traverse the OpenAPI operation hierarchy using dot notation and array indices (e.g., `parameters.userId`), treating the OpenAPI operation as the root."}},"description":"MUST specify the destination location for the mapped data, targeting an action's parameters or the flow's response fields."}},"additionalProperties":false}},"fields":{"type":"object","description":"MUST define the parameters, request body, and responses for the flow. These fields serve as the interface for interaction with the flow, ensuring structured and clear data handling.","required":["parameters","responses"],"properties":{"parameters":{"type":"array","description":"MUST include an array of parameters that define the inputs required or accepted by the flow. These parameters serve as the interface for user-provided data, enabling dynamic and flexible flow interactions.","items":{"type":"object","required":["name"],"properties":{"name":{"type":"string","description":"MUST provide the name of the parameter. This name is used to reference the parameter in links and user interactions, ensuring consistency and clarity."},"description":{"type":"string","description":"OPTIONAL. A detailed description of the parameter, explaining its purpose, usage, and any constraints. This aids users in understanding what is expected when providing input."},"required":{"type":"boolean","description":"OPTIONAL. Indicates whether the parameter is mandatory (`true`) or optional (`false`) when invoking the flow.","default":false},"type":{"type":"string","description":"The type of the parameter. This can be a primitive type (e.g., `string`, `number`, `boolean`, `array`, `object`) or a complex type (e.g., `array`, `object`). If not provided, the type is inferred from the context."}},"additionalProperties":false,"description":"Defines a parameter that users must or can provide when invoking the flow. Parameters are used to input data into the flow, enabling interaction and customization."}},"requestBody":{"type":"object","description":"OPTIONAL. Describes the structure of the request payload that the flow expects. Aligns with OpenAPI's `requestBody` specification as per [RFC 7231](https://tools.ietf.org/html/rfc7231), ensuring standardized data formats and communication.","properties":{"content":{"type":"object","description":"MUST include a map of MIME types to their corresponding schemas defining the request body. Each key MUST conform to the media type format as per [RFC 7231](https://tools.ietf.org/html/rfc7231), enabling content negotiation and proper data handling.","additionalProperties":{"type":"object","properties":{"schema":{"type":"object","description":"MUST provide the schema defining the structure of the request body for the specified MIME type. Follows JSON Schema specifications as per [RFC 7159](https://tools.ietf.org/html/rfc7159), enabling precise data validation and formatting."},"example":{"type":"object","description":"OPTIONAL. An example of the request body content for the specified MIME type. Provides practical illustrations of expected data formats and structures."}},"additionalProperties":false}},"required":{"type":"boolean","description":"OPTIONAL. Specifies whether the request body is required (`true`) or optional (`false`) for the flow.","default":false}},"additionalProperties":false},"responses":{"type":"object","description":"MUST be an object where that contains a `success` property that describes the response for a successful operation.","required":["success"],"properties":{"success":{"type":"object","description":"MUST provide the schema defining the structure of the response body for the specified MIME type. Follows JSON Schema specifications as per [RFC 7159](https://tools.ietf.org/html/rfc7159), enabling accurate data validation and formatting."},"example":{"type":"object","description":"OPTIONAL. An example of the response body content for the specified MIME type. Provides practical illustrations of expected data formats and structures."}},"additionalProperties":false}},"additionalProperties":true},"additionalProperties":true}}},"additionalProperties":true},"$id":"flowspec:/agents-json/agentsJson.schema.json"};
+
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="flowspec:/agents-json/agentsJson.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.agentsJson === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentsJson"},message:"must have required property '"+"agentsJson"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.info === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "info"},message:"must have required property '"+"info"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.sources === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.flows === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flows"},message:"must have required property '"+"flows"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.agentsJson !== undefined){
+if(typeof data.agentsJson !== "string"){
+const err4 = {instancePath:instancePath+"/agentsJson",schemaPath:"#/properties/agentsJson/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.info !== undefined){
+let data1 = data.info;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.title === undefined){
+const err5 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1.version === undefined){
+const err6 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1.description === undefined){
+const err7 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1.title !== undefined){
+if(typeof data1.title !== "string"){
+const err8 = {instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data1.version !== undefined){
+if(typeof data1.version !== "string"){
+const err9 = {instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.description !== undefined){
+if(typeof data1.description !== "string"){
+const err10 = {instancePath:instancePath+"/info/description",schemaPath:"#/properties/info/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.sources !== undefined){
+let data5 = data.sources;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.id === undefined){
+const err12 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/properties/sources/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data6.path === undefined){
+const err13 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/properties/sources/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data6.id !== undefined){
+if(typeof data6.id !== "string"){
+const err14 = {instancePath:instancePath+"/sources/" + i0+"/id",schemaPath:"#/properties/sources/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data6.path !== undefined){
+if(typeof data6.path !== "string"){
+const err15 = {instancePath:instancePath+"/sources/" + i0+"/path",schemaPath:"#/properties/sources/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/properties/sources/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.overrides !== undefined){
+let data9 = data.overrides;
+if(Array.isArray(data9)){
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.sourceId === undefined){
+const err18 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "sourceId"},message:"must have required property '"+"sourceId"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data10.operationId === undefined){
+const err19 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "operationId"},message:"must have required property '"+"operationId"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data10.fieldPath === undefined){
+const err20 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "fieldPath"},message:"must have required property '"+"fieldPath"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data10.value === undefined){
+const err21 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data10.sourceId !== undefined){
+if(typeof data10.sourceId !== "string"){
+const err22 = {instancePath:instancePath+"/overrides/" + i1+"/sourceId",schemaPath:"#/properties/overrides/items/properties/sourceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data10.operationId !== undefined){
+if(typeof data10.operationId !== "string"){
+const err23 = {instancePath:instancePath+"/overrides/" + i1+"/operationId",schemaPath:"#/properties/overrides/items/properties/operationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data10.fieldPath !== undefined){
+if(typeof data10.fieldPath !== "string"){
+const err24 = {instancePath:instancePath+"/overrides/" + i1+"/fieldPath",schemaPath:"#/properties/overrides/items/properties/fieldPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data10.value !== undefined){
+let data14 = data10.value;
+const _errs33 = errors;
+let valid8 = false;
+let passing0 = null;
+const _errs34 = errors;
+if(typeof data14 !== "string"){
+const err25 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid0 = _errs34 === errors;
+if(_valid0){
+valid8 = true;
+passing0 = 0;
+}
+const _errs36 = errors;
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+const err26 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid0 = _errs36 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+}
+const _errs38 = errors;
+if(!(Array.isArray(data14))){
+const err27 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var _valid0 = _errs38 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 2;
+}
+const _errs40 = errors;
+if(typeof data14 !== "boolean"){
+const err28 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/3/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+var _valid0 = _errs40 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 3;
+}
+const _errs42 = errors;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err29 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid0 = _errs42 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 4];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 4;
+}
+const _errs44 = errors;
+if(!((typeof data14 == "number") && (isFinite(data14)))){
+const err30 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/5/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var _valid0 = _errs44 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 5];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 5;
+}
+}
+}
+}
+}
+}
+if(!valid8){
+const err31 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+errors = _errs33;
+if(vErrors !== null){
+if(_errs33){
+vErrors.length = _errs33;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.flows !== undefined){
+let data15 = data.flows;
+if(Array.isArray(data15)){
+const len2 = data15.length;
+for(let i2=0; i2<len2; i2++){
+let data16 = data15[i2];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.id === undefined){
+const err34 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data16.title === undefined){
+const err35 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data16.description === undefined){
+const err36 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data16.actions === undefined){
+const err37 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data16.fields === undefined){
+const err38 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data16.id !== undefined){
+if(typeof data16.id !== "string"){
+const err39 = {instancePath:instancePath+"/flows/" + i2+"/id",schemaPath:"#/properties/flows/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data16.title !== undefined){
+if(typeof data16.title !== "string"){
+const err40 = {instancePath:instancePath+"/flows/" + i2+"/title",schemaPath:"#/properties/flows/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data16.description !== undefined){
+if(typeof data16.description !== "string"){
+const err41 = {instancePath:instancePath+"/flows/" + i2+"/description",schemaPath:"#/properties/flows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data16.actions !== undefined){
+let data20 = data16.actions;
+if(Array.isArray(data20)){
+const len3 = data20.length;
+for(let i3=0; i3<len3; i3++){
+let data21 = data20[i3];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.id === undefined){
+const err42 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data21.sourceId === undefined){
+const err43 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/required",keyword:"required",params:{missingProperty: "sourceId"},message:"must have required property '"+"sourceId"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data21.operationId === undefined){
+const err44 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/required",keyword:"required",params:{missingProperty: "operationId"},message:"must have required property '"+"operationId"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data21.id !== undefined){
+if(typeof data21.id !== "string"){
+const err45 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3+"/id",schemaPath:"#/properties/flows/items/properties/actions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data21.sourceId !== undefined){
+if(typeof data21.sourceId !== "string"){
+const err46 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3+"/sourceId",schemaPath:"#/properties/flows/items/properties/actions/items/properties/sourceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data21.operationId !== undefined){
+if(typeof data21.operationId !== "string"){
+const err47 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3+"/operationId",schemaPath:"#/properties/flows/items/properties/actions/items/properties/operationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/flows/" + i2+"/actions",schemaPath:"#/properties/flows/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data16.links !== undefined){
+let data25 = data16.links;
+if(Array.isArray(data25)){
+const len4 = data25.length;
+for(let i4=0; i4<len4; i4++){
+let data26 = data25[i4];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.origin === undefined){
+const err50 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/required",keyword:"required",params:{missingProperty: "origin"},message:"must have required property '"+"origin"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data26.target === undefined){
+const err51 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+for(const key0 in data26){
+if(!((key0 === "origin") || (key0 === "target"))){
+const err52 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data26.origin !== undefined){
+let data27 = data26.origin;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.fieldPath === undefined){
+const err53 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/required",keyword:"required",params:{missingProperty: "fieldPath"},message:"must have required property '"+"fieldPath"+"'"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data27.actionId !== undefined){
+let data28 = data27.actionId;
+if((typeof data28 !== "string") && (data28 !== null)){
+const err54 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin/actionId",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/properties/actionId/type",keyword:"type",params:{type: schema11.properties.flows.items.properties.links.items.properties.origin.properties.actionId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data27.fieldPath !== undefined){
+if(typeof data27.fieldPath !== "string"){
+const err55 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin/fieldPath",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/properties/fieldPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data26.target !== undefined){
+let data30 = data26.target;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.fieldPath === undefined){
+const err57 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/required",keyword:"required",params:{missingProperty: "fieldPath"},message:"must have required property '"+"fieldPath"+"'"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(data30.actionId !== undefined){
+let data31 = data30.actionId;
+if((typeof data31 !== "string") && (data31 !== null)){
+const err58 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target/actionId",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/properties/actionId/type",keyword:"type",params:{type: schema11.properties.flows.items.properties.links.items.properties.target.properties.actionId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data30.fieldPath !== undefined){
+if(typeof data30.fieldPath !== "string"){
+const err59 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target/fieldPath",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/properties/fieldPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/flows/" + i2+"/links",schemaPath:"#/properties/flows/items/properties/links/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data16.fields !== undefined){
+let data33 = data16.fields;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.parameters === undefined){
+const err63 = {instancePath:instancePath+"/flows/" + i2+"/fields",schemaPath:"#/properties/flows/items/properties/fields/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data33.responses === undefined){
+const err64 = {instancePath:instancePath+"/flows/" + i2+"/fields",schemaPath:"#/properties/flows/items/properties/fields/required",keyword:"required",params:{missingProperty: "responses"},message:"must have required property '"+"responses"+"'"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data33.parameters !== undefined){
+let data34 = data33.parameters;
+if(Array.isArray(data34)){
+const len5 = data34.length;
+for(let i5=0; i5<len5; i5++){
+let data35 = data34[i5];
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.name === undefined){
+const err65 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5,schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+for(const key1 in data35){
+if(!((((key1 === "name") || (key1 === "description")) || (key1 === "required")) || (key1 === "type"))){
+const err66 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5,schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data35.name !== undefined){
+if(typeof data35.name !== "string"){
+const err67 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/name",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data35.description !== undefined){
+if(typeof data35.description !== "string"){
+const err68 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/description",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data35.required !== undefined){
+if(typeof data35.required !== "boolean"){
+const err69 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/required",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data35.type !== undefined){
+if(typeof data35.type !== "string"){
+const err70 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/type",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5,schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data33.requestBody !== undefined){
+let data40 = data33.requestBody;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key2 in data40){
+if(!((key2 === "content") || (key2 === "required"))){
+const err73 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data40.content !== undefined){
+let data41 = data40.content;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key3 in data41){
+let data42 = data41[key3];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+for(const key4 in data42){
+if(!((key4 === "schema") || (key4 === "example"))){
+const err74 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data42.schema !== undefined){
+let data43 = data42.schema;
+if(!(data43 && typeof data43 == "object" && !Array.isArray(data43))){
+const err75 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data42.example !== undefined){
+let data44 = data42.example;
+if(!(data44 && typeof data44 == "object" && !Array.isArray(data44))){
+const err76 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/example",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/example/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data40.required !== undefined){
+if(typeof data40.required !== "boolean"){
+const err79 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/required",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data33.responses !== undefined){
+let data46 = data33.responses;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.success === undefined){
+const err81 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/required",keyword:"required",params:{missingProperty: "success"},message:"must have required property '"+"success"+"'"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+for(const key5 in data46){
+if(!((key5 === "success") || (key5 === "example"))){
+const err82 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data46.success !== undefined){
+let data47 = data46.success;
+if(!(data47 && typeof data47 == "object" && !Array.isArray(data47))){
+const err83 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses/success",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/properties/success/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data46.example !== undefined){
+let data48 = data46.example;
+if(!(data48 && typeof data48 == "object" && !Array.isArray(data48))){
+const err84 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses/example",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/properties/example/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/flows/" + i2+"/fields",schemaPath:"#/properties/flows/items/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+validate10.errors = vErrors;
+return errors === 0;
+}
+

@@ -6,8 +6,13 @@
  *   task.json            sha256 8508f83dd616687fa5b5d1c14354b0ed4b4ae109ac3b1c9ca8ce6a1ed6c687b7
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import { createAssert, createGuard, createStandardSchema, createValidate } from "@flowspec/runtime";
-import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime";
+import {
+  createAssert,
+  createGuard,
+  createStandardSchema,
+  createValidate,
+} from "@flowspec/runtime/validation";
+import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime/validation";
 import * as strictValidators from "./validators.strict.js";
 import * as strictJsonSchemas from "./json-schemas.strict.js";
 import * as wireValidators from "./validators.wire.js";

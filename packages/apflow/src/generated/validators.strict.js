@@ -7,1051 +7,647 @@
  */
 import { formats, ucs2length } from "@flowspec/runtime/ajv";
 
-export const Task = validate21;
-const schema6 = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  type: "object",
-  required: ["id", "name", "status"],
-  properties: {
-    id: { type: "string", format: "uuid", description: "Unique identifier for the task (UUID v4)" },
-    parent_id: {
-      type: ["string", "null"],
-      format: "uuid",
-      description: "ID of the parent task (organizational only)",
-    },
-    user_id: {
-      type: ["string", "null"],
-      minLength: 1,
-      description: "User identifier for multi-tenant scenarios",
-    },
-    name: {
-      type: "string",
-      minLength: 1,
-      maxLength: 255,
-      description: "Name or method identifier of the task",
-    },
-    status: {
-      type: "string",
-      enum: ["pending", "in_progress", "completed", "failed", "cancelled"],
-      description: "Current execution state",
-    },
-    priority: {
-      type: "integer",
-      minimum: 0,
-      maximum: 3,
-      default: 2,
-      description: "Execution priority (0=urgent, 1=high, 2=normal, 3=low)",
-    },
-    inputs: {
-      type: "object",
-      default: {},
-      description: "Runtime input parameters for the executor",
-    },
-    schemas: { type: ["object", "null"], description: "Configuration and method definition" },
-    params: { type: ["object", "null"], description: "Additional executor-specific parameters" },
-    result: {
-      type: ["object", "null"],
-      description: "Execution result (populated when status is completed)",
-    },
-    error: {
-      type: ["string", "null"],
-      description: "Error message (populated when status is failed or cancelled)",
-    },
-    dependencies: {
-      type: "array",
-      items: { $ref: "#/definitions/dependency" },
-      default: [],
-      description: "List of dependencies that must be satisfied before execution",
-    },
-    progress: {
-      type: "number",
-      minimum: 0,
-      maximum: 1,
-      default: 0,
-      description: "Execution progress as a fraction",
-    },
-    created_at: {
-      type: "string",
-      format: "date-time",
-      description: "Task creation timestamp (ISO 8601)",
-    },
-    started_at: {
-      type: ["string", "null"],
-      format: "date-time",
-      description: "Task execution start timestamp (ISO 8601)",
-    },
-    updated_at: {
-      type: "string",
-      format: "date-time",
-      description: "Last update timestamp (ISO 8601)",
-    },
-    completed_at: {
-      type: ["string", "null"],
-      format: "date-time",
-      description: "Task completion timestamp (ISO 8601)",
-    },
-  },
-  definitions: {
-    dependency: {
-      type: "object",
-      required: ["id"],
-      properties: {
-        id: { type: "string", format: "uuid", description: "ID of the task to depend on" },
-        required: {
-          type: "boolean",
-          default: true,
-          description: "If true, the dependent task must complete successfully",
-        },
-      },
-    },
-  },
-  $id: "flowspec:/apflow/task.json",
-};
+export const Task = validate10;
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["id","name","status"],"properties":{"id":{"type":"string","format":"uuid","description":"Unique identifier for the task (UUID v4)"},"parent_id":{"type":["string","null"],"format":"uuid","description":"ID of the parent task (organizational only)"},"user_id":{"type":["string","null"],"minLength":1,"description":"User identifier for multi-tenant scenarios"},"name":{"type":"string","minLength":1,"maxLength":255,"description":"Name or method identifier of the task"},"status":{"type":"string","enum":["pending","in_progress","completed","failed","cancelled"],"description":"Current execution state"},"priority":{"type":"integer","minimum":0,"maximum":3,"default":2,"description":"Execution priority (0=urgent, 1=high, 2=normal, 3=low)"},"inputs":{"type":"object","default":{},"description":"Runtime input parameters for the executor"},"schemas":{"type":["object","null"],"description":"Configuration and method definition"},"params":{"type":["object","null"],"description":"Additional executor-specific parameters"},"result":{"type":["object","null"],"description":"Execution result (populated when status is completed)"},"error":{"type":["string","null"],"description":"Error message (populated when status is failed or cancelled)"},"dependencies":{"type":"array","items":{"$ref":"#/definitions/dependency"},"default":[],"description":"List of dependencies that must be satisfied before execution"},"progress":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Execution progress as a fraction"},"created_at":{"type":"string","format":"date-time","description":"Task creation timestamp (ISO 8601)"},"started_at":{"type":["string","null"],"format":"date-time","description":"Task execution start timestamp (ISO 8601)"},"updated_at":{"type":"string","format":"date-time","description":"Last update timestamp (ISO 8601)"},"completed_at":{"type":["string","null"],"format":"date-time","description":"Task completion timestamp (ISO 8601)"}},"definitions":{"dependency":{"type":"object","required":["id"],"properties":{"id":{"type":"string","format":"uuid","description":"ID of the task to depend on"},"required":{"type":"boolean","default":true,"description":"If true, the dependent task must complete successfully"}}}},"$id":"flowspec:/apflow/task.json"};
+const schema12 = {"type":"object","required":["id"],"properties":{"id":{"type":"string","format":"uuid","description":"ID of the task to depend on"},"required":{"type":"boolean","default":true,"description":"If true, the dependent task must complete successfully"}}};
 const formats0 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const formats6 = formats["date-time"];
 const func2 = ucs2length;
-const schema7 = {
-  type: "object",
-  required: ["id"],
-  properties: {
-    id: { type: "string", format: "uuid", description: "ID of the task to depend on" },
-    required: {
-      type: "boolean",
-      default: true,
-      description: "If true, the dependent task must complete successfully",
-    },
-  },
-};
 
-function validate22(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "id" },
-        message: "must have required property '" + "id" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.id !== undefined) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err1 = {
-            instancePath: instancePath + "/id",
-            schemaPath: "#/properties/id/format",
-            keyword: "format",
-            params: { format: "uuid" },
-            message: 'must match format "' + "uuid" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      } else {
-        const err2 = {
-          instancePath: instancePath + "/id",
-          schemaPath: "#/properties/id/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.required !== undefined) {
-      if (typeof data.required !== "boolean") {
-        const err3 = {
-          instancePath: instancePath + "/required",
-          schemaPath: "#/properties/required/type",
-          keyword: "type",
-          params: { type: "boolean" },
-          message: "must be boolean",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="flowspec:/apflow/task.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!(formats0.test(data0))){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.parent_id !== undefined){
+let data1 = data.parent_id;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err5 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: schema11.properties.parent_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err6 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.user_id !== undefined){
+let data2 = data.user_id;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err7 = {instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: schema11.properties.user_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if(func2(data2) < 1){
+const err8 = {instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data3 = data.name;
+if(typeof data3 === "string"){
+if(func2(data3) > 255){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(func2(data3) < 1){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!(((((data4 === "pending") || (data4 === "in_progress")) || (data4 === "completed")) || (data4 === "failed")) || (data4 === "cancelled"))){
+const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema11.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.priority !== undefined){
+let data5 = data.priority;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err14 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 3 || isNaN(data5)){
+const err15 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3},message:"must be <= 3"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err16 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.inputs !== undefined){
+let data6 = data.inputs;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+const err17 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.schemas !== undefined){
+let data7 = data.schemas;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+const err18 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/type",keyword:"type",params:{type: schema11.properties.schemas.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.params !== undefined){
+let data8 = data.params;
+if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
+const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema11.properties.params.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+let data9 = data.result;
+if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
+const err20 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: schema11.properties.result.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data10 = data.error;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err21 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema11.properties.error.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.dependencies !== undefined){
+let data11 = data.dependencies;
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.id === undefined){
+const err22 = {instancePath:instancePath+"/dependencies/" + i0,schemaPath:"#/definitions/dependency/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data12.id !== undefined){
+let data13 = data12.id;
+if(typeof data13 === "string"){
+if(!(formats0.test(data13))){
+const err23 = {instancePath:instancePath+"/dependencies/" + i0+"/id",schemaPath:"#/definitions/dependency/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/dependencies/" + i0+"/id",schemaPath:"#/definitions/dependency/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data12.required !== undefined){
+if(typeof data12.required !== "boolean"){
+const err25 = {instancePath:instancePath+"/dependencies/" + i0+"/required",schemaPath:"#/definitions/dependency/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/dependencies/" + i0,schemaPath:"#/definitions/dependency/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.progress !== undefined){
+let data15 = data.progress;
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 1 || isNaN(data15)){
+const err28 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data15 < 0 || isNaN(data15)){
+const err29 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+let data16 = data.created_at;
+if(typeof data16 === "string"){
+if(!(formats6.validate(data16))){
+const err31 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.started_at !== undefined){
+let data17 = data.started_at;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err33 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: schema11.properties.started_at.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(typeof data17 === "string"){
+if(!(formats6.validate(data17))){
+const err34 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data.updated_at !== undefined){
+let data18 = data.updated_at;
+if(typeof data18 === "string"){
+if(!(formats6.validate(data18))){
+const err35 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.completed_at !== undefined){
+let data19 = data.completed_at;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err37 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema11.properties.completed_at.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(typeof data19 === "string"){
+if(!(formats6.validate(data19))){
+const err38 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+validate10.errors = vErrors;
+return errors === 0;
 }
 
-function validate21(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data } = {},
-) {
-  /*# sourceURL="flowspec:/apflow/task.json" */ let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "id" },
-        message: "must have required property '" + "id" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.name === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "name" },
-        message: "must have required property '" + "name" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.status === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "status" },
-        message: "must have required property '" + "status" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.id !== undefined) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err3 = {
-            instancePath: instancePath + "/id",
-            schemaPath: "#/properties/id/format",
-            keyword: "format",
-            params: { format: "uuid" },
-            message: 'must match format "' + "uuid" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + "/id",
-          schemaPath: "#/properties/id/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.parent_id !== undefined) {
-      let data1 = data.parent_id;
-      if (typeof data1 !== "string" && data1 !== null) {
-        const err5 = {
-          instancePath: instancePath + "/parent_id",
-          schemaPath: "#/properties/parent_id/type",
-          keyword: "type",
-          params: { type: schema6.properties.parent_id.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      if (typeof data1 === "string") {
-        if (!formats0.test(data1)) {
-          const err6 = {
-            instancePath: instancePath + "/parent_id",
-            schemaPath: "#/properties/parent_id/format",
-            keyword: "format",
-            params: { format: "uuid" },
-            message: 'must match format "' + "uuid" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.user_id !== undefined) {
-      let data2 = data.user_id;
-      if (typeof data2 !== "string" && data2 !== null) {
-        const err7 = {
-          instancePath: instancePath + "/user_id",
-          schemaPath: "#/properties/user_id/type",
-          keyword: "type",
-          params: { type: schema6.properties.user_id.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err8 = {
-            instancePath: instancePath + "/user_id",
-            schemaPath: "#/properties/user_id/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.name !== undefined) {
-      let data3 = data.name;
-      if (typeof data3 === "string") {
-        if (func2(data3) > 255) {
-          const err9 = {
-            instancePath: instancePath + "/name",
-            schemaPath: "#/properties/name/maxLength",
-            keyword: "maxLength",
-            params: { limit: 255 },
-            message: "must NOT have more than 255 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-        if (func2(data3) < 1) {
-          const err10 = {
-            instancePath: instancePath + "/name",
-            schemaPath: "#/properties/name/minLength",
-            keyword: "minLength",
-            params: { limit: 1 },
-            message: "must NOT have fewer than 1 characters",
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + "/name",
-          schemaPath: "#/properties/name/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== undefined) {
-      let data4 = data.status;
-      if (typeof data4 !== "string") {
-        const err12 = {
-          instancePath: instancePath + "/status",
-          schemaPath: "#/properties/status/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-      if (!(
-        data4 === "pending" ||
-        data4 === "in_progress" ||
-        data4 === "completed" ||
-        data4 === "failed" ||
-        data4 === "cancelled"
-      )) {
-        const err13 = {
-          instancePath: instancePath + "/status",
-          schemaPath: "#/properties/status/enum",
-          keyword: "enum",
-          params: { allowedValues: schema6.properties.status.enum },
-          message: "must be equal to one of the allowed values",
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.priority !== undefined) {
-      let data5 = data.priority;
-      if (!(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
-        const err14 = {
-          instancePath: instancePath + "/priority",
-          schemaPath: "#/properties/priority/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-      if (typeof data5 == "number" && isFinite(data5)) {
-        if (data5 > 3 || isNaN(data5)) {
-          const err15 = {
-            instancePath: instancePath + "/priority",
-            schemaPath: "#/properties/priority/maximum",
-            keyword: "maximum",
-            params: { comparison: "<=", limit: 3 },
-            message: "must be <= 3",
-          };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-        if (data5 < 0 || isNaN(data5)) {
-          const err16 = {
-            instancePath: instancePath + "/priority",
-            schemaPath: "#/properties/priority/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
-            message: "must be >= 0",
-          };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.inputs !== undefined) {
-      let data6 = data.inputs;
-      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
-        const err17 = {
-          instancePath: instancePath + "/inputs",
-          schemaPath: "#/properties/inputs/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.schemas !== undefined) {
-      let data7 = data.schemas;
-      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-        const err18 = {
-          instancePath: instancePath + "/schemas",
-          schemaPath: "#/properties/schemas/type",
-          keyword: "type",
-          params: { type: schema6.properties.schemas.type },
-          message: "must be object,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.params !== undefined) {
-      let data8 = data.params;
-      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
-        const err19 = {
-          instancePath: instancePath + "/params",
-          schemaPath: "#/properties/params/type",
-          keyword: "type",
-          params: { type: schema6.properties.params.type },
-          message: "must be object,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.result !== undefined) {
-      let data9 = data.result;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-        const err20 = {
-          instancePath: instancePath + "/result",
-          schemaPath: "#/properties/result/type",
-          keyword: "type",
-          params: { type: schema6.properties.result.type },
-          message: "must be object,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-    }
-    if (data.error !== undefined) {
-      let data10 = data.error;
-      if (typeof data10 !== "string" && data10 !== null) {
-        const err21 = {
-          instancePath: instancePath + "/error",
-          schemaPath: "#/properties/error/type",
-          keyword: "type",
-          params: { type: schema6.properties.error.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-    if (data.dependencies !== undefined) {
-      let data11 = data.dependencies;
-      if (Array.isArray(data11)) {
-        const len0 = data11.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate22(data11[i0], {
-              instancePath: instancePath + "/dependencies/" + i0,
-              parentData: data11,
-              parentDataProperty: i0,
-              rootData,
-            })
-          ) {
-            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err22 = {
-          instancePath: instancePath + "/dependencies",
-          schemaPath: "#/properties/dependencies/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
-        }
-        errors++;
-      }
-    }
-    if (data.progress !== undefined) {
-      let data13 = data.progress;
-      if (typeof data13 == "number" && isFinite(data13)) {
-        if (data13 > 1 || isNaN(data13)) {
-          const err23 = {
-            instancePath: instancePath + "/progress",
-            schemaPath: "#/properties/progress/maximum",
-            keyword: "maximum",
-            params: { comparison: "<=", limit: 1 },
-            message: "must be <= 1",
-          };
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        }
-        if (data13 < 0 || isNaN(data13)) {
-          const err24 = {
-            instancePath: instancePath + "/progress",
-            schemaPath: "#/properties/progress/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
-            message: "must be >= 0",
-          };
-          if (vErrors === null) {
-            vErrors = [err24];
-          } else {
-            vErrors.push(err24);
-          }
-          errors++;
-        }
-      } else {
-        const err25 = {
-          instancePath: instancePath + "/progress",
-          schemaPath: "#/properties/progress/type",
-          keyword: "type",
-          params: { type: "number" },
-          message: "must be number",
-        };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-    }
-    if (data.created_at !== undefined) {
-      let data14 = data.created_at;
-      if (typeof data14 === "string") {
-        if (!formats6.validate(data14)) {
-          const err26 = {
-            instancePath: instancePath + "/created_at",
-            schemaPath: "#/properties/created_at/format",
-            keyword: "format",
-            params: { format: "date-time" },
-            message: 'must match format "' + "date-time" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-      } else {
-        const err27 = {
-          instancePath: instancePath + "/created_at",
-          schemaPath: "#/properties/created_at/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-    if (data.started_at !== undefined) {
-      let data15 = data.started_at;
-      if (typeof data15 !== "string" && data15 !== null) {
-        const err28 = {
-          instancePath: instancePath + "/started_at",
-          schemaPath: "#/properties/started_at/type",
-          keyword: "type",
-          params: { type: schema6.properties.started_at.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-      if (typeof data15 === "string") {
-        if (!formats6.validate(data15)) {
-          const err29 = {
-            instancePath: instancePath + "/started_at",
-            schemaPath: "#/properties/started_at/format",
-            keyword: "format",
-            params: { format: "date-time" },
-            message: 'must match format "' + "date-time" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err29];
-          } else {
-            vErrors.push(err29);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.updated_at !== undefined) {
-      let data16 = data.updated_at;
-      if (typeof data16 === "string") {
-        if (!formats6.validate(data16)) {
-          const err30 = {
-            instancePath: instancePath + "/updated_at",
-            schemaPath: "#/properties/updated_at/format",
-            keyword: "format",
-            params: { format: "date-time" },
-            message: 'must match format "' + "date-time" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err30];
-          } else {
-            vErrors.push(err30);
-          }
-          errors++;
-        }
-      } else {
-        const err31 = {
-          instancePath: instancePath + "/updated_at",
-          schemaPath: "#/properties/updated_at/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
-        }
-        errors++;
-      }
-    }
-    if (data.completed_at !== undefined) {
-      let data17 = data.completed_at;
-      if (typeof data17 !== "string" && data17 !== null) {
-        const err32 = {
-          instancePath: instancePath + "/completed_at",
-          schemaPath: "#/properties/completed_at/type",
-          keyword: "type",
-          params: { type: schema6.properties.completed_at.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-      if (typeof data17 === "string") {
-        if (!formats6.validate(data17)) {
-          const err33 = {
-            instancePath: instancePath + "/completed_at",
-            schemaPath: "#/properties/completed_at/format",
-            keyword: "format",
-            params: { format: "date-time" },
-            message: 'must match format "' + "date-time" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-      }
-    }
-  } else {
-    const err34 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err34];
-    } else {
-      vErrors.push(err34);
-    }
-    errors++;
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
+export const Dependency = validate11;
+
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!(formats0.test(data0))){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.required !== undefined){
+if(typeof data.required !== "boolean"){
+const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate11.errors = vErrors;
+return errors === 0;
 }
 
-export const Dependency = validate24;
+export const TaskTreeNode = validate12;
+const schema14 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"TaskTreeNode","description":"A task and its children, recursively (apflow v1 Data Model, TaskTreeNode table). Written by the flowspec project from the table; the Task schema is the Data Model page's own.","type":"object","required":["task"],"additionalProperties":false,"properties":{"task":{"description":"The task object. MUST conform to the Task schema.","$ref":"./task.json"},"children":{"description":"Child nodes. Empty array [] if no children.","type":"array","items":{"$ref":"#"}}},"$id":"flowspec:/apflow/task-tree-node.json"};
 
-function validate24(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "id" },
-        message: "must have required property '" + "id" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.id !== undefined) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err1 = {
-            instancePath: instancePath + "/id",
-            schemaPath: "#/properties/id/format",
-            keyword: "format",
-            params: { format: "uuid" },
-            message: 'must match format "' + "uuid" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      } else {
-        const err2 = {
-          instancePath: instancePath + "/id",
-          schemaPath: "#/properties/id/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.required !== undefined) {
-      if (typeof data.required !== "boolean") {
-        const err3 = {
-          instancePath: instancePath + "/required",
-          schemaPath: "#/properties/required/type",
-          keyword: "type",
-          params: { type: "boolean" },
-          message: "must be boolean",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate24.errors = vErrors;
-  return errors === 0;
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="flowspec:/apflow/task-tree-node.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "task") || (key0 === "children"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.task !== undefined){
+if(!(validate10(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
+vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+errors = vErrors.length;
+}
+}
+if(data.children !== undefined){
+let data1 = data.children;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate12(data1[i0], {instancePath:instancePath+"/children/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate12.errors = vErrors;
+return errors === 0;
 }
 
-export const TaskTreeNode = validate25;
-const schema9 = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  title: "TaskTreeNode",
-  description:
-    "A task and its children, recursively (apflow v1 Data Model, TaskTreeNode table). Written by the flowspec project from the table; the Task schema is the Data Model page's own.",
-  type: "object",
-  required: ["task"],
-  additionalProperties: false,
-  properties: {
-    task: { description: "The task object. MUST conform to the Task schema.", $ref: "./task.json" },
-    children: {
-      description: "Child nodes. Empty array [] if no children.",
-      type: "array",
-      items: { $ref: "#" },
-    },
-  },
-  $id: "flowspec:/apflow/task-tree-node.json",
-};
-
-function validate25(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data } = {},
-) {
-  /*# sourceURL="flowspec:/apflow/task-tree-node.json" */ let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.task === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "task" },
-        message: "must have required property '" + "task" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "task" || key0 === "children")) {
-        const err1 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.task !== undefined) {
-      if (
-        !validate21(data.task, {
-          instancePath: instancePath + "/task",
-          parentData: data,
-          parentDataProperty: "task",
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.children !== undefined) {
-      let data1 = data.children;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate25(data1[i0], {
-              instancePath: instancePath + "/children/" + i0,
-              parentData: data1,
-              parentDataProperty: i0,
-              rootData,
-            })
-          ) {
-            vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err2 = {
-          instancePath: instancePath + "/children",
-          schemaPath: "#/properties/children/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate25.errors = vErrors;
-  return errors === 0;
-}

@@ -6,7 +6,7 @@
  *   task.json            sha256 8508f83dd616687fa5b5d1c14354b0ed4b4ae109ac3b1c9ca8ce6a1ed6c687b7
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import type { CompiledValidator } from "@flowspec/runtime";
+import type { CompiledValidator } from "@flowspec/runtime/validation";
 
 export declare const Task: CompiledValidator;
 export declare const Dependency: CompiledValidator;

@@ -5,8 +5,13 @@
  *   protocol.json          sha256 c247786c989ceba40cc8ce1813f866346a4c71678481494ebd62d02ea68ab268
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import { createAssert, createGuard, createStandardSchema, createValidate } from "@flowspec/runtime";
-import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime";
+import {
+  createAssert,
+  createGuard,
+  createStandardSchema,
+  createValidate,
+} from "@flowspec/runtime/validation";
+import type { Assert, FlowspecSchema, Guard, Validate } from "@flowspec/runtime/validation";
 import * as strictValidators from "./validators.strict.js";
 import * as strictJsonSchemas from "./json-schemas.strict.js";
 import type * as Types from "./types.js";

@@ -5,7 +5,7 @@
  *   protocol.json          sha256 c247786c989ceba40cc8ce1813f866346a4c71678481494ebd62d02ea68ab268
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import type { CompiledValidator } from "@flowspec/runtime";
+import type { CompiledValidator } from "@flowspec/runtime/validation";
 
 export declare const Flow: CompiledValidator;
 export declare const Step: CompiledValidator;

@@ -7,7134 +7,5040 @@
  */
 import { formats } from "@flowspec/runtime/ajv";
 
-export const Flow = validate177;
-const schema34 = {
-  description:
-    "A workflow consisting of a sequence of steps and their outputs.\n\nA flow represents a complete workflow that can be executed. It contains:\n- A sequence of steps to execute\n- Named outputs that can reference step outputs\n\nFlows should not be cloned. They should generally be stored and passed as a\nreference or inside an `Arc`.",
-  type: "object",
-  properties: {
-    name: { description: "The name of the flow.", type: ["string", "null"] },
-    description: { description: "The description of the flow.", type: ["string", "null"] },
-    version: { description: "The version of the flow.", type: ["string", "null"] },
-    inputSchema: {
-      description: "The input schema of the flow.",
-      anyOf: [{ $ref: "#/$defs/Schema" }, { type: "null" }],
-    },
-    outputSchema: {
-      description: "The output schema of the flow.",
-      anyOf: [{ $ref: "#/$defs/Schema" }, { type: "null" }],
-    },
-    steps: {
-      description: "The steps to execute for the flow.",
-      type: "array",
-      items: { $ref: "#/$defs/Step" },
-      default: [],
-    },
-    output: {
-      description: "The outputs of the flow, mapping output names to their values.",
-      $ref: "#/$defs/ValueTemplate",
-    },
-    test: {
-      description: "Test configuration for the flow.",
-      anyOf: [{ $ref: "#/$defs/TestConfig" }, { type: "null" }],
-    },
-    examples: {
-      description: "Example inputs for the workflow that can be used for testing and UI dropdowns.",
-      type: "array",
-      items: { $ref: "#/$defs/ExampleInput" },
-    },
-    schema: {
-      description:
-        "The flow format. The 0.2.x runtime rejects a flow without it, or with any other value.",
-      type: "string",
-      const: "https://stepflow.org/schemas/v1/flow.json",
-    },
-  },
-  required: ["steps", "schema"],
-};
-const schema35 = {
-  description: "A JSON schema describing allowed JSON values.",
-  type: "object",
-  additionalProperties: true,
-  example:
-    '\n {\n "type": "object",\n "properties": {\n "item": {\n "type": "object",\n "properties": {\n "label": {"type": "string"},\n },\n "required": ["label"]\n }\n },\n "required": ["item"]\n }\n ',
-};
+export const Flow = validate88;
+const schema48 = {"description":"A workflow consisting of a sequence of steps and their outputs.\n\nA flow represents a complete workflow that can be executed. It contains:\n- A sequence of steps to execute\n- Named outputs that can reference step outputs\n\nFlows should not be cloned. They should generally be stored and passed as a\nreference or inside an `Arc`.","type":"object","properties":{"name":{"description":"The name of the flow.","type":["string","null"]},"description":{"description":"The description of the flow.","type":["string","null"]},"version":{"description":"The version of the flow.","type":["string","null"]},"inputSchema":{"description":"The input schema of the flow.","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"outputSchema":{"description":"The output schema of the flow.","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"steps":{"description":"The steps to execute for the flow.","type":"array","items":{"$ref":"#/$defs/Step"},"default":[]},"output":{"description":"The outputs of the flow, mapping output names to their values.","$ref":"#/$defs/ValueTemplate"},"test":{"description":"Test configuration for the flow.","anyOf":[{"$ref":"#/$defs/TestConfig"},{"type":"null"}]},"examples":{"description":"Example inputs for the workflow that can be used for testing and UI dropdowns.","type":"array","items":{"$ref":"#/$defs/ExampleInput"}},"schema":{"description":"The flow format. The 0.2.x runtime rejects a flow without it, or with any other value.","type":"string","const":"https://stepflow.org/schemas/v1/flow.json"}},"required":["steps","schema"]};
+const schema49 = {"description":"A JSON schema describing allowed JSON values.","type":"object","additionalProperties":true,"example":"\n {\n \"type\": \"object\",\n \"properties\": {\n \"item\": {\n \"type\": \"object\",\n \"properties\": {\n \"label\": {\"type\": \"string\"},\n },\n \"required\": [\"label\"]\n }\n },\n \"required\": [\"item\"]\n }\n "};
+const schema51 = {"description":"A step in a workflow that executes a component with specific arguments.","type":"object","properties":{"id":{"description":"Identifier for the step","type":"string"},"component":{"description":"The component to execute in this step","$ref":"#/$defs/Component"},"inputSchema":{"description":"The input schema for this step.","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"outputSchema":{"description":"The output schema for this step.","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"skipIf":{"description":"If set and the referenced value is truthy, this step will be skipped.","anyOf":[{"$ref":"#/$defs/Expr"},{"type":"null"}]},"onError":{"$ref":"#/$defs/ErrorAction"},"input":{"description":"Arguments to pass to the component for this step","$ref":"#/$defs/ValueTemplate"}},"required":["id","component"]};
+const schema38 = {"description":"Identifies a specific plugin and atomic functionality to execute. Use component name for builtins (e.g., 'eval') or path format for plugins (e.g., '/python/udf').","type":"string","examples":["/builtin/eval","/mcpfs/list_files","/python/udf"]};
+const schema55 = {"description":"An expression that can be either a literal value or a template expression.","anyOf":[{"title":"Reference","description":"Reference a value from a step, workflow, or other source.","type":"object","properties":{"$from":{"description":"The source of the reference.","$ref":"#/$defs/BaseRef"},"path":{"description":"JSON path expression to apply to the referenced value.\n\nDefaults to `$` (the whole referenced value).\nMay also be a bare field name (without the leading $) if\nthe referenced value is an object.","$ref":"#/$defs/JsonPath"},"onSkip":{"$ref":"#/$defs/SkipAction"}},"required":["$from"]},{"title":"EscapedLiteral","description":"A literal value that was escaped.\n\nNo template expansion is performed within the value, allowing\nfor raw JSON values that include `$from` or other special characters.","type":"object","properties":{"$literal":{"description":"A literal value that should not be expanded for expressions.\nThis allows creating JSON values that contain `$from` without expansion.","$ref":"#/$defs/Value"}},"required":["$literal"]},{"title":"Literal","description":"A direct literal value that serializes naturally without special syntax","$ref":"#/$defs/Value"}]};
+const schema58 = {"description":"JSON path expression to apply to the referenced value. May use `$` to reference the whole value. May also be a bare field name (without the leading $) if the referenced value is an object.","type":"string","examples":["field","$.field","$[\"field\"]","$[0]","$.field[0].nested"]};
+const schema39 = {"description":"Any JSON value (object, array, string, number, boolean, or null)"};
+const schema56 = {"description":"An expression that can be either a literal value or a template expression.","anyOf":[{"title":"WorkflowReference","description":"Reference properties of the workflow.","type":"object","properties":{"workflow":{"$ref":"#/$defs/WorkflowRef"}},"required":["workflow"],"additionalProperties":false},{"title":"StepReference","description":"Reference the output of a step.","type":"object","properties":{"step":{"type":"string"}},"required":["step"]}]};
+const schema57 = {"type":"string","enum":["input"]};
 
-function validate82(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate82.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-  } else {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate82.errors = vErrors;
-  return errors === 0;
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate82.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-
-const schema36 = {
-  description: "A step in a workflow that executes a component with specific arguments.",
-  type: "object",
-  properties: {
-    id: { description: "Identifier for the step", type: "string" },
-    component: { description: "The component to execute in this step", $ref: "#/$defs/Component" },
-    inputSchema: {
-      description: "The input schema for this step.",
-      anyOf: [{ $ref: "#/$defs/Schema" }, { type: "null" }],
-    },
-    outputSchema: {
-      description: "The output schema for this step.",
-      anyOf: [{ $ref: "#/$defs/Schema" }, { type: "null" }],
-    },
-    skipIf: {
-      description: "If set and the referenced value is truthy, this step will be skipped.",
-      anyOf: [{ $ref: "#/$defs/Expr" }, { type: "null" }],
-    },
-    onError: { $ref: "#/$defs/ErrorAction" },
-    input: {
-      description: "Arguments to pass to the component for this step",
-      $ref: "#/$defs/ValueTemplate",
-    },
-  },
-  required: ["id", "component"],
-};
-const schema26 = {
-  description:
-    "Identifies a specific plugin and atomic functionality to execute. Use component name for builtins (e.g., 'eval') or path format for plugins (e.g., '/python/udf').",
-  type: "string",
-  examples: ["/builtin/eval", "/mcpfs/list_files", "/python/udf"],
-};
-
-function validate63(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate63.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate63.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate63.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema37 = {
-  description: "An expression that can be either a literal value or a template expression.",
-  anyOf: [
-    {
-      title: "Reference",
-      description: "Reference a value from a step, workflow, or other source.",
-      type: "object",
-      properties: {
-        $from: { description: "The source of the reference.", $ref: "#/$defs/BaseRef" },
-        path: {
-          description:
-            "JSON path expression to apply to the referenced value.\n\nDefaults to `$` (the whole referenced value).\nMay also be a bare field name (without the leading $) if\nthe referenced value is an object.",
-          $ref: "#/$defs/JsonPath",
-        },
-        onSkip: { $ref: "#/$defs/SkipAction" },
-      },
-      required: ["$from"],
-    },
-    {
-      title: "EscapedLiteral",
-      description:
-        "A literal value that was escaped.\n\nNo template expansion is performed within the value, allowing\nfor raw JSON values that include `$from` or other special characters.",
-      type: "object",
-      properties: {
-        $literal: {
-          description:
-            "A literal value that should not be expanded for expressions.\nThis allows creating JSON values that contain `$from` without expansion.",
-          $ref: "#/$defs/Value",
-        },
-      },
-      required: ["$literal"],
-    },
-    {
-      title: "Literal",
-      description: "A direct literal value that serializes naturally without special syntax",
-      $ref: "#/$defs/Value",
-    },
-  ],
-};
-const schema38 = {
-  description: "An expression that can be either a literal value or a template expression.",
-  anyOf: [
-    {
-      title: "WorkflowReference",
-      description: "Reference properties of the workflow.",
-      type: "object",
-      properties: { workflow: { $ref: "#/$defs/WorkflowRef" } },
-      required: ["workflow"],
-      additionalProperties: false,
-    },
-    {
-      title: "StepReference",
-      description: "Reference the output of a step.",
-      type: "object",
-      properties: { step: { type: "string" } },
-      required: ["step"],
-    },
-  ],
-};
-const schema39 = { type: "string", enum: ["input"] };
-
-function validate91(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate91.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "input")) {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/enum",
-      keyword: "enum",
-      params: { allowedValues: schema39.enum },
-      message: "must be equal to one of the allowed values",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate91.errors = vErrors;
-  return errors === 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.workflow === undefined){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "workflow"},message:"must have required property '"+"workflow"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
-validate91.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate90(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate90.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.workflow === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/anyOf/0/required",
-        keyword: "required",
-        params: { missingProperty: "workflow" },
-        message: "must have required property '" + "workflow" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "workflow")) {
-        const err1 = {
-          instancePath,
-          schemaPath: "#/anyOf/0/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.workflow !== undefined) {
-      if (
-        !validate91(data.workflow, {
-          instancePath: instancePath + "/workflow",
-          parentData: data,
-          parentDataProperty: "workflow",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/anyOf/0/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    var props0 = true;
-  }
-  const _errs5 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.step === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: "#/anyOf/1/required",
-        keyword: "required",
-        params: { missingProperty: "step" },
-        message: "must have required property '" + "step" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.step !== undefined) {
-      if (typeof data.step !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/step",
-          schemaPath: "#/anyOf/1/properties/step/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: "#/anyOf/1/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  var _valid0 = _errs5 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = props0 || {};
-      props0.step = true;
-    }
-  }
-  if (!valid0) {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/anyOf",
-      keyword: "anyOf",
-      params: {},
-      message: "must match a schema in anyOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate90.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+else {
+vErrors.push(err0);
 }
-validate90.evaluated = { dynamicProps: true, dynamicItems: false };
-
-const schema40 = {
-  description:
-    "JSON path expression to apply to the referenced value. May use `$` to reference the whole value. May also be a bare field name (without the leading $) if the referenced value is an object.",
-  type: "string",
-  examples: ["field", "$.field", '$["field"]', "$[0]", "$.field[0].nested"],
-};
-
-function validate94(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate94.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate94.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate94.evaluated = { dynamicProps: false, dynamicItems: false };
-
-const schema41 = {
-  oneOf: [
-    {
-      title: "OnSkipSkip",
-      type: "object",
-      properties: { action: { type: "string", const: "skip" } },
-      required: ["action"],
-    },
-    {
-      title: "OnSkipDefault",
-      type: "object",
-      properties: {
-        defaultValue: { anyOf: [{ $ref: "#/$defs/Value" }, { type: "null" }] },
-        action: { type: "string", const: "useDefault" },
-      },
-      required: ["action"],
-    },
-  ],
-};
-const schema27 = {
-  description: "Any JSON value (object, array, string, number, boolean, or null)",
-};
-
-function validate65(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  validate65.errors = null;
-  return true;
+for(const key0 in data){
+if(!(key0 === "workflow")){
+const err1 = {instancePath,schemaPath:"#/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
 }
-validate65.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate96(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate96.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.action === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/oneOf/0/required",
-        keyword: "required",
-        params: { missingProperty: "action" },
-        message: "must have required property '" + "action" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.action !== undefined) {
-      let data0 = data.action;
-      if (typeof data0 !== "string") {
-        const err1 = {
-          instancePath: instancePath + "/action",
-          schemaPath: "#/oneOf/0/properties/action/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      if ("skip" !== data0) {
-        const err2 = {
-          instancePath: instancePath + "/action",
-          schemaPath: "#/oneOf/0/properties/action/const",
-          keyword: "const",
-          params: { allowedValue: "skip" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = {
-      instancePath,
-      schemaPath: "#/oneOf/0/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = {};
-    props0.action = true;
-  }
-  const _errs5 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.action === undefined) {
-      const err4 = {
-        instancePath,
-        schemaPath: "#/oneOf/1/required",
-        keyword: "required",
-        params: { missingProperty: "action" },
-        message: "must have required property '" + "action" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.defaultValue !== undefined) {
-      let data1 = data.defaultValue;
-      const _errs8 = errors;
-      let valid3 = false;
-      const _errs9 = errors;
-      if (
-        !validate65(data1, {
-          instancePath: instancePath + "/defaultValue",
-          parentData: data,
-          parentDataProperty: "defaultValue",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-      var _valid1 = _errs9 === errors;
-      valid3 = valid3 || _valid1;
-      const _errs10 = errors;
-      if (data1 !== null) {
-        const err5 = {
-          instancePath: instancePath + "/defaultValue",
-          schemaPath: "#/oneOf/1/properties/defaultValue/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid1 = _errs10 === errors;
-      valid3 = valid3 || _valid1;
-      if (!valid3) {
-        const err6 = {
-          instancePath: instancePath + "/defaultValue",
-          schemaPath: "#/oneOf/1/properties/defaultValue/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs8;
-        if (vErrors !== null) {
-          if (_errs8) {
-            vErrors.length = _errs8;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.action !== undefined) {
-      let data2 = data.action;
-      if (typeof data2 !== "string") {
-        const err7 = {
-          instancePath: instancePath + "/action",
-          schemaPath: "#/oneOf/1/properties/action/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("useDefault" !== data2) {
-        const err8 = {
-          instancePath: instancePath + "/action",
-          schemaPath: "#/oneOf/1/properties/action/const",
-          keyword: "const",
-          params: { allowedValue: "useDefault" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err9 = {
-      instancePath,
-      schemaPath: "#/oneOf/1/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  var _valid0 = _errs5 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = props0 || {};
-        props0.defaultValue = true;
-        props0.action = true;
-      }
-    }
-  }
-  if (!valid0) {
-    const err10 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err10];
-    } else {
-      vErrors.push(err10);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate96.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+else {
+vErrors.push(err1);
 }
-validate96.evaluated = { dynamicProps: true, dynamicItems: false };
-
-function validate89(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate89.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.$from === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/anyOf/0/required",
-        keyword: "required",
-        params: { missingProperty: "$from" },
-        message: "must have required property '" + "$from" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.$from !== undefined) {
-      if (
-        !validate90(data.$from, {
-          instancePath: instancePath + "/$from",
-          parentData: data,
-          parentDataProperty: "$from",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.path !== undefined) {
-      if (
-        !validate94(data.path, {
-          instancePath: instancePath + "/path",
-          parentData: data,
-          parentDataProperty: "path",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.onSkip !== undefined) {
-      if (
-        !validate96(data.onSkip, {
-          instancePath: instancePath + "/onSkip",
-          parentData: data,
-          parentDataProperty: "onSkip",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/anyOf/0/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    var props2 = {};
-    props2.$from = true;
-    props2.path = true;
-    props2.onSkip = true;
-  }
-  const _errs6 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.$literal === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: "#/anyOf/1/required",
-        keyword: "required",
-        params: { missingProperty: "$literal" },
-        message: "must have required property '" + "$literal" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.$literal !== undefined) {
-      if (
-        !validate65(data.$literal, {
-          instancePath: instancePath + "/$literal",
-          parentData: data,
-          parentDataProperty: "$literal",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err3 = {
-      instancePath,
-      schemaPath: "#/anyOf/1/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  var _valid0 = _errs6 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props2 !== true) {
-      props2 = props2 || {};
-      props2.$literal = true;
-    }
-  }
-  const _errs9 = errors;
-  if (
-    !validate65(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs9 === errors;
-  valid0 = valid0 || _valid0;
-  if (!valid0) {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/anyOf",
-      keyword: "anyOf",
-      params: {},
-      message: "must match a schema in anyOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate89.errors = vErrors;
-  evaluated0.props = props2;
-  return errors === 0;
+errors++;
 }
-validate89.evaluated = { dynamicProps: true, dynamicItems: false };
-
-const schema42 = {
-  oneOf: [
-    {
-      title: "OnErrorFail",
-      description: "If the step fails, the flow will fail.",
-      type: "object",
-      properties: { action: { type: "string", const: "fail" } },
-      required: ["action"],
-    },
-    {
-      title: "OnErrorSkip",
-      description:
-        "If the step fails, mark it as skipped. This allows down-stream steps to handle the skipped step.",
-      type: "object",
-      properties: { action: { type: "string", const: "skip" } },
-      required: ["action"],
-    },
-    {
-      title: "OnErrorDefault",
-      description: "If the step fails, use the `defaultValue` instead.",
-      type: "object",
-      properties: {
-        defaultValue: { anyOf: [{ $ref: "#/$defs/ValueTemplate" }, { type: "null" }] },
-        action: { type: "string", const: "useDefault" },
-      },
-      required: ["action"],
-    },
-    {
-      title: "OnErrorRetry",
-      description: "If the step fails, retry it.",
-      type: "object",
-      properties: { action: { type: "string", const: "retry" } },
-      required: ["action"],
-    },
-  ],
-};
-const schema43 = {
-  description:
-    "A value that can be either a literal JSON value or an expression that references other values using the $from syntax",
-  anyOf: [
-    {
-      description: "An expression with `$from` syntax for referencing other values",
-      $ref: "#/$defs/Expr",
-    },
-    { description: "JSON null value", type: "null" },
-    { description: "JSON boolean value", type: "boolean" },
-    { description: "JSON numeric value", type: "number" },
-    { description: "JSON string value", type: "string" },
-    {
-      description: "JSON array where each element can be a template",
-      type: "array",
-      items: { $ref: "#/$defs/ValueTemplate" },
-    },
-    {
-      description: "JSON object where each value can be a template",
-      type: "object",
-      additionalProperties: { $ref: "#/$defs/ValueTemplate" },
-    },
-  ],
-};
-const wrapper0 = { validate: validate103 };
-
-function validate103(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate103.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (
-    !validate89(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
-    errors = vErrors.length;
-  } else {
-    var props0 = validate89.evaluated.props;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  const _errs2 = errors;
-  if (data !== null) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/anyOf/1/type",
-      keyword: "type",
-      params: { type: "null" },
-      message: "must be null",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  var _valid0 = _errs2 === errors;
-  valid0 = valid0 || _valid0;
-  const _errs4 = errors;
-  if (typeof data !== "boolean") {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/anyOf/2/type",
-      keyword: "type",
-      params: { type: "boolean" },
-      message: "must be boolean",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  var _valid0 = _errs4 === errors;
-  valid0 = valid0 || _valid0;
-  const _errs6 = errors;
-  if (!(typeof data == "number" && isFinite(data))) {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/anyOf/3/type",
-      keyword: "type",
-      params: { type: "number" },
-      message: "must be number",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  var _valid0 = _errs6 === errors;
-  valid0 = valid0 || _valid0;
-  const _errs8 = errors;
-  if (typeof data !== "string") {
-    const err3 = {
-      instancePath,
-      schemaPath: "#/anyOf/4/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  var _valid0 = _errs8 === errors;
-  valid0 = valid0 || _valid0;
-  const _errs10 = errors;
-  if (Array.isArray(data)) {
-    const len0 = data.length;
-    for (let i0 = 0; i0 < len0; i0++) {
-      if (
-        !wrapper0.validate(data[i0], {
-          instancePath: instancePath + "/" + i0,
-          parentData: data,
-          parentDataProperty: i0,
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors =
-          vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/anyOf/5/type",
-      keyword: "type",
-      params: { type: "array" },
-      message: "must be array",
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  var _valid0 = _errs10 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    var items1 = true;
-  }
-  const _errs13 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (
-        !wrapper0.validate(data[key0], {
-          instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
-          parentData: data,
-          parentDataProperty: key0,
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors =
-          vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: "#/anyOf/6/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  var _valid0 = _errs13 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = true;
-    }
-  }
-  if (!valid0) {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/anyOf",
-      keyword: "anyOf",
-      params: {},
-      message: "must match a schema in anyOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate103.errors = vErrors;
-  evaluated0.props = props0;
-  evaluated0.items = items1;
-  return errors === 0;
 }
-validate103.evaluated = { dynamicProps: true, dynamicItems: true };
-
-function validate102(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate102.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.action === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/oneOf/0/required",
-        keyword: "required",
-        params: { missingProperty: "action" },
-        message: "must have required property '" + "action" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.action !== undefined) {
-      let data0 = data.action;
-      if (typeof data0 !== "string") {
-        const err1 = {
-          instancePath: instancePath + "/action",
-          schemaPath: "#/oneOf/0/properties/action/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      if ("fail" !== data0) {
-        const err2 = {
-          instancePath: instancePath + "/action",
-          schemaPath: "#/oneOf/0/properties/action/const",
-          keyword: "const",
-          params: { allowedValue: "fail" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = {
-      instancePath,
-      schemaPath: "#/oneOf/0/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = {};
-    props0.action = true;
-  }
-  const _errs5 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.action === undefined) {
-      const err4 = {
-        instancePath,
-        schemaPath: "#/oneOf/1/required",
-        keyword: "required",
-        params: { missingProperty: "action" },
-        message: "must have required property '" + "action" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.action !== undefined) {
-      let data1 = data.action;
-      if (typeof data1 !== "string") {
-        const err5 = {
-          instancePath: instancePath + "/action",
-          schemaPath: "#/oneOf/1/properties/action/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      if ("skip" !== data1) {
-        const err6 = {
-          instancePath: instancePath + "/action",
-          schemaPath: "#/oneOf/1/properties/action/const",
-          keyword: "const",
-          params: { allowedValue: "skip" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = {
-      instancePath,
-      schemaPath: "#/oneOf/1/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  var _valid0 = _errs5 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = props0 || {};
-        props0.action = true;
-      }
-    }
-    const _errs9 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.action === undefined) {
-        const err8 = {
-          instancePath,
-          schemaPath: "#/oneOf/2/required",
-          keyword: "required",
-          params: { missingProperty: "action" },
-          message: "must have required property '" + "action" + "'",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-      if (data.defaultValue !== undefined) {
-        let data2 = data.defaultValue;
-        const _errs12 = errors;
-        let valid4 = false;
-        const _errs13 = errors;
-        if (
-          !validate103(data2, {
-            instancePath: instancePath + "/defaultValue",
-            parentData: data,
-            parentDataProperty: "defaultValue",
-            rootData,
-            dynamicAnchors,
-          })
-        ) {
-          vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-          errors = vErrors.length;
-        }
-        var _valid1 = _errs13 === errors;
-        valid4 = valid4 || _valid1;
-        const _errs14 = errors;
-        if (data2 !== null) {
-          const err9 = {
-            instancePath: instancePath + "/defaultValue",
-            schemaPath: "#/oneOf/2/properties/defaultValue/anyOf/1/type",
-            keyword: "type",
-            params: { type: "null" },
-            message: "must be null",
-          };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-        var _valid1 = _errs14 === errors;
-        valid4 = valid4 || _valid1;
-        if (!valid4) {
-          const err10 = {
-            instancePath: instancePath + "/defaultValue",
-            schemaPath: "#/oneOf/2/properties/defaultValue/anyOf",
-            keyword: "anyOf",
-            params: {},
-            message: "must match a schema in anyOf",
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        } else {
-          errors = _errs12;
-          if (vErrors !== null) {
-            if (_errs12) {
-              vErrors.length = _errs12;
-            } else {
-              vErrors = null;
-            }
-          }
-        }
-      }
-      if (data.action !== undefined) {
-        let data3 = data.action;
-        if (typeof data3 !== "string") {
-          const err11 = {
-            instancePath: instancePath + "/action",
-            schemaPath: "#/oneOf/2/properties/action/type",
-            keyword: "type",
-            params: { type: "string" },
-            message: "must be string",
-          };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        if ("useDefault" !== data3) {
-          const err12 = {
-            instancePath: instancePath + "/action",
-            schemaPath: "#/oneOf/2/properties/action/const",
-            keyword: "const",
-            params: { allowedValue: "useDefault" },
-            message: "must be equal to constant",
-          };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      }
-    } else {
-      const err13 = {
-        instancePath,
-        schemaPath: "#/oneOf/2/type",
-        keyword: "type",
-        params: { type: "object" },
-        message: "must be object",
-      };
-      if (vErrors === null) {
-        vErrors = [err13];
-      } else {
-        vErrors.push(err13);
-      }
-      errors++;
-    }
-    var _valid0 = _errs9 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 2];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 2;
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.defaultValue = true;
-          props0.action = true;
-        }
-      }
-      const _errs18 = errors;
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.action === undefined) {
-          const err14 = {
-            instancePath,
-            schemaPath: "#/oneOf/3/required",
-            keyword: "required",
-            params: { missingProperty: "action" },
-            message: "must have required property '" + "action" + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-        if (data.action !== undefined) {
-          let data4 = data.action;
-          if (typeof data4 !== "string") {
-            const err15 = {
-              instancePath: instancePath + "/action",
-              schemaPath: "#/oneOf/3/properties/action/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-          if ("retry" !== data4) {
-            const err16 = {
-              instancePath: instancePath + "/action",
-              schemaPath: "#/oneOf/3/properties/action/const",
-              keyword: "const",
-              params: { allowedValue: "retry" },
-              message: "must be equal to constant",
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err17 = {
-          instancePath,
-          schemaPath: "#/oneOf/3/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-      var _valid0 = _errs18 === errors;
-      if (_valid0 && valid0) {
-        valid0 = false;
-        passing0 = [passing0, 3];
-      } else {
-        if (_valid0) {
-          valid0 = true;
-          passing0 = 3;
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.action = true;
-          }
-        }
-      }
-    }
-  }
-  if (!valid0) {
-    const err18 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err18];
-    } else {
-      vErrors.push(err18);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate102.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+if(data.workflow !== undefined){
+let data0 = data.workflow;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/WorkflowRef/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
 }
-validate102.evaluated = { dynamicProps: true, dynamicItems: false };
-
-function validate85(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate85.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "id" },
-        message: "must have required property '" + "id" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.component === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "component" },
-        message: "must have required property '" + "component" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.id !== undefined) {
-      if (typeof data.id !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/id",
-          schemaPath: "#/properties/id/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.component !== undefined) {
-      if (
-        !validate63(data.component, {
-          instancePath: instancePath + "/component",
-          parentData: data,
-          parentDataProperty: "component",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.inputSchema !== undefined) {
-      let data2 = data.inputSchema;
-      const _errs5 = errors;
-      let valid1 = false;
-      const _errs6 = errors;
-      if (
-        !validate82(data2, {
-          instancePath: instancePath + "/inputSchema",
-          parentData: data,
-          parentDataProperty: "inputSchema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs7 = errors;
-      if (data2 !== null) {
-        const err3 = {
-          instancePath: instancePath + "/inputSchema",
-          schemaPath: "#/properties/inputSchema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err4 = {
-          instancePath: instancePath + "/inputSchema",
-          schemaPath: "#/properties/inputSchema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      } else {
-        errors = _errs5;
-        if (vErrors !== null) {
-          if (_errs5) {
-            vErrors.length = _errs5;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.outputSchema !== undefined) {
-      let data3 = data.outputSchema;
-      const _errs10 = errors;
-      let valid2 = false;
-      const _errs11 = errors;
-      if (
-        !validate82(data3, {
-          instancePath: instancePath + "/outputSchema",
-          parentData: data,
-          parentDataProperty: "outputSchema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid1 = _errs11 === errors;
-      valid2 = valid2 || _valid1;
-      const _errs12 = errors;
-      if (data3 !== null) {
-        const err5 = {
-          instancePath: instancePath + "/outputSchema",
-          schemaPath: "#/properties/outputSchema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid1 = _errs12 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const err6 = {
-          instancePath: instancePath + "/outputSchema",
-          schemaPath: "#/properties/outputSchema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs10;
-        if (vErrors !== null) {
-          if (_errs10) {
-            vErrors.length = _errs10;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.skipIf !== undefined) {
-      let data4 = data.skipIf;
-      const _errs15 = errors;
-      let valid3 = false;
-      const _errs16 = errors;
-      if (
-        !validate89(data4, {
-          instancePath: instancePath + "/skipIf",
-          parentData: data,
-          parentDataProperty: "skipIf",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
-        errors = vErrors.length;
-      }
-      var _valid2 = _errs16 === errors;
-      valid3 = valid3 || _valid2;
-      const _errs17 = errors;
-      if (data4 !== null) {
-        const err7 = {
-          instancePath: instancePath + "/skipIf",
-          schemaPath: "#/properties/skipIf/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      var _valid2 = _errs17 === errors;
-      valid3 = valid3 || _valid2;
-      if (!valid3) {
-        const err8 = {
-          instancePath: instancePath + "/skipIf",
-          schemaPath: "#/properties/skipIf/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      } else {
-        errors = _errs15;
-        if (vErrors !== null) {
-          if (_errs15) {
-            vErrors.length = _errs15;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.onError !== undefined) {
-      if (
-        !validate102(data.onError, {
-          instancePath: instancePath + "/onError",
-          parentData: data,
-          parentDataProperty: "onError",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.input !== undefined) {
-      if (
-        !validate103(data.input, {
-          instancePath: instancePath + "/input",
-          parentData: data,
-          parentDataProperty: "input",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err9 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  validate85.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err2);
 }
-validate85.evaluated = {
-  props: {
-    id: true,
-    component: true,
-    inputSchema: true,
-    outputSchema: true,
-    skipIf: true,
-    onError: true,
-    input: true,
-  },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-const schema44 = {
-  description: "Configuration for testing a workflow.",
-  type: "object",
-  properties: {
-    stepflowConfig: { description: "Stepflow configuration specific to tests." },
-    cases: {
-      description: "Test cases for the workflow.",
-      type: "array",
-      items: { $ref: "#/$defs/TestCase" },
-    },
-    config: {
-      description:
-        "A stepflow-config used by `stepflow test` for this flow (alias `stepflow_config`). Takes precedence over config files next to the flow.",
-    },
-    servers: {
-      description:
-        "Component servers started before the test cases run, by name. Their URLs are available to `config` as `{<name>.url}`.",
-      type: "object",
-      additionalProperties: { $ref: "#/$defs/TestServerConfig" },
-    },
-  },
-};
-const schema45 = {
-  description: "A single test case for a workflow.",
-  type: "object",
-  properties: {
-    name: { description: "Unique identifier for the test case.", type: "string" },
-    description: {
-      description: "Optional description of what this test case verifies.",
-      type: ["string", "null"],
-    },
-    input: { description: "Input data for the workflow in this test case.", $ref: "#/$defs/Value" },
-    output: {
-      description: "Expected output from the workflow for this test case.",
-      anyOf: [{ $ref: "#/$defs/FlowResult" }, { type: "null" }],
-    },
-  },
-  required: ["name", "input"],
-};
-const schema46 = {
-  title: "FlowResult",
-  description: "The results of a step execution.",
-  oneOf: [
-    { $ref: "#/$defs/FlowResultSuccess" },
-    { $ref: "#/$defs/FlowResultSkipped" },
-    { $ref: "#/$defs/FlowResultFailed" },
-  ],
-  discriminator: {
-    propertyName: "outcome",
-    mapping: {
-      success: "#/$defs/FlowResultSuccess",
-      skipped: "#/$defs/FlowResultSkipped",
-      failed: "#/$defs/FlowResultFailed",
-    },
-  },
-};
-const schema47 = {
-  type: "object",
-  properties: {
-    outcome: { title: "FlowOutcome", const: "success", default: "success" },
-    result: { $ref: "#/$defs/Value" },
-  },
-  required: ["outcome", "result"],
-};
-
-function validate114(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate114.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.outcome === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "outcome" },
-        message: "must have required property '" + "outcome" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.result === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "result" },
-        message: "must have required property '" + "result" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.outcome !== undefined) {
-      if ("success" !== data.outcome) {
-        const err2 = {
-          instancePath: instancePath + "/outcome",
-          schemaPath: "#/properties/outcome/const",
-          keyword: "const",
-          params: { allowedValue: "success" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.result !== undefined) {
-      if (
-        !validate65(data.result, {
-          instancePath: instancePath + "/result",
-          parentData: data,
-          parentDataProperty: "result",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err3 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate114.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate114.evaluated = {
-  props: { outcome: true, result: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-const schema48 = {
-  type: "object",
-  properties: { outcome: { title: "FlowOutcome", const: "skipped", default: "skipped" } },
-  required: ["outcome"],
-};
-
-function validate117(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate117.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.outcome === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "outcome" },
-        message: "must have required property '" + "outcome" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.outcome !== undefined) {
-      if ("skipped" !== data.outcome) {
-        const err1 = {
-          instancePath: instancePath + "/outcome",
-          schemaPath: "#/properties/outcome/const",
-          keyword: "const",
-          params: { allowedValue: "skipped" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate117.errors = vErrors;
-  return errors === 0;
+if(!(data0 === "input")){
+const err3 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/WorkflowRef/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err3];
 }
-validate117.evaluated = { props: { outcome: true }, dynamicProps: false, dynamicItems: false };
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+var props0 = true;
+}
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.step === undefined){
+const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.step !== undefined){
+if(typeof data.step !== "string"){
+const err6 = {instancePath:instancePath+"/step",schemaPath:"#/anyOf/1/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.step = true;
+}
+}
+if(!valid0){
+const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate34.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate34.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema49 = {
-  type: "object",
-  properties: {
-    outcome: { title: "FlowOutcome", const: "failed", default: "failed" },
-    error: { $ref: "#/$defs/FlowError" },
-  },
-  required: ["outcome", "error"],
-};
-const schema50 = {
-  description: "An error reported from within a flow or step.",
-  type: "object",
-  properties: {
-    code: { type: "integer", format: "int64" },
-    message: { type: "string" },
-    data: { anyOf: [{ $ref: "#/$defs/Value" }, { type: "null" }] },
-  },
-  required: ["code", "message"],
-};
+const schema59 = {"oneOf":[{"title":"OnSkipSkip","type":"object","properties":{"action":{"type":"string","const":"skip"}},"required":["action"]},{"title":"OnSkipDefault","type":"object","properties":{"defaultValue":{"anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]},"action":{"type":"string","const":"useDefault"}},"required":["action"]}]};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.action !== undefined){
+let data0 = data.action;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if("skip" !== data0){
+const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/const",keyword:"const",params:{allowedValue: "skip"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = {};
+props0.action = true;
+}
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.defaultValue !== undefined){
+const _errs8 = errors;
+let valid3 = false;
+const _errs9 = errors;
+var _valid1 = _errs9 === errors;
+valid3 = valid3 || _valid1;
+const _errs10 = errors;
+if(data.defaultValue !== null){
+const err5 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid1 = _errs10 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err6 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.action !== undefined){
+let data2 = data.action;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if("useDefault" !== data2){
+const err8 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/const",keyword:"const",params:{allowedValue: "useDefault"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.defaultValue = true;
+props0.action = true;
+}
+}
+}
+if(!valid0){
+const err10 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate36.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate36.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.$from === undefined){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "$from"},message:"must have required property '"+"$from"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.$from !== undefined){
+if(!(validate34(data.$from, {instancePath:instancePath+"/$from",parentData:data,parentDataProperty:"$from",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+}
+if(data.path !== undefined){
+if(typeof data.path !== "string"){
+const err1 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/JsonPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.onSkip !== undefined){
+if(!(validate36(data.onSkip, {instancePath:instancePath+"/onSkip",parentData:data,parentDataProperty:"onSkip",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+var props2 = {};
+props2.$from = true;
+props2.path = true;
+props2.onSkip = true;
+}
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.$literal === undefined){
+const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "$literal"},message:"must have required property '"+"$literal"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+if(props2 !== true){
+props2 = props2 || {};
+props2.$literal = true;
+}
+}
+const _errs11 = errors;
+var _valid0 = _errs11 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate33.errors = vErrors;
+evaluated0.props = props2;
+return errors === 0;
+}
+validate33.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+const schema63 = {"oneOf":[{"title":"OnErrorFail","description":"If the step fails, the flow will fail.","type":"object","properties":{"action":{"type":"string","const":"fail"}},"required":["action"]},{"title":"OnErrorSkip","description":"If the step fails, mark it as skipped. This allows down-stream steps to handle the skipped step.","type":"object","properties":{"action":{"type":"string","const":"skip"}},"required":["action"]},{"title":"OnErrorDefault","description":"If the step fails, use the `defaultValue` instead.","type":"object","properties":{"defaultValue":{"anyOf":[{"$ref":"#/$defs/ValueTemplate"},{"type":"null"}]},"action":{"type":"string","const":"useDefault"}},"required":["action"]},{"title":"OnErrorRetry","description":"If the step fails, retry it.","type":"object","properties":{"action":{"type":"string","const":"retry"}},"required":["action"]}]};
+const schema64 = {"description":"A value that can be either a literal JSON value or an expression that references other values using the $from syntax","anyOf":[{"description":"An expression with `$from` syntax for referencing other values","$ref":"#/$defs/Expr"},{"description":"JSON null value","type":"null"},{"description":"JSON boolean value","type":"boolean"},{"description":"JSON numeric value","type":"number"},{"description":"JSON string value","type":"string"},{"description":"JSON array where each element can be a template","type":"array","items":{"$ref":"#/$defs/ValueTemplate"}},{"description":"JSON object where each value can be a template","type":"object","additionalProperties":{"$ref":"#/$defs/ValueTemplate"}}]};
+const wrapper0 = {validate: validate40};
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+else {
+var props0 = validate33.evaluated.props;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs2 = errors;
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+const _errs4 = errors;
+if(typeof data !== "boolean"){
+const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+const _errs6 = errors;
+if(!((typeof data == "number") && (isFinite(data)))){
+const err2 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid0 = valid0 || _valid0;
+const _errs8 = errors;
+if(typeof data !== "string"){
+const err3 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid0 = valid0 || _valid0;
+const _errs10 = errors;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(wrapper0.validate(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+var items1 = true;
+}
+const _errs13 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(wrapper0.validate(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/anyOf/6/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = true;
+}
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate40.errors = vErrors;
+evaluated0.props = props0;
+evaluated0.items = items1;
+return errors === 0;
+}
+validate40.evaluated = {"dynamicProps":true,"dynamicItems":true};
+
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.action !== undefined){
+let data0 = data.action;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if("fail" !== data0){
+const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/const",keyword:"const",params:{allowedValue: "fail"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = {};
+props0.action = true;
+}
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.action !== undefined){
+let data1 = data.action;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if("skip" !== data1){
+const err6 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/const",keyword:"const",params:{allowedValue: "skip"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.action = true;
+}
+}
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+const err8 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.defaultValue !== undefined){
+let data2 = data.defaultValue;
+const _errs12 = errors;
+let valid4 = false;
+const _errs13 = errors;
+if(!(validate40(data2, {instancePath:instancePath+"/defaultValue",parentData:data,parentDataProperty:"defaultValue",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs13 === errors;
+valid4 = valid4 || _valid1;
+const _errs14 = errors;
+if(data2 !== null){
+const err9 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs14 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err10 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.action !== undefined){
+let data3 = data.action;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if("useDefault" !== data3){
+const err12 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/properties/action/const",keyword:"const",params:{allowedValue: "useDefault"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.defaultValue = true;
+props0.action = true;
+}
+}
+const _errs18 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+const err14 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.action !== undefined){
+let data4 = data.action;
+if(typeof data4 !== "string"){
+const err15 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if("retry" !== data4){
+const err16 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/properties/action/const",keyword:"const",params:{allowedValue: "retry"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid0 = _errs18 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 3;
+if(props0 !== true){
+props0 = props0 || {};
+props0.action = true;
+}
+}
+}
+}
+}
+if(!valid0){
+const err18 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate39.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate39.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.component === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.id !== undefined){
+if(typeof data.id !== "string"){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.component !== undefined){
+if(typeof data.component !== "string"){
+const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.inputSchema !== undefined){
+let data2 = data.inputSchema;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.outputSchema !== undefined){
+let data3 = data.outputSchema;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs20 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.skipIf !== undefined){
+let data4 = data.skipIf;
+const _errs23 = errors;
+let valid6 = false;
+const _errs24 = errors;
+if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs24 === errors;
+valid6 = valid6 || _valid2;
+const _errs25 = errors;
+if(data4 !== null){
+const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid2 = _errs25 === errors;
+valid6 = valid6 || _valid2;
+if(!valid6){
+const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.onError !== undefined){
+if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+if(data.input !== undefined){
+if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+validate32.evaluated = {"props":{"id":true,"component":true,"inputSchema":true,"outputSchema":true,"skipIf":true,"onError":true,"input":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema65 = {"description":"Configuration for testing a workflow.","type":"object","properties":{"stepflowConfig":{"description":"Stepflow configuration specific to tests."},"cases":{"description":"Test cases for the workflow.","type":"array","items":{"$ref":"#/$defs/TestCase"}},"config":{"description":"A stepflow-config used by `stepflow test` for this flow (alias `stepflow_config`). Takes precedence over config files next to the flow."},"servers":{"description":"Component servers started before the test cases run, by name. Their URLs are available to `config` as `{<name>.url}`.","type":"object","additionalProperties":{"$ref":"#/$defs/TestServerConfig"}}}};
+const schema75 = {"description":"A component server started for a test run.","type":"object","properties":{"command":{"description":"Command to start the server; `{port}` is replaced by the chosen port.","type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"workingDirectory":{"type":"string"},"portRange":{"description":"Inclusive range of ports to choose from.","type":"array","prefixItems":[{"type":"integer","format":"uint16","minimum":0},{"type":"integer","format":"uint16","minimum":0}],"items":false,"minItems":2},"healthCheck":{"type":"object","properties":{"path":{"type":"string"},"timeoutMs":{"type":"integer","format":"uint64","minimum":0},"retryAttempts":{"type":"integer","format":"uint32","minimum":0},"retryDelayMs":{"type":"integer","format":"uint64","minimum":0}}},"startupTimeoutMs":{"type":"integer","format":"uint64","minimum":0}},"required":["command"]};
+const schema66 = {"description":"A single test case for a workflow.","type":"object","properties":{"name":{"description":"Unique identifier for the test case.","type":"string"},"description":{"description":"Optional description of what this test case verifies.","type":["string","null"]},"input":{"description":"Input data for the workflow in this test case.","$ref":"#/$defs/Value"},"output":{"description":"Expected output from the workflow for this test case.","anyOf":[{"$ref":"#/$defs/FlowResult"},{"type":"null"}]}},"required":["name","input"]};
+const schema68 = {"title":"FlowResult","description":"The results of a step execution.","oneOf":[{"$ref":"#/$defs/FlowResultSuccess"},{"$ref":"#/$defs/FlowResultSkipped"},{"$ref":"#/$defs/FlowResultFailed"}],"discriminator":{"propertyName":"outcome","mapping":{"success":"#/$defs/FlowResultSuccess","skipped":"#/$defs/FlowResultSkipped","failed":"#/$defs/FlowResultFailed"}}};
+const schema71 = {"type":"object","properties":{"outcome":{"title":"FlowOutcome","const":"skipped","default":"skipped"}},"required":["outcome"]};
+const schema69 = {"type":"object","properties":{"outcome":{"title":"FlowOutcome","const":"success","default":"success"},"result":{"$ref":"#/$defs/Value"}},"required":["outcome","result"]};
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.outcome === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.outcome !== undefined){
+if("success" !== data.outcome){
+const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "success"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":{"outcome":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema72 = {"type":"object","properties":{"outcome":{"title":"FlowOutcome","const":"failed","default":"failed"},"error":{"$ref":"#/$defs/FlowError"}},"required":["outcome","error"]};
+const schema73 = {"description":"An error reported from within a flow or step.","type":"object","properties":{"code":{"type":"integer","format":"int64"},"message":{"type":"string"},"data":{"anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]}},"required":["code","message"]};
 const formats0 = formats.int64;
 
-function validate120(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate120.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.code === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "code" },
-        message: "must have required property '" + "code" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.message === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "message" },
-        message: "must have required property '" + "message" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.code !== undefined) {
-      let data0 = data.code;
-      if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err2 = {
-          instancePath: instancePath + "/code",
-          schemaPath: "#/properties/code/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (!formats0.validate(data0)) {
-          const err3 = {
-            instancePath: instancePath + "/code",
-            schemaPath: "#/properties/code/format",
-            keyword: "format",
-            params: { format: "int64" },
-            message: 'must match format "' + "int64" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.message !== undefined) {
-      if (typeof data.message !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/message",
-          schemaPath: "#/properties/message/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== undefined) {
-      let data2 = data.data;
-      const _errs6 = errors;
-      let valid1 = false;
-      const _errs7 = errors;
-      if (
-        !validate65(data2, {
-          instancePath: instancePath + "/data",
-          parentData: data,
-          parentDataProperty: "data",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs8 = errors;
-      if (data2 !== null) {
-        const err5 = {
-          instancePath: instancePath + "/data",
-          schemaPath: "#/properties/data/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid0 = _errs8 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err6 = {
-          instancePath: instancePath + "/data",
-          schemaPath: "#/properties/data/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs6;
-        if (vErrors !== null) {
-          if (_errs6) {
-            vErrors.length = _errs6;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err7 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate120.errors = vErrors;
-  return errors === 0;
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate53.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate120.evaluated = {
-  props: { code: true, message: true, data: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-function validate119(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate119.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.outcome === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "outcome" },
-        message: "must have required property '" + "outcome" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.error === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "error" },
-        message: "must have required property '" + "error" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.outcome !== undefined) {
-      if ("failed" !== data.outcome) {
-        const err2 = {
-          instancePath: instancePath + "/outcome",
-          schemaPath: "#/properties/outcome/const",
-          keyword: "const",
-          params: { allowedValue: "failed" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.error !== undefined) {
-      if (
-        !validate120(data.error, {
-          instancePath: instancePath + "/error",
-          parentData: data,
-          parentDataProperty: "error",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err3 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate119.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate119.evaluated = {
-  props: { outcome: true, error: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-function validate113(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate113.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (
-    !validate114(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = {};
-    props0.outcome = true;
-    props0.result = true;
-  }
-  const _errs2 = errors;
-  if (
-    !validate117(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = props0 || {};
-        props0.outcome = true;
-      }
-    }
-    const _errs3 = errors;
-    if (
-      !validate119(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-    ) {
-      vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs3 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 2];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 2;
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.outcome = true;
-          props0.error = true;
-        }
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate113.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
-validate113.evaluated = { dynamicProps: true, dynamicItems: false };
-
-function validate111(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate111.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "name" },
-        message: "must have required property '" + "name" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.input === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "input" },
-        message: "must have required property '" + "input" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.name !== undefined) {
-      if (typeof data.name !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/name",
-          schemaPath: "#/properties/name/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      if (typeof data1 !== "string" && data1 !== null) {
-        const err3 = {
-          instancePath: instancePath + "/description",
-          schemaPath: "#/properties/description/type",
-          keyword: "type",
-          params: { type: schema45.properties.description.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.input !== undefined) {
-      if (
-        !validate65(data.input, {
-          instancePath: instancePath + "/input",
-          parentData: data,
-          parentDataProperty: "input",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.output !== undefined) {
-      let data3 = data.output;
-      const _errs7 = errors;
-      let valid1 = false;
-      const _errs8 = errors;
-      if (
-        !validate113(data3, {
-          instancePath: instancePath + "/output",
-          parentData: data,
-          parentDataProperty: "output",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs8 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs9 = errors;
-      if (data3 !== null) {
-        const err4 = {
-          instancePath: instancePath + "/output",
-          schemaPath: "#/properties/output/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      var _valid0 = _errs9 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err5 = {
-          instancePath: instancePath + "/output",
-          schemaPath: "#/properties/output/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      } else {
-        errors = _errs7;
-        if (vErrors !== null) {
-          if (_errs7) {
-            vErrors.length = _errs7;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate111.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err0);
 }
-validate111.evaluated = {
-  props: { name: true, description: true, input: true, output: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data0 = data.code;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(!(formats0.validate(data0))){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+const _errs6 = errors;
+let valid1 = false;
+const _errs7 = errors;
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+const _errs8 = errors;
+if(data.data !== null){
+const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {
-  description: "A component server started for a test run.",
-  type: "object",
-  properties: {
-    command: {
-      description: "Command to start the server; `{port}` is replaced by the chosen port.",
-      type: "string",
-    },
-    args: { type: "array", items: { type: "string" } },
-    env: { type: "object", additionalProperties: { type: "string" } },
-    workingDirectory: { type: "string" },
-    portRange: {
-      description: "Inclusive range of ports to choose from.",
-      type: "array",
-      prefixItems: [
-        { type: "integer", format: "uint16", minimum: 0 },
-        { type: "integer", format: "uint16", minimum: 0 },
-      ],
-      items: false,
-      minItems: 2,
-    },
-    healthCheck: {
-      type: "object",
-      properties: {
-        path: { type: "string" },
-        timeoutMs: { type: "integer", format: "uint64", minimum: 0 },
-        retryAttempts: { type: "integer", format: "uint32", minimum: 0 },
-        retryDelayMs: { type: "integer", format: "uint64", minimum: 0 },
-      },
-    },
-    startupTimeoutMs: { type: "integer", format: "uint64", minimum: 0 },
-  },
-  required: ["command"],
-};
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.outcome === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.error === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.outcome !== undefined){
+if("failed" !== data.outcome){
+const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "failed"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+if(!(validate53(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":{"outcome":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate49.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = {};
+props0.outcome = true;
+props0.result = true;
+}
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.outcome === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.outcome !== undefined){
+if("skipped" !== data.outcome){
+const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResultSkipped/properties/outcome/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.outcome = true;
+}
+}
+const _errs6 = errors;
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.outcome = true;
+props0.error = true;
+}
+}
+}
+}
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate49.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate49.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.input === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.output !== undefined){
+let data3 = data.output;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+const _errs9 = errors;
+if(data3 !== null){
+const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+validate48.evaluated = {"props":{"name":true,"description":true,"input":true,"output":true},"dynamicProps":false,"dynamicItems":false};
+
 const formats6 = formats.uint16;
 const formats10 = formats.uint64;
 const formats2 = formats.uint32;
 
-function validate126(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate126.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.command === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "command" },
-        message: "must have required property '" + "command" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.command !== undefined) {
-      if (typeof data.command !== "string") {
-        const err1 = {
-          instancePath: instancePath + "/command",
-          schemaPath: "#/properties/command/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.args !== undefined) {
-      let data1 = data.args;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data1[i0] !== "string") {
-            const err2 = {
-              instancePath: instancePath + "/args/" + i0,
-              schemaPath: "#/properties/args/items/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err3 = {
-          instancePath: instancePath + "/args",
-          schemaPath: "#/properties/args/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.env !== undefined) {
-      let data3 = data.env;
-      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-        for (const key0 in data3) {
-          if (typeof data3[key0] !== "string") {
-            const err4 = {
-              instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
-              schemaPath: "#/properties/env/additionalProperties/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + "/env",
-          schemaPath: "#/properties/env/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.workingDirectory !== undefined) {
-      if (typeof data.workingDirectory !== "string") {
-        const err6 = {
-          instancePath: instancePath + "/workingDirectory",
-          schemaPath: "#/properties/workingDirectory/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.portRange !== undefined) {
-      let data6 = data.portRange;
-      if (Array.isArray(data6)) {
-        if (data6.length < 2) {
-          const err7 = {
-            instancePath: instancePath + "/portRange",
-            schemaPath: "#/properties/portRange/minItems",
-            keyword: "minItems",
-            params: { limit: 2 },
-            message: "must NOT have fewer than 2 items",
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-        const len1 = data6.length;
-        if (len1 > 0) {
-          let data7 = data6[0];
-          if (!(typeof data7 == "number" && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
-            const err8 = {
-              instancePath: instancePath + "/portRange/0",
-              schemaPath: "#/properties/portRange/prefixItems/0/type",
-              keyword: "type",
-              params: { type: "integer" },
-              message: "must be integer",
-            };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-          if (typeof data7 == "number" && isFinite(data7)) {
-            if (data7 < 0 || isNaN(data7)) {
-              const err9 = {
-                instancePath: instancePath + "/portRange/0",
-                schemaPath: "#/properties/portRange/prefixItems/0/minimum",
-                keyword: "minimum",
-                params: { comparison: ">=", limit: 0 },
-                message: "must be >= 0",
-              };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-            if (!formats6.validate(data7)) {
-              const err10 = {
-                instancePath: instancePath + "/portRange/0",
-                schemaPath: "#/properties/portRange/prefixItems/0/format",
-                keyword: "format",
-                params: { format: "uint16" },
-                message: 'must match format "' + "uint16" + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-          }
-        }
-        if (len1 > 1) {
-          let data8 = data6[1];
-          if (!(typeof data8 == "number" && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
-            const err11 = {
-              instancePath: instancePath + "/portRange/1",
-              schemaPath: "#/properties/portRange/prefixItems/1/type",
-              keyword: "type",
-              params: { type: "integer" },
-              message: "must be integer",
-            };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-          if (typeof data8 == "number" && isFinite(data8)) {
-            if (data8 < 0 || isNaN(data8)) {
-              const err12 = {
-                instancePath: instancePath + "/portRange/1",
-                schemaPath: "#/properties/portRange/prefixItems/1/minimum",
-                keyword: "minimum",
-                params: { comparison: ">=", limit: 0 },
-                message: "must be >= 0",
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-            if (!formats6.validate(data8)) {
-              const err13 = {
-                instancePath: instancePath + "/portRange/1",
-                schemaPath: "#/properties/portRange/prefixItems/1/format",
-                keyword: "format",
-                params: { format: "uint16" },
-                message: 'must match format "' + "uint16" + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-          }
-        }
-        const len2 = data6.length;
-        if (!(len2 <= 2)) {
-          const err14 = {
-            instancePath: instancePath + "/portRange",
-            schemaPath: "#/properties/portRange/items",
-            keyword: "items",
-            params: { limit: 2 },
-            message: "must NOT have more than 2 items",
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-      } else {
-        const err15 = {
-          instancePath: instancePath + "/portRange",
-          schemaPath: "#/properties/portRange/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.healthCheck !== undefined) {
-      let data9 = data.healthCheck;
-      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-        if (data9.path !== undefined) {
-          if (typeof data9.path !== "string") {
-            const err16 = {
-              instancePath: instancePath + "/healthCheck/path",
-              schemaPath: "#/properties/healthCheck/properties/path/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-        if (data9.timeoutMs !== undefined) {
-          let data11 = data9.timeoutMs;
-          if (!(typeof data11 == "number" && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
-            const err17 = {
-              instancePath: instancePath + "/healthCheck/timeoutMs",
-              schemaPath: "#/properties/healthCheck/properties/timeoutMs/type",
-              keyword: "type",
-              params: { type: "integer" },
-              message: "must be integer",
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-          if (typeof data11 == "number" && isFinite(data11)) {
-            if (data11 < 0 || isNaN(data11)) {
-              const err18 = {
-                instancePath: instancePath + "/healthCheck/timeoutMs",
-                schemaPath: "#/properties/healthCheck/properties/timeoutMs/minimum",
-                keyword: "minimum",
-                params: { comparison: ">=", limit: 0 },
-                message: "must be >= 0",
-              };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-            if (!formats10.validate(data11)) {
-              const err19 = {
-                instancePath: instancePath + "/healthCheck/timeoutMs",
-                schemaPath: "#/properties/healthCheck/properties/timeoutMs/format",
-                keyword: "format",
-                params: { format: "uint64" },
-                message: 'must match format "' + "uint64" + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err19];
-              } else {
-                vErrors.push(err19);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data9.retryAttempts !== undefined) {
-          let data12 = data9.retryAttempts;
-          if (!(typeof data12 == "number" && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
-            const err20 = {
-              instancePath: instancePath + "/healthCheck/retryAttempts",
-              schemaPath: "#/properties/healthCheck/properties/retryAttempts/type",
-              keyword: "type",
-              params: { type: "integer" },
-              message: "must be integer",
-            };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-          if (typeof data12 == "number" && isFinite(data12)) {
-            if (data12 < 0 || isNaN(data12)) {
-              const err21 = {
-                instancePath: instancePath + "/healthCheck/retryAttempts",
-                schemaPath: "#/properties/healthCheck/properties/retryAttempts/minimum",
-                keyword: "minimum",
-                params: { comparison: ">=", limit: 0 },
-                message: "must be >= 0",
-              };
-              if (vErrors === null) {
-                vErrors = [err21];
-              } else {
-                vErrors.push(err21);
-              }
-              errors++;
-            }
-            if (!formats2.validate(data12)) {
-              const err22 = {
-                instancePath: instancePath + "/healthCheck/retryAttempts",
-                schemaPath: "#/properties/healthCheck/properties/retryAttempts/format",
-                keyword: "format",
-                params: { format: "uint32" },
-                message: 'must match format "' + "uint32" + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data9.retryDelayMs !== undefined) {
-          let data13 = data9.retryDelayMs;
-          if (!(typeof data13 == "number" && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
-            const err23 = {
-              instancePath: instancePath + "/healthCheck/retryDelayMs",
-              schemaPath: "#/properties/healthCheck/properties/retryDelayMs/type",
-              keyword: "type",
-              params: { type: "integer" },
-              message: "must be integer",
-            };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-          if (typeof data13 == "number" && isFinite(data13)) {
-            if (data13 < 0 || isNaN(data13)) {
-              const err24 = {
-                instancePath: instancePath + "/healthCheck/retryDelayMs",
-                schemaPath: "#/properties/healthCheck/properties/retryDelayMs/minimum",
-                keyword: "minimum",
-                params: { comparison: ">=", limit: 0 },
-                message: "must be >= 0",
-              };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-            }
-            if (!formats10.validate(data13)) {
-              const err25 = {
-                instancePath: instancePath + "/healthCheck/retryDelayMs",
-                schemaPath: "#/properties/healthCheck/properties/retryDelayMs/format",
-                keyword: "format",
-                params: { format: "uint64" },
-                message: 'must match format "' + "uint64" + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err25];
-              } else {
-                vErrors.push(err25);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err26 = {
-          instancePath: instancePath + "/healthCheck",
-          schemaPath: "#/properties/healthCheck/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-    if (data.startupTimeoutMs !== undefined) {
-      let data14 = data.startupTimeoutMs;
-      if (!(typeof data14 == "number" && !(data14 % 1) && !isNaN(data14) && isFinite(data14))) {
-        const err27 = {
-          instancePath: instancePath + "/startupTimeoutMs",
-          schemaPath: "#/properties/startupTimeoutMs/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-      if (typeof data14 == "number" && isFinite(data14)) {
-        if (data14 < 0 || isNaN(data14)) {
-          const err28 = {
-            instancePath: instancePath + "/startupTimeoutMs",
-            schemaPath: "#/properties/startupTimeoutMs/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
-            message: "must be >= 0",
-          };
-          if (vErrors === null) {
-            vErrors = [err28];
-          } else {
-            vErrors.push(err28);
-          }
-          errors++;
-        }
-        if (!formats10.validate(data14)) {
-          const err29 = {
-            instancePath: instancePath + "/startupTimeoutMs",
-            schemaPath: "#/properties/startupTimeoutMs/format",
-            keyword: "format",
-            params: { format: "uint64" },
-            message: 'must match format "' + "uint64" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err29];
-          } else {
-            vErrors.push(err29);
-          }
-          errors++;
-        }
-      }
-    }
-  } else {
-    const err30 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err30];
-    } else {
-      vErrors.push(err30);
-    }
-    errors++;
-  }
-  validate126.errors = vErrors;
-  return errors === 0;
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate47.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate126.evaluated = {
-  props: {
-    command: true,
-    args: true,
-    env: true,
-    workingDirectory: true,
-    portRange: true,
-    healthCheck: true,
-    startupTimeoutMs: true,
-  },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-function validate110(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate110.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.cases !== undefined) {
-      let data0 = data.cases;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate111(data0[i0], {
-              instancePath: instancePath + "/cases/" + i0,
-              parentData: data0,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err0 = {
-          instancePath: instancePath + "/cases",
-          schemaPath: "#/properties/cases/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.servers !== undefined) {
-      let data2 = data.servers;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-        for (const key0 in data2) {
-          if (
-            !validate126(data2[key0], {
-              instancePath:
-                instancePath + "/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
-              parentData: data2,
-              parentDataProperty: key0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err1 = {
-          instancePath: instancePath + "/servers",
-          schemaPath: "#/properties/servers/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate110.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate110.evaluated = {
-  props: { stepflowConfig: true, cases: true, config: true, servers: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-const schema52 = {
-  description: "An example input for a workflow that can be used in UI dropdowns.",
-  type: "object",
-  properties: {
-    name: { description: "Name of the example input for display purposes.", type: "string" },
-    description: {
-      description: "Optional description of what this example demonstrates.",
-      type: ["string", "null"],
-    },
-    input: { description: "The input data for this example.", $ref: "#/$defs/Value" },
-  },
-  required: ["name", "input"],
-};
-
-function validate129(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate129.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "name" },
-        message: "must have required property '" + "name" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.input === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "input" },
-        message: "must have required property '" + "input" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.name !== undefined) {
-      if (typeof data.name !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/name",
-          schemaPath: "#/properties/name/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      if (typeof data1 !== "string" && data1 !== null) {
-        const err3 = {
-          instancePath: instancePath + "/description",
-          schemaPath: "#/properties/description/type",
-          keyword: "type",
-          params: { type: schema52.properties.description.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.input !== undefined) {
-      if (
-        !validate65(data.input, {
-          instancePath: instancePath + "/input",
-          parentData: data,
-          parentDataProperty: "input",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate129.errors = vErrors;
-  return errors === 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cases !== undefined){
+let data0 = data.cases;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+errors = vErrors.length;
 }
-validate129.evaluated = {
-  props: { name: true, description: true, input: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-function validate177(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate177.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.steps === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "steps" },
-        message: "must have required property '" + "steps" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.schema === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "schema" },
-        message: "must have required property '" + "schema" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.name !== undefined) {
-      let data0 = data.name;
-      if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = {
-          instancePath: instancePath + "/name",
-          schemaPath: "#/properties/name/type",
-          keyword: "type",
-          params: { type: schema34.properties.name.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      if (typeof data1 !== "string" && data1 !== null) {
-        const err3 = {
-          instancePath: instancePath + "/description",
-          schemaPath: "#/properties/description/type",
-          keyword: "type",
-          params: { type: schema34.properties.description.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.version !== undefined) {
-      let data2 = data.version;
-      if (typeof data2 !== "string" && data2 !== null) {
-        const err4 = {
-          instancePath: instancePath + "/version",
-          schemaPath: "#/properties/version/type",
-          keyword: "type",
-          params: { type: schema34.properties.version.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.inputSchema !== undefined) {
-      let data3 = data.inputSchema;
-      const _errs8 = errors;
-      let valid1 = false;
-      const _errs9 = errors;
-      if (
-        !validate82(data3, {
-          instancePath: instancePath + "/inputSchema",
-          parentData: data,
-          parentDataProperty: "inputSchema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs9 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs10 = errors;
-      if (data3 !== null) {
-        const err5 = {
-          instancePath: instancePath + "/inputSchema",
-          schemaPath: "#/properties/inputSchema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid0 = _errs10 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err6 = {
-          instancePath: instancePath + "/inputSchema",
-          schemaPath: "#/properties/inputSchema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs8;
-        if (vErrors !== null) {
-          if (_errs8) {
-            vErrors.length = _errs8;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.outputSchema !== undefined) {
-      let data4 = data.outputSchema;
-      const _errs13 = errors;
-      let valid2 = false;
-      const _errs14 = errors;
-      if (
-        !validate82(data4, {
-          instancePath: instancePath + "/outputSchema",
-          parentData: data,
-          parentDataProperty: "outputSchema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid1 = _errs14 === errors;
-      valid2 = valid2 || _valid1;
-      const _errs15 = errors;
-      if (data4 !== null) {
-        const err7 = {
-          instancePath: instancePath + "/outputSchema",
-          schemaPath: "#/properties/outputSchema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      var _valid1 = _errs15 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const err8 = {
-          instancePath: instancePath + "/outputSchema",
-          schemaPath: "#/properties/outputSchema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      } else {
-        errors = _errs13;
-        if (vErrors !== null) {
-          if (_errs13) {
-            vErrors.length = _errs13;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.steps !== undefined) {
-      let data5 = data.steps;
-      if (Array.isArray(data5)) {
-        const len0 = data5.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate85(data5[i0], {
-              instancePath: instancePath + "/steps/" + i0,
-              parentData: data5,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err9 = {
-          instancePath: instancePath + "/steps",
-          schemaPath: "#/properties/steps/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.output !== undefined) {
-      if (
-        !validate103(data.output, {
-          instancePath: instancePath + "/output",
-          parentData: data,
-          parentDataProperty: "output",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.test !== undefined) {
-      let data8 = data.test;
-      const _errs22 = errors;
-      let valid5 = false;
-      const _errs23 = errors;
-      if (
-        !validate110(data8, {
-          instancePath: instancePath + "/test",
-          parentData: data,
-          parentDataProperty: "test",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
-        errors = vErrors.length;
-      }
-      var _valid2 = _errs23 === errors;
-      valid5 = valid5 || _valid2;
-      if (_valid2) {
-        var props3 = {};
-        props3.stepflowConfig = true;
-        props3.cases = true;
-        props3.config = true;
-        props3.servers = true;
-      }
-      const _errs24 = errors;
-      if (data8 !== null) {
-        const err10 = {
-          instancePath: instancePath + "/test",
-          schemaPath: "#/properties/test/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      var _valid2 = _errs24 === errors;
-      valid5 = valid5 || _valid2;
-      if (!valid5) {
-        const err11 = {
-          instancePath: instancePath + "/test",
-          schemaPath: "#/properties/test/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      } else {
-        errors = _errs22;
-        if (vErrors !== null) {
-          if (_errs22) {
-            vErrors.length = _errs22;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.examples !== undefined) {
-      let data9 = data.examples;
-      if (Array.isArray(data9)) {
-        const len1 = data9.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (
-            !validate129(data9[i1], {
-              instancePath: instancePath + "/examples/" + i1,
-              parentData: data9,
-              parentDataProperty: i1,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err12 = {
-          instancePath: instancePath + "/examples",
-          schemaPath: "#/properties/examples/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.schema !== undefined) {
-      let data11 = data.schema;
-      if (typeof data11 !== "string") {
-        const err13 = {
-          instancePath: instancePath + "/schema",
-          schemaPath: "#/properties/schema/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      if ("https://stepflow.org/schemas/v1/flow.json" !== data11) {
-        const err14 = {
-          instancePath: instancePath + "/schema",
-          schemaPath: "#/properties/schema/const",
-          keyword: "const",
-          params: { allowedValue: "https://stepflow.org/schemas/v1/flow.json" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err15 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err15];
-    } else {
-      vErrors.push(err15);
-    }
-    errors++;
-  }
-  validate177.errors = vErrors;
-  return errors === 0;
 }
-validate177.evaluated = {
-  props: {
-    name: true,
-    description: true,
-    version: true,
-    inputSchema: true,
-    outputSchema: true,
-    steps: true,
-    output: true,
-    test: true,
-    examples: true,
-    schema: true,
-  },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-export const Step = validate184;
-
-function validate184(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate184.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "id" },
-        message: "must have required property '" + "id" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.component === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "component" },
-        message: "must have required property '" + "component" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.id !== undefined) {
-      if (typeof data.id !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/id",
-          schemaPath: "#/properties/id/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.component !== undefined) {
-      if (
-        !validate63(data.component, {
-          instancePath: instancePath + "/component",
-          parentData: data,
-          parentDataProperty: "component",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.inputSchema !== undefined) {
-      let data2 = data.inputSchema;
-      const _errs5 = errors;
-      let valid1 = false;
-      const _errs6 = errors;
-      if (
-        !validate82(data2, {
-          instancePath: instancePath + "/inputSchema",
-          parentData: data,
-          parentDataProperty: "inputSchema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs7 = errors;
-      if (data2 !== null) {
-        const err3 = {
-          instancePath: instancePath + "/inputSchema",
-          schemaPath: "#/properties/inputSchema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err4 = {
-          instancePath: instancePath + "/inputSchema",
-          schemaPath: "#/properties/inputSchema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      } else {
-        errors = _errs5;
-        if (vErrors !== null) {
-          if (_errs5) {
-            vErrors.length = _errs5;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.outputSchema !== undefined) {
-      let data3 = data.outputSchema;
-      const _errs10 = errors;
-      let valid2 = false;
-      const _errs11 = errors;
-      if (
-        !validate82(data3, {
-          instancePath: instancePath + "/outputSchema",
-          parentData: data,
-          parentDataProperty: "outputSchema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid1 = _errs11 === errors;
-      valid2 = valid2 || _valid1;
-      const _errs12 = errors;
-      if (data3 !== null) {
-        const err5 = {
-          instancePath: instancePath + "/outputSchema",
-          schemaPath: "#/properties/outputSchema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid1 = _errs12 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const err6 = {
-          instancePath: instancePath + "/outputSchema",
-          schemaPath: "#/properties/outputSchema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs10;
-        if (vErrors !== null) {
-          if (_errs10) {
-            vErrors.length = _errs10;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.skipIf !== undefined) {
-      let data4 = data.skipIf;
-      const _errs15 = errors;
-      let valid3 = false;
-      const _errs16 = errors;
-      if (
-        !validate89(data4, {
-          instancePath: instancePath + "/skipIf",
-          parentData: data,
-          parentDataProperty: "skipIf",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
-        errors = vErrors.length;
-      }
-      var _valid2 = _errs16 === errors;
-      valid3 = valid3 || _valid2;
-      const _errs17 = errors;
-      if (data4 !== null) {
-        const err7 = {
-          instancePath: instancePath + "/skipIf",
-          schemaPath: "#/properties/skipIf/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      var _valid2 = _errs17 === errors;
-      valid3 = valid3 || _valid2;
-      if (!valid3) {
-        const err8 = {
-          instancePath: instancePath + "/skipIf",
-          schemaPath: "#/properties/skipIf/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      } else {
-        errors = _errs15;
-        if (vErrors !== null) {
-          if (_errs15) {
-            vErrors.length = _errs15;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.onError !== undefined) {
-      if (
-        !validate102(data.onError, {
-          instancePath: instancePath + "/onError",
-          parentData: data,
-          parentDataProperty: "onError",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.input !== undefined) {
-      if (
-        !validate103(data.input, {
-          instancePath: instancePath + "/input",
-          parentData: data,
-          parentDataProperty: "input",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err9 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  validate184.errors = vErrors;
-  return errors === 0;
 }
-validate184.evaluated = {
-  props: {
-    id: true,
-    component: true,
-    inputSchema: true,
-    outputSchema: true,
-    skipIf: true,
-    onError: true,
-    input: true,
-  },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-export const FlowResult = validate191;
-
-function validate191(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate191.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (
-    !validate114(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = {};
-    props0.outcome = true;
-    props0.result = true;
-  }
-  const _errs2 = errors;
-  if (
-    !validate117(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-  ) {
-    vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = props0 || {};
-        props0.outcome = true;
-      }
-    }
-    const _errs3 = errors;
-    if (
-      !validate119(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })
-    ) {
-      vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs3 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 2];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 2;
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.outcome = true;
-          props0.error = true;
-        }
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate191.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
+else {
+const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
 }
-validate191.evaluated = { dynamicProps: true, dynamicItems: false };
-
-export const TestConfig = validate195;
-
-function validate195(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate195.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.cases !== undefined) {
-      let data0 = data.cases;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate111(data0[i0], {
-              instancePath: instancePath + "/cases/" + i0,
-              parentData: data0,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err0 = {
-          instancePath: instancePath + "/cases",
-          schemaPath: "#/properties/cases/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.servers !== undefined) {
-      let data2 = data.servers;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-        for (const key0 in data2) {
-          if (
-            !validate126(data2[key0], {
-              instancePath:
-                instancePath + "/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
-              parentData: data2,
-              parentDataProperty: key0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err1 = {
-          instancePath: instancePath + "/servers",
-          schemaPath: "#/properties/servers/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate195.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err0);
 }
-validate195.evaluated = {
-  props: { stepflowConfig: true, cases: true, config: true, servers: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-export const TestCase = validate198;
-
-function validate198(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate198.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "name" },
-        message: "must have required property '" + "name" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.input === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "input" },
-        message: "must have required property '" + "input" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.name !== undefined) {
-      if (typeof data.name !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/name",
-          schemaPath: "#/properties/name/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      if (typeof data1 !== "string" && data1 !== null) {
-        const err3 = {
-          instancePath: instancePath + "/description",
-          schemaPath: "#/properties/description/type",
-          keyword: "type",
-          params: { type: schema45.properties.description.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.input !== undefined) {
-      if (
-        !validate65(data.input, {
-          instancePath: instancePath + "/input",
-          parentData: data,
-          parentDataProperty: "input",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.output !== undefined) {
-      let data3 = data.output;
-      const _errs7 = errors;
-      let valid1 = false;
-      const _errs8 = errors;
-      if (
-        !validate113(data3, {
-          instancePath: instancePath + "/output",
-          parentData: data,
-          parentDataProperty: "output",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs8 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs9 = errors;
-      if (data3 !== null) {
-        const err4 = {
-          instancePath: instancePath + "/output",
-          schemaPath: "#/properties/output/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      var _valid0 = _errs9 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err5 = {
-          instancePath: instancePath + "/output",
-          schemaPath: "#/properties/output/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      } else {
-        errors = _errs7;
-        if (vErrors !== null) {
-          if (_errs7) {
-            vErrors.length = _errs7;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate198.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate198.evaluated = {
-  props: { name: true, description: true, input: true, output: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-export const ComponentInfo = validate201;
-const schema57 = {
-  type: "object",
-  properties: {
-    component: { description: "The component ID.", $ref: "#/$defs/Component" },
-    description: {
-      description: "Optional description of the component.",
-      type: ["string", "null"],
-    },
-    input_schema: {
-      description:
-        "The input schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).",
-      anyOf: [{ $ref: "#/$defs/Schema" }, { type: "null" }],
-    },
-    output_schema: {
-      description:
-        "The output schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).",
-      anyOf: [{ $ref: "#/$defs/Schema" }, { type: "null" }],
-    },
-  },
-  required: ["component"],
-};
-
-function validate201(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate201.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.component === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "component" },
-        message: "must have required property '" + "component" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.component !== undefined) {
-      if (
-        !validate63(data.component, {
-          instancePath: instancePath + "/component",
-          parentData: data,
-          parentDataProperty: "component",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      if (typeof data1 !== "string" && data1 !== null) {
-        const err1 = {
-          instancePath: instancePath + "/description",
-          schemaPath: "#/properties/description/type",
-          keyword: "type",
-          params: { type: schema57.properties.description.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.input_schema !== undefined) {
-      let data2 = data.input_schema;
-      const _errs5 = errors;
-      let valid1 = false;
-      const _errs6 = errors;
-      if (
-        !validate82(data2, {
-          instancePath: instancePath + "/input_schema",
-          parentData: data,
-          parentDataProperty: "input_schema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs7 = errors;
-      if (data2 !== null) {
-        const err2 = {
-          instancePath: instancePath + "/input_schema",
-          schemaPath: "#/properties/input_schema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err3 = {
-          instancePath: instancePath + "/input_schema",
-          schemaPath: "#/properties/input_schema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      } else {
-        errors = _errs5;
-        if (vErrors !== null) {
-          if (_errs5) {
-            vErrors.length = _errs5;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.output_schema !== undefined) {
-      let data3 = data.output_schema;
-      const _errs10 = errors;
-      let valid2 = false;
-      const _errs11 = errors;
-      if (
-        !validate82(data3, {
-          instancePath: instancePath + "/output_schema",
-          parentData: data,
-          parentDataProperty: "output_schema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid1 = _errs11 === errors;
-      valid2 = valid2 || _valid1;
-      const _errs12 = errors;
-      if (data3 !== null) {
-        const err4 = {
-          instancePath: instancePath + "/output_schema",
-          schemaPath: "#/properties/output_schema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      var _valid1 = _errs12 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const err5 = {
-          instancePath: instancePath + "/output_schema",
-          schemaPath: "#/properties/output_schema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      } else {
-        errors = _errs10;
-        if (vErrors !== null) {
-          if (_errs10) {
-            vErrors.length = _errs10;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate201.errors = vErrors;
-  return errors === 0;
 }
-validate201.evaluated = {
-  props: { component: true, description: true, input_schema: true, output_schema: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-export const InitializeParams = validate205;
-const schema24 = {
-  description: "Sent from StepFlow to the component server to begin the initialization process.",
-  type: "object",
-  properties: {
-    runtime_protocol_version: {
-      description: "Maximum version of the protocol being used by the StepFlow runtime.",
-      type: "integer",
-      format: "uint32",
-      minimum: 0,
-    },
-    protocol_prefix: {
-      description:
-        'The protocol prefix for components served by this plugin (e.g., "python", "typescript")',
-      type: "string",
-    },
-  },
-  required: ["runtime_protocol_version"],
-};
-
-function validate205(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate205.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.runtime_protocol_version === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "runtime_protocol_version" },
-        message: "must have required property '" + "runtime_protocol_version" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.runtime_protocol_version !== undefined) {
-      let data0 = data.runtime_protocol_version;
-      if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err1 = {
-          instancePath: instancePath + "/runtime_protocol_version",
-          schemaPath: "#/properties/runtime_protocol_version/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 < 0 || isNaN(data0)) {
-          const err2 = {
-            instancePath: instancePath + "/runtime_protocol_version",
-            schemaPath: "#/properties/runtime_protocol_version/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
-            message: "must be >= 0",
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        if (!formats2.validate(data0)) {
-          const err3 = {
-            instancePath: instancePath + "/runtime_protocol_version",
-            schemaPath: "#/properties/runtime_protocol_version/format",
-            keyword: "format",
-            params: { format: "uint32" },
-            message: 'must match format "' + "uint32" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.protocol_prefix !== undefined) {
-      if (typeof data.protocol_prefix !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/protocol_prefix",
-          schemaPath: "#/properties/protocol_prefix/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate205.errors = vErrors;
-  return errors === 0;
+if(data.servers !== undefined){
+let data2 = data.servers;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(const key0 in data2){
+let data3 = data2[key0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.command === undefined){
+const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
+if(vErrors === null){
+vErrors = [err1];
 }
-validate205.evaluated = {
-  props: { runtime_protocol_version: true, protocol_prefix: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-export const InitializeResult = validate206;
-const schema54 = {
-  description:
-    "Sent from the component server back to StepFlow with the result of initialization.\nThe component server will not be initialized until it receives the `initialized` notification.",
-  type: "object",
-  properties: {
-    server_protocol_version: {
-      description: "Version of the protocol being used by the component server.",
-      type: "integer",
-      format: "uint32",
-      minimum: 0,
-    },
-  },
-  required: ["server_protocol_version"],
-};
-
-function validate206(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate206.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.server_protocol_version === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "server_protocol_version" },
-        message: "must have required property '" + "server_protocol_version" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.server_protocol_version !== undefined) {
-      let data0 = data.server_protocol_version;
-      if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err1 = {
-          instancePath: instancePath + "/server_protocol_version",
-          schemaPath: "#/properties/server_protocol_version/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 < 0 || isNaN(data0)) {
-          const err2 = {
-            instancePath: instancePath + "/server_protocol_version",
-            schemaPath: "#/properties/server_protocol_version/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
-            message: "must be >= 0",
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        if (!formats2.validate(data0)) {
-          const err3 = {
-            instancePath: instancePath + "/server_protocol_version",
-            schemaPath: "#/properties/server_protocol_version/format",
-            keyword: "format",
-            params: { format: "uint32" },
-            message: 'must match format "' + "uint32" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-  } else {
-    const err4 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate206.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err1);
 }
-validate206.evaluated = {
-  props: { server_protocol_version: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-export const Initialized = validate207;
-const schema65 = {
-  description: "Sent from StepFlow to the component server after initialization is complete.",
-  type: "object",
-};
-
-function validate207(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate207.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(data && typeof data == "object" && !Array.isArray(data))) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate207.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate207.evaluated = { dynamicProps: false, dynamicItems: false };
-
-export const ComponentListParams = validate208;
-const schema29 = {
-  description:
-    "Sent from StepFlow to the component server to request a list of all available components.",
-  type: "object",
-};
-
-function validate208(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate208.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(data && typeof data == "object" && !Array.isArray(data))) {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate208.errors = vErrors;
-  return errors === 0;
+if(data3.command !== undefined){
+if(typeof data3.command !== "string"){
+const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/TestServerConfig/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
 }
-validate208.evaluated = { dynamicProps: false, dynamicItems: false };
-
-export const ListComponentsResult = validate209;
-const schema58 = {
-  description:
-    "Sent from the component server back to StepFlow with a list of all available components.",
-  type: "object",
-  properties: {
-    components: {
-      description: "A list of all available components.",
-      type: "array",
-      items: { $ref: "#/$defs/ComponentInfo" },
-    },
-  },
-  required: ["components"],
-};
-
-function validate145(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate145.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.component === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "component" },
-        message: "must have required property '" + "component" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.component !== undefined) {
-      if (
-        !validate63(data.component, {
-          instancePath: instancePath + "/component",
-          parentData: data,
-          parentDataProperty: "component",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      if (typeof data1 !== "string" && data1 !== null) {
-        const err1 = {
-          instancePath: instancePath + "/description",
-          schemaPath: "#/properties/description/type",
-          keyword: "type",
-          params: { type: schema57.properties.description.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.input_schema !== undefined) {
-      let data2 = data.input_schema;
-      const _errs5 = errors;
-      let valid1 = false;
-      const _errs6 = errors;
-      if (
-        !validate82(data2, {
-          instancePath: instancePath + "/input_schema",
-          parentData: data,
-          parentDataProperty: "input_schema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs7 = errors;
-      if (data2 !== null) {
-        const err2 = {
-          instancePath: instancePath + "/input_schema",
-          schemaPath: "#/properties/input_schema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err3 = {
-          instancePath: instancePath + "/input_schema",
-          schemaPath: "#/properties/input_schema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      } else {
-        errors = _errs5;
-        if (vErrors !== null) {
-          if (_errs5) {
-            vErrors.length = _errs5;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.output_schema !== undefined) {
-      let data3 = data.output_schema;
-      const _errs10 = errors;
-      let valid2 = false;
-      const _errs11 = errors;
-      if (
-        !validate82(data3, {
-          instancePath: instancePath + "/output_schema",
-          parentData: data,
-          parentDataProperty: "output_schema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid1 = _errs11 === errors;
-      valid2 = valid2 || _valid1;
-      const _errs12 = errors;
-      if (data3 !== null) {
-        const err4 = {
-          instancePath: instancePath + "/output_schema",
-          schemaPath: "#/properties/output_schema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      var _valid1 = _errs12 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const err5 = {
-          instancePath: instancePath + "/output_schema",
-          schemaPath: "#/properties/output_schema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      } else {
-        errors = _errs10;
-        if (vErrors !== null) {
-          if (_errs10) {
-            vErrors.length = _errs10;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate145.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err2);
 }
-validate145.evaluated = {
-  props: { component: true, description: true, input_schema: true, output_schema: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-function validate209(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate209.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.components === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "components" },
-        message: "must have required property '" + "components" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.components !== undefined) {
-      let data0 = data.components;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate145(data0[i0], {
-              instancePath: instancePath + "/components/" + i0,
-              parentData: data0,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err1 = {
-          instancePath: instancePath + "/components",
-          schemaPath: "#/properties/components/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate209.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate209.evaluated = { props: { components: true }, dynamicProps: false, dynamicItems: false };
-
-export const ComponentInfoParams = validate211;
-const schema28 = {
-  description:
-    "Sent from StepFlow to the component server to request information about a specific component.",
-  type: "object",
-  properties: {
-    component: {
-      description: "The component to get information about.",
-      $ref: "#/$defs/Component",
-    },
-  },
-  required: ["component"],
-};
-
-function validate211(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate211.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.component === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "component" },
-        message: "must have required property '" + "component" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.component !== undefined) {
-      if (
-        !validate63(data.component, {
-          instancePath: instancePath + "/component",
-          parentData: data,
-          parentDataProperty: "component",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate211.errors = vErrors;
-  return errors === 0;
 }
-validate211.evaluated = { props: { component: true }, dynamicProps: false, dynamicItems: false };
-
-export const ComponentInfoResult = validate213;
-const schema56 = {
-  description:
-    "Sent from the component server back to StepFlow with information about the requested component.",
-  type: "object",
-  properties: {
-    info: { description: "Information about the component.", $ref: "#/$defs/ComponentInfo" },
-  },
-  required: ["info"],
-};
-
-function validate213(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate213.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.info === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "info" },
-        message: "must have required property '" + "info" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.info !== undefined) {
-      if (
-        !validate145(data.info, {
-          instancePath: instancePath + "/info",
-          parentData: data,
-          parentDataProperty: "info",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate213.errors = vErrors;
-  return errors === 0;
+if(data3.args !== undefined){
+let data5 = data3.args;
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data5[i1] !== "string"){
+const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1,schemaPath:"#/$defs/TestServerConfig/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
 }
-validate213.evaluated = { props: { info: true }, dynamicProps: false, dynamicItems: false };
-
-export const ComponentExecuteParams = validate215;
-const schema25 = {
-  description:
-    "Sent from StepFlow to the component server to execute a specific component with the provided input.",
-  type: "object",
-  properties: {
-    component: { description: "The component to execute.", $ref: "#/$defs/Component" },
-    input: { description: "The input to the component.", $ref: "#/$defs/Value" },
-  },
-  required: ["component", "input"],
-};
-
-function validate215(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate215.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.component === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "component" },
-        message: "must have required property '" + "component" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.input === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "input" },
-        message: "must have required property '" + "input" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.component !== undefined) {
-      if (
-        !validate63(data.component, {
-          instancePath: instancePath + "/component",
-          parentData: data,
-          parentDataProperty: "component",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.input !== undefined) {
-      if (
-        !validate65(data.input, {
-          instancePath: instancePath + "/input",
-          parentData: data,
-          parentDataProperty: "input",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate215.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err3);
 }
-validate215.evaluated = {
-  props: { component: true, input: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-export const ComponentExecuteResult = validate218;
-const schema55 = {
-  description:
-    "Sent from the component server back to StepFlow with the result of the component execution.",
-  type: "object",
-  properties: {
-    output: { description: "The result of the component execution.", $ref: "#/$defs/Value" },
-  },
-  required: ["output"],
-};
-
-function validate218(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate218.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.output === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "output" },
-        message: "must have required property '" + "output" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.output !== undefined) {
-      if (
-        !validate65(data.output, {
-          instancePath: instancePath + "/output",
-          parentData: data,
-          parentDataProperty: "output",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate218.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate218.evaluated = { props: { output: true }, dynamicProps: false, dynamicItems: false };
-
-export const PutBlobParams = validate220;
-const schema32 = {
-  description:
-    "Sent from the component server to the StepFlow to store a blob with the provided content.",
-  type: "object",
-  properties: { data: { $ref: "#/$defs/Value" } },
-  required: ["data"],
-};
-
-function validate220(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate220.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.data === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "data" },
-        message: "must have required property '" + "data" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.data !== undefined) {
-      if (
-        !validate65(data.data, {
-          instancePath: instancePath + "/data",
-          parentData: data,
-          parentDataProperty: "data",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate220.errors = vErrors;
-  return errors === 0;
 }
-validate220.evaluated = { props: { data: true }, dynamicProps: false, dynamicItems: false };
-
-export const PutBlobResult = validate222;
-const schema60 = {
-  description:
-    "Sent from the StepFlow back to the component server with the ID of the stored blob.",
-  type: "object",
-  properties: { blob_id: { $ref: "#/$defs/BlobId" } },
-  required: ["blob_id"],
-};
-const schema31 = {
-  description: "A SHA-256 hash of the blob content, represented as a hexadecimal string.",
-  type: "string",
-};
-
-function validate74(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate74.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (typeof data !== "string") {
-    const err0 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "string" },
-      message: "must be string",
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate74.errors = vErrors;
-  return errors === 0;
 }
-validate74.evaluated = { dynamicProps: false, dynamicItems: false };
-
-function validate222(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate222.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.blob_id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "blob_id" },
-        message: "must have required property '" + "blob_id" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.blob_id !== undefined) {
-      if (
-        !validate74(data.blob_id, {
-          instancePath: instancePath + "/blob_id",
-          parentData: data,
-          parentDataProperty: "blob_id",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate222.errors = vErrors;
-  return errors === 0;
+else {
+const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/TestServerConfig/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
 }
-validate222.evaluated = { props: { blob_id: true }, dynamicProps: false, dynamicItems: false };
-
-export const GetBlobParams = validate224;
-const schema30 = {
-  description:
-    "Sent from the component server to the StepFlow to retrieve the content of a specific blob.",
-  type: "object",
-  properties: {
-    blob_id: { description: "The ID of the blob to retrieve.", $ref: "#/$defs/BlobId" },
-  },
-  required: ["blob_id"],
-};
-
-function validate224(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate224.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.blob_id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "blob_id" },
-        message: "must have required property '" + "blob_id" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.blob_id !== undefined) {
-      if (
-        !validate74(data.blob_id, {
-          instancePath: instancePath + "/blob_id",
-          parentData: data,
-          parentDataProperty: "blob_id",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate224.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err4);
 }
-validate224.evaluated = { props: { blob_id: true }, dynamicProps: false, dynamicItems: false };
-
-export const GetBlobResult = validate226;
-const schema59 = {
-  description:
-    "Sent from the StepFlow back to the component server with the content of the requested blob.",
-  type: "object",
-  properties: { data: { $ref: "#/$defs/Value" } },
-  required: ["data"],
-};
-
-function validate226(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate226.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.data === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "data" },
-        message: "must have required property '" + "data" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.data !== undefined) {
-      if (
-        !validate65(data.data, {
-          instancePath: instancePath + "/data",
-          parentData: data,
-          parentDataProperty: "data",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate226.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate226.evaluated = { props: { data: true }, dynamicProps: false, dynamicItems: false };
-
-export const EvaluateFlowParams = validate228;
-const schema33 = {
-  description:
-    "Sent from the component server to the StepFlow to evaluate a flow with the provided input.",
-  type: "object",
-  properties: {
-    flow: { description: "The flow to evaluate.", $ref: "#/$defs/Flow" },
-    input: { description: "The input to provide to the flow.", $ref: "#/$defs/Value" },
-  },
-  required: ["flow", "input"],
-};
-
-function validate81(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate81.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.steps === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "steps" },
-        message: "must have required property '" + "steps" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.schema === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "schema" },
-        message: "must have required property '" + "schema" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.name !== undefined) {
-      let data0 = data.name;
-      if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = {
-          instancePath: instancePath + "/name",
-          schemaPath: "#/properties/name/type",
-          keyword: "type",
-          params: { type: schema34.properties.name.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      if (typeof data1 !== "string" && data1 !== null) {
-        const err3 = {
-          instancePath: instancePath + "/description",
-          schemaPath: "#/properties/description/type",
-          keyword: "type",
-          params: { type: schema34.properties.description.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.version !== undefined) {
-      let data2 = data.version;
-      if (typeof data2 !== "string" && data2 !== null) {
-        const err4 = {
-          instancePath: instancePath + "/version",
-          schemaPath: "#/properties/version/type",
-          keyword: "type",
-          params: { type: schema34.properties.version.type },
-          message: "must be string,null",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.inputSchema !== undefined) {
-      let data3 = data.inputSchema;
-      const _errs8 = errors;
-      let valid1 = false;
-      const _errs9 = errors;
-      if (
-        !validate82(data3, {
-          instancePath: instancePath + "/inputSchema",
-          parentData: data,
-          parentDataProperty: "inputSchema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs9 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs10 = errors;
-      if (data3 !== null) {
-        const err5 = {
-          instancePath: instancePath + "/inputSchema",
-          schemaPath: "#/properties/inputSchema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid0 = _errs10 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err6 = {
-          instancePath: instancePath + "/inputSchema",
-          schemaPath: "#/properties/inputSchema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs8;
-        if (vErrors !== null) {
-          if (_errs8) {
-            vErrors.length = _errs8;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.outputSchema !== undefined) {
-      let data4 = data.outputSchema;
-      const _errs13 = errors;
-      let valid2 = false;
-      const _errs14 = errors;
-      if (
-        !validate82(data4, {
-          instancePath: instancePath + "/outputSchema",
-          parentData: data,
-          parentDataProperty: "outputSchema",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid1 = _errs14 === errors;
-      valid2 = valid2 || _valid1;
-      const _errs15 = errors;
-      if (data4 !== null) {
-        const err7 = {
-          instancePath: instancePath + "/outputSchema",
-          schemaPath: "#/properties/outputSchema/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      var _valid1 = _errs15 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const err8 = {
-          instancePath: instancePath + "/outputSchema",
-          schemaPath: "#/properties/outputSchema/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      } else {
-        errors = _errs13;
-        if (vErrors !== null) {
-          if (_errs13) {
-            vErrors.length = _errs13;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.steps !== undefined) {
-      let data5 = data.steps;
-      if (Array.isArray(data5)) {
-        const len0 = data5.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate85(data5[i0], {
-              instancePath: instancePath + "/steps/" + i0,
-              parentData: data5,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err9 = {
-          instancePath: instancePath + "/steps",
-          schemaPath: "#/properties/steps/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.output !== undefined) {
-      if (
-        !validate103(data.output, {
-          instancePath: instancePath + "/output",
-          parentData: data,
-          parentDataProperty: "output",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.test !== undefined) {
-      let data8 = data.test;
-      const _errs22 = errors;
-      let valid5 = false;
-      const _errs23 = errors;
-      if (
-        !validate110(data8, {
-          instancePath: instancePath + "/test",
-          parentData: data,
-          parentDataProperty: "test",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
-        errors = vErrors.length;
-      }
-      var _valid2 = _errs23 === errors;
-      valid5 = valid5 || _valid2;
-      if (_valid2) {
-        var props3 = {};
-        props3.stepflowConfig = true;
-        props3.cases = true;
-        props3.config = true;
-        props3.servers = true;
-      }
-      const _errs24 = errors;
-      if (data8 !== null) {
-        const err10 = {
-          instancePath: instancePath + "/test",
-          schemaPath: "#/properties/test/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      var _valid2 = _errs24 === errors;
-      valid5 = valid5 || _valid2;
-      if (!valid5) {
-        const err11 = {
-          instancePath: instancePath + "/test",
-          schemaPath: "#/properties/test/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      } else {
-        errors = _errs22;
-        if (vErrors !== null) {
-          if (_errs22) {
-            vErrors.length = _errs22;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.examples !== undefined) {
-      let data9 = data.examples;
-      if (Array.isArray(data9)) {
-        const len1 = data9.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (
-            !validate129(data9[i1], {
-              instancePath: instancePath + "/examples/" + i1,
-              parentData: data9,
-              parentDataProperty: i1,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err12 = {
-          instancePath: instancePath + "/examples",
-          schemaPath: "#/properties/examples/type",
-          keyword: "type",
-          params: { type: "array" },
-          message: "must be array",
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.schema !== undefined) {
-      let data11 = data.schema;
-      if (typeof data11 !== "string") {
-        const err13 = {
-          instancePath: instancePath + "/schema",
-          schemaPath: "#/properties/schema/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      if ("https://stepflow.org/schemas/v1/flow.json" !== data11) {
-        const err14 = {
-          instancePath: instancePath + "/schema",
-          schemaPath: "#/properties/schema/const",
-          keyword: "const",
-          params: { allowedValue: "https://stepflow.org/schemas/v1/flow.json" },
-          message: "must be equal to constant",
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err15 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err15];
-    } else {
-      vErrors.push(err15);
-    }
-    errors++;
-  }
-  validate81.errors = vErrors;
-  return errors === 0;
 }
-validate81.evaluated = {
-  props: {
-    name: true,
-    description: true,
-    version: true,
-    inputSchema: true,
-    outputSchema: true,
-    steps: true,
-    output: true,
-    test: true,
-    examples: true,
-    schema: true,
-  },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-function validate228(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate228.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.flow === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "flow" },
-        message: "must have required property '" + "flow" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.input === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "input" },
-        message: "must have required property '" + "input" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.flow !== undefined) {
-      if (
-        !validate81(data.flow, {
-          instancePath: instancePath + "/flow",
-          parentData: data,
-          parentDataProperty: "flow",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.input !== undefined) {
-      if (
-        !validate65(data.input, {
-          instancePath: instancePath + "/input",
-          parentData: data,
-          parentDataProperty: "input",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate228.errors = vErrors;
-  return errors === 0;
+if(data3.env !== undefined){
+let data7 = data3.env;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+if(typeof data7[key1] !== "string"){
+const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
 }
-validate228.evaluated = {
-  props: { flow: true, input: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
-
-export const EvaluateFlowResult = validate231;
-const schema61 = {
-  description:
-    "Sent from the StepFlow back to the component server with the result of the flow evaluation.",
-  type: "object",
-  properties: {
-    result: { description: "The result of the flow evaluation.", $ref: "#/$defs/FlowResult" },
-  },
-  required: ["result"],
-};
-
-function validate231(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate231.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.result === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "result" },
-        message: "must have required property '" + "result" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.result !== undefined) {
-      if (
-        !validate113(data.result, {
-          instancePath: instancePath + "/result",
-          parentData: data,
-          parentDataProperty: "result",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate231.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err5);
 }
-validate231.evaluated = { props: { result: true }, dynamicProps: false, dynamicItems: false };
-
-export const Error = validate233;
-const schema63 = {
-  description: "An error returned from a method execution.",
-  type: "object",
-  properties: {
-    code: {
-      description: "A numeric code indicating the error type.",
-      type: "integer",
-      format: "int64",
-    },
-    message: { description: "Concise, single-sentence description of the error.", type: "string" },
-    data: {
-      description:
-        "Primitive or structured value that contains additional information about the error.",
-      anyOf: [{ $ref: "#/$defs/Value" }, { type: "null" }],
-    },
-  },
-  required: ["code", "message"],
-};
-
-function validate233(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate233.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.code === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "code" },
-        message: "must have required property '" + "code" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.message === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "message" },
-        message: "must have required property '" + "message" + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.code !== undefined) {
-      let data0 = data.code;
-      if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err2 = {
-          instancePath: instancePath + "/code",
-          schemaPath: "#/properties/code/type",
-          keyword: "type",
-          params: { type: "integer" },
-          message: "must be integer",
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (!formats0.validate(data0)) {
-          const err3 = {
-            instancePath: instancePath + "/code",
-            schemaPath: "#/properties/code/format",
-            keyword: "format",
-            params: { format: "int64" },
-            message: 'must match format "' + "int64" + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.message !== undefined) {
-      if (typeof data.message !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/message",
-          schemaPath: "#/properties/message/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== undefined) {
-      let data2 = data.data;
-      const _errs6 = errors;
-      let valid1 = false;
-      const _errs7 = errors;
-      if (
-        !validate65(data2, {
-          instancePath: instancePath + "/data",
-          parentData: data,
-          parentDataProperty: "data",
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs8 = errors;
-      if (data2 !== null) {
-        const err5 = {
-          instancePath: instancePath + "/data",
-          schemaPath: "#/properties/data/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-          message: "must be null",
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid0 = _errs8 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err6 = {
-          instancePath: instancePath + "/data",
-          schemaPath: "#/properties/data/anyOf",
-          keyword: "anyOf",
-          params: {},
-          message: "must match a schema in anyOf",
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        errors = _errs6;
-        if (vErrors !== null) {
-          if (_errs6) {
-            vErrors.length = _errs6;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err7 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate233.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-validate233.evaluated = {
-  props: { code: true, message: true, data: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/TestServerConfig/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data3.workingDirectory !== undefined){
+if(typeof data3.workingDirectory !== "string"){
+const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory",schemaPath:"#/$defs/TestServerConfig/properties/workingDirectory/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data3.portRange !== undefined){
+let data10 = data3.portRange;
+if(Array.isArray(data10)){
+if(data10.length < 2){
+const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const len2 = data10.length;
+if(len2 > 0){
+let data11 = data10[0];
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(formats6.validate(data11))){
+const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(len2 > 1){
+let data12 = data10[1];
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!(formats6.validate(data12))){
+const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+const len3 = data10.length;
+if(!(len3 <= 2)){
+const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data3.healthCheck !== undefined){
+let data13 = data3.healthCheck;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.path !== undefined){
+if(typeof data13.path !== "string"){
+const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data13.timeoutMs !== undefined){
+let data15 = data13.timeoutMs;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!(formats10.validate(data15))){
+const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data13.retryAttempts !== undefined){
+let data16 = data13.retryAttempts;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(formats2.validate(data16))){
+const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data13.retryDelayMs !== undefined){
+let data17 = data13.retryDelayMs;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!(formats10.validate(data17))){
+const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data3.startupTimeoutMs !== undefined){
+let data18 = data3.startupTimeoutMs;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(!(formats10.validate(data18))){
+const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+validate47.evaluated = {"props":{"stepflowConfig":true,"cases":true,"config":true,"servers":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema76 = {"description":"An example input for a workflow that can be used in UI dropdowns.","type":"object","properties":{"name":{"description":"Name of the example input for display purposes.","type":"string"},"description":{"description":"Optional description of what this example demonstrates.","type":["string","null"]},"input":{"description":"The input data for this example.","$ref":"#/$defs/Value"}},"required":["name","input"]};
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.input === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema76.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+validate59.evaluated = {"props":{"name":true,"description":true,"input":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate88.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.steps === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.schema === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema48.properties.name.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data2 = data.version;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: schema48.properties.version.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.inputSchema !== undefined){
+let data3 = data.inputSchema;
+const _errs8 = errors;
+let valid1 = false;
+const _errs9 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+const _errs13 = errors;
+if(data3 !== null){
+const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.outputSchema !== undefined){
+let data4 = data.outputSchema;
+const _errs16 = errors;
+let valid3 = false;
+const _errs17 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs17 === errors;
+valid3 = valid3 || _valid1;
+const _errs21 = errors;
+if(data4 !== null){
+const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.steps !== undefined){
+let data5 = data.steps;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.output !== undefined){
+if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+if(data.test !== undefined){
+let data8 = data.test;
+const _errs28 = errors;
+let valid7 = false;
+const _errs29 = errors;
+if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs29 === errors;
+valid7 = valid7 || _valid2;
+if(_valid2){
+var props3 = {};
+props3.stepflowConfig = true;
+props3.cases = true;
+props3.config = true;
+props3.servers = true;
+}
+const _errs30 = errors;
+if(data8 !== null){
+const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid2 = _errs30 === errors;
+valid7 = valid7 || _valid2;
+if(!valid7){
+const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs28;
+if(vErrors !== null){
+if(_errs28){
+vErrors.length = _errs28;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.examples !== undefined){
+let data9 = data.examples;
+if(Array.isArray(data9)){
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.schema !== undefined){
+let data11 = data.schema;
+if(typeof data11 !== "string"){
+const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if("https://stepflow.org/schemas/v1/flow.json" !== data11){
+const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "https://stepflow.org/schemas/v1/flow.json"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate88.errors = vErrors;
+return errors === 0;
+}
+validate88.evaluated = {"props":{"name":true,"description":true,"version":true,"inputSchema":true,"outputSchema":true,"steps":true,"output":true,"test":true,"examples":true,"schema":true},"dynamicProps":false,"dynamicItems":false};
+
+export const Step = validate93;
+
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate93.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.component === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.id !== undefined){
+if(typeof data.id !== "string"){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.component !== undefined){
+if(typeof data.component !== "string"){
+const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.inputSchema !== undefined){
+let data2 = data.inputSchema;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.outputSchema !== undefined){
+let data3 = data.outputSchema;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs20 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.skipIf !== undefined){
+let data4 = data.skipIf;
+const _errs23 = errors;
+let valid6 = false;
+const _errs24 = errors;
+if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs24 === errors;
+valid6 = valid6 || _valid2;
+const _errs25 = errors;
+if(data4 !== null){
+const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid2 = _errs25 === errors;
+valid6 = valid6 || _valid2;
+if(!valid6){
+const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.onError !== undefined){
+if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+if(data.input !== undefined){
+if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate93.errors = vErrors;
+return errors === 0;
+}
+validate93.evaluated = {"props":{"id":true,"component":true,"inputSchema":true,"outputSchema":true,"skipIf":true,"onError":true,"input":true},"dynamicProps":false,"dynamicItems":false};
+
+export const FlowResult = validate97;
+
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate97.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = {};
+props0.outcome = true;
+props0.result = true;
+}
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.outcome === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.outcome !== undefined){
+if("skipped" !== data.outcome){
+const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResultSkipped/properties/outcome/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.outcome = true;
+}
+}
+const _errs6 = errors;
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.outcome = true;
+props0.error = true;
+}
+}
+}
+}
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate97.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate97.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const TestConfig = validate100;
+
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate100.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cases !== undefined){
+let data0 = data.cases;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.servers !== undefined){
+let data2 = data.servers;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(const key0 in data2){
+let data3 = data2[key0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.command === undefined){
+const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data3.command !== undefined){
+if(typeof data3.command !== "string"){
+const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/TestServerConfig/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data3.args !== undefined){
+let data5 = data3.args;
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data5[i1] !== "string"){
+const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1,schemaPath:"#/$defs/TestServerConfig/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/TestServerConfig/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data3.env !== undefined){
+let data7 = data3.env;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+if(typeof data7[key1] !== "string"){
+const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/TestServerConfig/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data3.workingDirectory !== undefined){
+if(typeof data3.workingDirectory !== "string"){
+const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory",schemaPath:"#/$defs/TestServerConfig/properties/workingDirectory/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data3.portRange !== undefined){
+let data10 = data3.portRange;
+if(Array.isArray(data10)){
+if(data10.length < 2){
+const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const len2 = data10.length;
+if(len2 > 0){
+let data11 = data10[0];
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(formats6.validate(data11))){
+const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(len2 > 1){
+let data12 = data10[1];
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!(formats6.validate(data12))){
+const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+const len3 = data10.length;
+if(!(len3 <= 2)){
+const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data3.healthCheck !== undefined){
+let data13 = data3.healthCheck;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.path !== undefined){
+if(typeof data13.path !== "string"){
+const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data13.timeoutMs !== undefined){
+let data15 = data13.timeoutMs;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!(formats10.validate(data15))){
+const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data13.retryAttempts !== undefined){
+let data16 = data13.retryAttempts;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(formats2.validate(data16))){
+const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data13.retryDelayMs !== undefined){
+let data17 = data13.retryDelayMs;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!(formats10.validate(data17))){
+const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data3.startupTimeoutMs !== undefined){
+let data18 = data3.startupTimeoutMs;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(!(formats10.validate(data18))){
+const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate100.errors = vErrors;
+return errors === 0;
+}
+validate100.evaluated = {"props":{"stepflowConfig":true,"cases":true,"config":true,"servers":true},"dynamicProps":false,"dynamicItems":false};
+
+export const TestCase = validate102;
+
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate102.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.input === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.output !== undefined){
+let data3 = data.output;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+const _errs9 = errors;
+if(data3 !== null){
+const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate102.errors = vErrors;
+return errors === 0;
+}
+validate102.evaluated = {"props":{"name":true,"description":true,"input":true,"output":true},"dynamicProps":false,"dynamicItems":false};
+
+export const ComponentInfo = validate104;
+const schema86 = {"type":"object","properties":{"component":{"description":"The component ID.","$ref":"#/$defs/Component"},"description":{"description":"Optional description of the component.","type":["string","null"]},"input_schema":{"description":"The input schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"output_schema":{"description":"The output schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]}},"required":["component"]};
+
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate104.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.component === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.component !== undefined){
+if(typeof data.component !== "string"){
+const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.input_schema !== undefined){
+let data2 = data.input_schema;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.output_schema !== undefined){
+let data3 = data.output_schema;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs20 = errors;
+if(data3 !== null){
+const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate104.errors = vErrors;
+return errors === 0;
+}
+validate104.evaluated = {"props":{"component":true,"description":true,"input_schema":true,"output_schema":true},"dynamicProps":false,"dynamicItems":false};
+
+export const InitializeParams = validate105;
+const schema36 = {"description":"Sent from StepFlow to the component server to begin the initialization process.","type":"object","properties":{"runtime_protocol_version":{"description":"Maximum version of the protocol being used by the StepFlow runtime.","type":"integer","format":"uint32","minimum":0},"protocol_prefix":{"description":"The protocol prefix for components served by this plugin (e.g., \"python\", \"typescript\")","type":"string"}},"required":["runtime_protocol_version"]};
+
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate105.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.runtime_protocol_version === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runtime_protocol_version"},message:"must have required property '"+"runtime_protocol_version"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.runtime_protocol_version !== undefined){
+let data0 = data.runtime_protocol_version;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats2.validate(data0))){
+const err3 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.protocol_prefix !== undefined){
+if(typeof data.protocol_prefix !== "string"){
+const err4 = {instancePath:instancePath+"/protocol_prefix",schemaPath:"#/properties/protocol_prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate105.errors = vErrors;
+return errors === 0;
+}
+validate105.evaluated = {"props":{"runtime_protocol_version":true,"protocol_prefix":true},"dynamicProps":false,"dynamicItems":false};
+
+export const InitializeResult = validate106;
+const schema82 = {"description":"Sent from the component server back to StepFlow with the result of initialization.\nThe component server will not be initialized until it receives the `initialized` notification.","type":"object","properties":{"server_protocol_version":{"description":"Version of the protocol being used by the component server.","type":"integer","format":"uint32","minimum":0}},"required":["server_protocol_version"]};
+
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate106.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.server_protocol_version === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "server_protocol_version"},message:"must have required property '"+"server_protocol_version"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.server_protocol_version !== undefined){
+let data0 = data.server_protocol_version;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats2.validate(data0))){
+const err3 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate106.errors = vErrors;
+return errors === 0;
+}
+validate106.evaluated = {"props":{"server_protocol_version":true},"dynamicProps":false,"dynamicItems":false};
+
+export const Initialized = validate107;
+const schema104 = {"description":"Sent from StepFlow to the component server after initialization is complete.","type":"object"};
+
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate107.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate107.errors = vErrors;
+return errors === 0;
+}
+validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const ComponentListParams = validate108;
+const schema42 = {"description":"Sent from StepFlow to the component server to request a list of all available components.","type":"object"};
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate108.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate108.errors = vErrors;
+return errors === 0;
+}
+validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const ListComponentsResult = validate109;
+const schema90 = {"description":"Sent from the component server back to StepFlow with a list of all available components.","type":"object","properties":{"components":{"description":"A list of all available components.","type":"array","items":{"$ref":"#/$defs/ComponentInfo"}}},"required":["components"]};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate68.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.component === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.component !== undefined){
+if(typeof data.component !== "string"){
+const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.input_schema !== undefined){
+let data2 = data.input_schema;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.output_schema !== undefined){
+let data3 = data.output_schema;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs20 = errors;
+if(data3 !== null){
+const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+validate68.evaluated = {"props":{"component":true,"description":true,"input_schema":true,"output_schema":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate109.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.components === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "components"},message:"must have required property '"+"components"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.components !== undefined){
+let data0 = data.components;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate68(data0[i0], {instancePath:instancePath+"/components/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/components",schemaPath:"#/properties/components/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate109.errors = vErrors;
+return errors === 0;
+}
+validate109.evaluated = {"props":{"components":true},"dynamicProps":false,"dynamicItems":false};
+
+export const ComponentInfoParams = validate111;
+const schema40 = {"description":"Sent from StepFlow to the component server to request information about a specific component.","type":"object","properties":{"component":{"description":"The component to get information about.","$ref":"#/$defs/Component"}},"required":["component"]};
+
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate111.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.component === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.component !== undefined){
+if(typeof data.component !== "string"){
+const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate111.errors = vErrors;
+return errors === 0;
+}
+validate111.evaluated = {"props":{"component":true},"dynamicProps":false,"dynamicItems":false};
+
+export const ComponentInfoResult = validate112;
+const schema85 = {"description":"Sent from the component server back to StepFlow with information about the requested component.","type":"object","properties":{"info":{"description":"Information about the component.","$ref":"#/$defs/ComponentInfo"}},"required":["info"]};
+
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate112.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.info === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "info"},message:"must have required property '"+"info"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.info !== undefined){
+if(!(validate68(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate112.errors = vErrors;
+return errors === 0;
+}
+validate112.evaluated = {"props":{"info":true},"dynamicProps":false,"dynamicItems":false};
+
+export const ComponentExecuteParams = validate114;
+const schema37 = {"description":"Sent from StepFlow to the component server to execute a specific component with the provided input.","type":"object","properties":{"component":{"description":"The component to execute.","$ref":"#/$defs/Component"},"input":{"description":"The input to the component.","$ref":"#/$defs/Value"}},"required":["component","input"]};
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.component === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.input === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.component !== undefined){
+if(typeof data.component !== "string"){
+const err2 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+validate114.evaluated = {"props":{"component":true,"input":true},"dynamicProps":false,"dynamicItems":false};
+
+export const ComponentExecuteResult = validate115;
+const schema83 = {"description":"Sent from the component server back to StepFlow with the result of the component execution.","type":"object","properties":{"output":{"description":"The result of the component execution.","$ref":"#/$defs/Value"}},"required":["output"]};
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.output === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate115.errors = vErrors;
+return errors === 0;
+}
+validate115.evaluated = {"props":{"output":true},"dynamicProps":false,"dynamicItems":false};
+
+export const PutBlobParams = validate116;
+const schema45 = {"description":"Sent from the component server to the StepFlow to store a blob with the provided content.","type":"object","properties":{"data":{"$ref":"#/$defs/Value"}},"required":["data"]};
+
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate116.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate116.errors = vErrors;
+return errors === 0;
+}
+validate116.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+
+export const PutBlobResult = validate117;
+const schema93 = {"description":"Sent from the StepFlow back to the component server with the ID of the stored blob.","type":"object","properties":{"blob_id":{"$ref":"#/$defs/BlobId"}},"required":["blob_id"]};
+const schema44 = {"description":"A SHA-256 hash of the blob content, represented as a hexadecimal string.","type":"string"};
+
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.blob_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.blob_id !== undefined){
+if(typeof data.blob_id !== "string"){
+const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"props":{"blob_id":true},"dynamicProps":false,"dynamicItems":false};
+
+export const GetBlobParams = validate118;
+const schema43 = {"description":"Sent from the component server to the StepFlow to retrieve the content of a specific blob.","type":"object","properties":{"blob_id":{"description":"The ID of the blob to retrieve.","$ref":"#/$defs/BlobId"}},"required":["blob_id"]};
+
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate118.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.blob_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.blob_id !== undefined){
+if(typeof data.blob_id !== "string"){
+const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate118.errors = vErrors;
+return errors === 0;
+}
+validate118.evaluated = {"props":{"blob_id":true},"dynamicProps":false,"dynamicItems":false};
+
+export const GetBlobResult = validate119;
+const schema91 = {"description":"Sent from the StepFlow back to the component server with the content of the requested blob.","type":"object","properties":{"data":{"$ref":"#/$defs/Value"}},"required":["data"]};
+
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate119.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate119.errors = vErrors;
+return errors === 0;
+}
+validate119.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+
+export const EvaluateFlowParams = validate120;
+const schema47 = {"description":"Sent from the component server to the StepFlow to evaluate a flow with the provided input.","type":"object","properties":{"flow":{"description":"The flow to evaluate.","$ref":"#/$defs/Flow"},"input":{"description":"The input to provide to the flow.","$ref":"#/$defs/Value"}},"required":["flow","input"]};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate31.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.steps === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.schema === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema48.properties.name.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data2 = data.version;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: schema48.properties.version.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.inputSchema !== undefined){
+let data3 = data.inputSchema;
+const _errs8 = errors;
+let valid1 = false;
+const _errs9 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+const _errs13 = errors;
+if(data3 !== null){
+const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.outputSchema !== undefined){
+let data4 = data.outputSchema;
+const _errs16 = errors;
+let valid3 = false;
+const _errs17 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs17 === errors;
+valid3 = valid3 || _valid1;
+const _errs21 = errors;
+if(data4 !== null){
+const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.steps !== undefined){
+let data5 = data.steps;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.output !== undefined){
+if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+if(data.test !== undefined){
+let data8 = data.test;
+const _errs28 = errors;
+let valid7 = false;
+const _errs29 = errors;
+if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs29 === errors;
+valid7 = valid7 || _valid2;
+if(_valid2){
+var props3 = {};
+props3.stepflowConfig = true;
+props3.cases = true;
+props3.config = true;
+props3.servers = true;
+}
+const _errs30 = errors;
+if(data8 !== null){
+const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid2 = _errs30 === errors;
+valid7 = valid7 || _valid2;
+if(!valid7){
+const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs28;
+if(vErrors !== null){
+if(_errs28){
+vErrors.length = _errs28;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.examples !== undefined){
+let data9 = data.examples;
+if(Array.isArray(data9)){
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.schema !== undefined){
+let data11 = data.schema;
+if(typeof data11 !== "string"){
+const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if("https://stepflow.org/schemas/v1/flow.json" !== data11){
+const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "https://stepflow.org/schemas/v1/flow.json"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+validate31.evaluated = {"props":{"name":true,"description":true,"version":true,"inputSchema":true,"outputSchema":true,"steps":true,"output":true,"test":true,"examples":true,"schema":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate120.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.flow === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flow"},message:"must have required property '"+"flow"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.input === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.flow !== undefined){
+if(!(validate31(data.flow, {instancePath:instancePath+"/flow",parentData:data,parentDataProperty:"flow",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate120.errors = vErrors;
+return errors === 0;
+}
+validate120.evaluated = {"props":{"flow":true,"input":true},"dynamicProps":false,"dynamicItems":false};
+
+export const EvaluateFlowResult = validate122;
+const schema95 = {"description":"Sent from the StepFlow back to the component server with the result of the flow evaluation.","type":"object","properties":{"result":{"description":"The result of the flow evaluation.","$ref":"#/$defs/FlowResult"}},"required":["result"]};
+
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate122.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate49(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate122.errors = vErrors;
+return errors === 0;
+}
+validate122.evaluated = {"props":{"result":true},"dynamicProps":false,"dynamicItems":false};
+
+export const Error = validate124;
+const schema99 = {"description":"An error returned from a method execution.","type":"object","properties":{"code":{"description":"A numeric code indicating the error type.","type":"integer","format":"int64"},"message":{"description":"Concise, single-sentence description of the error.","type":"string"},"data":{"description":"Primitive or structured value that contains additional information about the error.","anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]}},"required":["code","message"]};
+
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate124.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data0 = data.code;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(!(formats0.validate(data0))){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+const _errs6 = errors;
+let valid1 = false;
+const _errs7 = errors;
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+const _errs8 = errors;
+if(data.data !== null){
+const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate124.errors = vErrors;
+return errors === 0;
+}
+validate124.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+
