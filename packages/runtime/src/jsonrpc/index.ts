@@ -1,0 +1,15 @@
+export { ErrorCode, JsonRpcError, JsonRpcTransportError, type JsonRpcErrorObject } from "./errors.js";
+export {
+  classifyMessage,
+  type Classified,
+  type JsonRpcFailure,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcSuccess,
+  type RequestId,
+} from "./messages.js";
+export { createPeer, JsonRpcResultError, type CallOptions, type Peer, type PeerOptions, type RequestContext, type RequestHandler } from "./peer.js";
+export { createLineReader, DEFAULT_MAX_LINE_BYTES, type LineReader } from "./lines.js";
+export { createHttpClient, type HttpClient, type HttpClientOptions } from "./http-client.js";

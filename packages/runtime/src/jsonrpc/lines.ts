@@ -1,0 +1,81 @@
+/** The default largest line a reader accepts (StepFlow project rule: 16 MiB). */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+export interface LineReader {
+  /** Feeds a chunk of bytes; complete lines are delivered synchronously, in order. */
+  push(chunk: Uint8Array): void;
+  /** Delivers a last line without a trailing newline, if any. */
+  end(): void;
+}
+
+/**
+ * Splits a byte stream into newline-terminated lines (a trailing `\r` is dropped). A line longer
+ * than `maxLineBytes` is discarded up to its newline without being buffered whole, and reported
+ * once through `onOversize`; the reader then carries on with the next line.
+ */
+export function createLineReader(onLine: (line: string) => void, onOversize: (bytes: number) => void, maxLineBytes = DEFAULT_MAX_LINE_BYTES): LineReader {
+  const decoder = new TextDecoder();
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let discarding = false;
+  let discarded = 0;
+
+  const flush = () => {
+    const bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
+    parts = [];
+    size = 0;
+    let line = decoder.decode(bytes);
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    onLine(line);
+  };
+
+  const take = (piece: Uint8Array) => {
+    if (discarding) {
+      discarded += piece.length;
+      return;
+    }
+    if (size + piece.length > maxLineBytes) {
+      discarding = true;
+      discarded = size + piece.length;
+      parts = [];
+      size = 0;
+      return;
+    }
+    if (piece.length > 0) {
+      parts.push(piece);
+      size += piece.length;
+    }
+  };
+
+  return {
+    push(chunk) {
+      let start = 0;
+      for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+        take(chunk.subarray(start, newline));
+        if (discarding) {
+          discarding = false;
+          onOversize(discarded);
+        } else {
+          flush();
+        }
+        start = newline + 1;
+      }
+      if (start < chunk.length) take(chunk.slice(start));
+    },
+    end() {
+      if (discarding) onOversize(discarded);
+      else if (size > 0) flush();
+      discarding = false;
+    },
+  };
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,220 @@
+import type { ValidationIssue } from "../validation.js";
+import { ErrorCode, JsonRpcError, JsonRpcTransportError } from "./errors.js";
+import { classifyMessage, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from "./messages.js";
+
+/** What a request handler gets besides the params: how to call back to the side that asked. */
+export interface RequestContext {
+  id: RequestId;
+  method: string;
+  /** Aborted when the connection closes. */
+  signal: AbortSignal;
+  /** Sends a request to the other side over the channel this request came in on. */
+  request<R = unknown>(method: string, params: unknown, options?: CallOptions): Promise<R>;
+}
+
+export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Fails the call after this many ms without an answer. Off by default. */
+  timeoutMs?: number;
+}
+
+export interface PeerOptions {
+  /** Writes one message to the other side. */
+  send(message: JsonRpcMessage): void | Promise<void>;
+  /** Handlers of the requests the other side may send, by method; any other method gets -32601. */
+  handlers?: Record<string, RequestHandler>;
+  onNotification?(method: string, params: unknown): void;
+  /** Checks the params of an incoming request or notification; issues answer -32602. */
+  validateParams?(method: string, params: unknown): readonly ValidationIssue[] | undefined;
+  /** Checks the result of an outgoing request; issues reject the call. */
+  validateResult?(method: string, result: unknown): readonly ValidationIssue[] | undefined;
+  /** Things that went wrong without a caller to tell: a bad incoming message, a late response. */
+  onError?(error: Error): void;
+  /** Request ids for outgoing calls (default: random UUID strings). */
+  nextId?(): RequestId;
+}
+
+/** The other side's answer was an error or did not match the method's result schema. */
+export class JsonRpcResultError extends Error {
+  override name = "JsonRpcResultError";
+  constructor(
+    readonly method: string,
+    readonly issues: readonly ValidationIssue[],
+  ) {
+    super(`invalid result for ${method}: ${issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`);
+  }
+}
+
+export interface Peer {
+  /** Calls a method on the other side and resolves with its result. */
+  request<R = unknown>(method: string, params: unknown, options?: CallOptions): Promise<R>;
+  /** Like `request`, but the request is written with `send` instead of the peer's own channel. */
+  requestVia<R = unknown>(send: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, options?: CallOptions): Promise<R>;
+  notify(method: string, params: unknown): Promise<void>;
+  /** Handles one incoming message (already parsed): requests are answered through `send`. */
+  receive(message: unknown): void;
+  /** Parses one incoming text message; invalid JSON is answered with -32700. */
+  receiveText(text: string): void;
+  /**
+   * Runs the handler of an incoming request and resolves with the response to send, without
+   * sending it: for transports that answer on another channel (an HTTP response body).
+   */
+  handleRequest(message: JsonRpcRequest, callBack?: (message: JsonRpcRequest) => void | Promise<void>): Promise<JsonRpcResponse>;
+  /** Resolves a pending outgoing call from a response; false when no call has that id. */
+  resolveResponse(message: JsonRpcResponse): boolean;
+  /** Fails a pending outgoing call (its transport broke); false when no call has that id. */
+  rejectCall(id: RequestId, error: Error): boolean;
+  /** Fails every pending call and aborts running handlers. */
+  close(reason?: Error): void;
+  readonly pendingCount: number;
+}
+
+interface Pending {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/**
+ * A transport-agnostic JSON-RPC 2.0 peer: both sides can call and be called. Incoming requests are
+ * handled concurrently (the reader never waits for a handler, so a handler may await a call back
+ * to the other side), responses are matched to pending calls by id, and a bad message is answered
+ * with the standard error code without disturbing anything else.
+ */
+export function createPeer(options: PeerOptions): Peer {
+  const pending = new Map<RequestId, Pending>();
+  const closed = new AbortController();
+  const nextId = options.nextId ?? (() => crypto.randomUUID());
+  const report = (error: Error) => options.onError?.(error);
+  const send = (message: JsonRpcMessage) => {
+    try {
+      return Promise.resolve(options.send(message)).catch(report);
+    } catch (error) {
+      report(error as Error);
+      return Promise.resolve();
+    }
+  };
+
+  const requestVia = <R>(write: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, call: CallOptions = {}): Promise<R> => {
+    if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: the connection is closed`));
+    if (call.signal?.aborted) return Promise.reject(call.signal.reason);
+    const id = nextId();
+    return new Promise<R>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => settle(() => reject(call.signal!.reason));
+      const settle = (finish: () => void) => {
+        if (!pending.delete(id)) return;
+        if (timer) clearTimeout(timer);
+        call.signal?.removeEventListener("abort", onAbort);
+        finish();
+      };
+      pending.set(id, {
+        method,
+        resolve: (value) => settle(() => resolve(value as R)),
+        reject: (error) => settle(() => reject(error)),
+      });
+      call.signal?.addEventListener("abort", onAbort, { once: true });
+      if (call.timeoutMs !== undefined) {
+        timer = setTimeout(() => settle(() => reject(new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`))), call.timeoutMs);
+      }
+      Promise.resolve()
+        .then(() => write({ jsonrpc: "2.0", id, method, params }))
+        .catch((error: Error) => settle(() => reject(new JsonRpcTransportError(`cannot send ${method}: ${error.message}`))));
+    });
+  };
+
+  const handleRequest = async (message: JsonRpcRequest, callBack?: (message: JsonRpcRequest) => void | Promise<void>): Promise<JsonRpcResponse> => {
+    const { id, method, params } = message;
+    const fail = (error: JsonRpcError): JsonRpcResponse => ({ jsonrpc: "2.0", id, error: error.toObject() });
+    const handler = options.handlers && Object.hasOwn(options.handlers, method) ? options.handlers[method] : undefined;
+    if (!handler) return fail(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+    const issues = options.validateParams?.(method, params);
+    if (issues && issues.length > 0) {
+      return fail(new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`, issues));
+    }
+    const context: RequestContext = {
+      id,
+      method,
+      signal: closed.signal,
+      request: (m, p, o) => requestVia(callBack ?? ((r) => options.send(r)), m, p, o),
+    };
+    try {
+      const result = await handler(params, context);
+      return { jsonrpc: "2.0", id, result: result === undefined ? null : result };
+    } catch (error) {
+      if (error instanceof JsonRpcError) return fail(error);
+      return fail(new JsonRpcError(ErrorCode.InternalError, `Internal error: ${(error as Error)?.message ?? String(error)}`));
+    }
+  };
+
+  const resolveResponse = (message: JsonRpcResponse): boolean => {
+    const call = message.id === null ? undefined : pending.get(message.id);
+    if (!call) return false;
+    if ("error" in message) {
+      call.reject(new JsonRpcError(message.error.code, message.error.message, message.error.data));
+      return true;
+    }
+    const issues = options.validateResult?.(call.method, message.result);
+    if (issues && issues.length > 0) call.reject(new JsonRpcResultError(call.method, issues));
+    else call.resolve(message.result);
+    return true;
+  };
+
+  const receive = (value: unknown) => {
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case "invalid":
+        void send({ jsonrpc: "2.0", id: classified.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
+        return;
+      case "request":
+        void handleRequest(classified.message).then(send);
+        return;
+      case "notification": {
+        const issues = options.validateParams?.(classified.message.method, classified.message.params);
+        if (issues && issues.length > 0) return report(new Error(`ignored notification ${classified.message.method}: invalid params`));
+        try {
+          options.onNotification?.(classified.message.method, classified.message.params);
+        } catch (error) {
+          report(error as Error);
+        }
+        return;
+      }
+      case "response":
+        if (!resolveResponse(classified.message)) report(new Error(`dropped a response with unknown id ${JSON.stringify(classified.message.id)}`));
+    }
+  };
+
+  return {
+    request: (method, params, call) => requestVia((message) => options.send(message), method, params, call),
+    requestVia,
+    notify: (method, params) => send({ jsonrpc: "2.0", method, params }),
+    receive,
+    receiveText(text) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        void send({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` } });
+        return;
+      }
+      receive(value);
+    },
+    handleRequest,
+    resolveResponse,
+    rejectCall(id, error) {
+      const call = pending.get(id);
+      call?.reject(error);
+      return call !== undefined;
+    },
+    close(reason = new JsonRpcTransportError("the connection closed")) {
+      if (closed.signal.aborted) return;
+      closed.abort(reason);
+      for (const call of [...pending.values()]) call.reject(reason);
+    },
+    get pendingCount() {
+      return pending.size;
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { classifyMessage, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, type JsonRpcMessage, type Peer, type PeerOptions } from "@flowspec/runtime/jsonrpc";
+
+export interface StreamableHttpOptions extends Omit<PeerOptions, "send"> {
+  /** Whether a request is answered with an SSE stream (its handler may call back) rather than JSON. */
+  streams?(method: string, params: unknown): boolean;
+  /** Extra fields of the `GET /health` body. */
+  health?(): Record<string, unknown>;
+  /** The largest request body accepted (default 16 MiB). */
+  maxBodyBytes?: number;
+}
+
+/**
+ * The server side of Streamable HTTP (StepFlow 0.2.x, protocol notes §3.2): POSTed requests are
+ * answered with JSON, or with an SSE stream carrying the handler's calls back to the client and
+ * then the final response; POSTed responses and notifications get 202. One peer serves every
+ * POST, so a response to a call back may arrive on any connection.
+ */
+export function createStreamableHttpListener(options: StreamableHttpOptions): { listener: RequestListener; peer: Peer } {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const peer = createPeer({
+    ...options,
+    send: () => {
+      throw new Error("Streamable HTTP answers each request on its own POST");
+    },
+  });
+
+  const listener: RequestListener = (req, res) => {
+    handle(req, res).catch((error: Error) => {
+      options.onError?.(error);
+      if (!res.headersSent) json(res, 500, { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InternalError, message: `Internal error: ${error.message}` } });
+      else res.end();
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (req.method === "GET" && path === "/health") {
+      return json(res, 200, { status: "healthy", timestamp: new Date().toISOString(), ...options.health?.() });
+    }
+    if (req.method !== "POST") return json(res, 405, { error: "only POST (and GET /health) are served" }, { allow: "POST" });
+    if (!(req.headers["content-type"] ?? "").includes("application/json")) {
+      return json(res, 415, { error: "Content-Type must be application/json" });
+    }
+    const accept = req.headers.accept ?? "";
+    if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
+      return json(res, 406, { error: "Accept header must include application/json and text/event-stream" });
+    }
+    const body = await readBody(req, maxBodyBytes);
+    if (body === undefined) return json(res, 400, { error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: body exceeds ${maxBodyBytes} bytes` } });
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch (error) {
+      return json(res, 400, { error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: not JSON: ${(error as Error).message}` } });
+    }
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case "invalid":
+        return json(res, 400, { error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
+      case "response":
+        if (!peer.resolveResponse(classified.message)) options.onError?.(new Error(`a POSTed response has unknown id ${JSON.stringify(classified.message.id)}`));
+        return empty(res, 202);
+      case "notification":
+        peer.receive(classified.message);
+        return empty(res, 202);
+      case "request": {
+        const { method, params } = classified.message;
+        if (!options.streams?.(method, params)) return json(res, 200, await peer.handleRequest(classified.message));
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+        const event = (message: JsonRpcMessage) => void res.write(`data: ${JSON.stringify(message)}\n\n`);
+        const response = await peer.handleRequest(classified.message, event);
+        event(response);
+        res.end();
+        return;
+      }
+    }
+  };
+  return { listener, peer };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function empty(res: ServerResponse, status: number): void {
+  res.writeHead(status, { "content-length": 0 });
+  res.end();
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooBig = true;
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+export interface RunningHttpServer {
+  server: Server;
+  /** `http://host:port`, with the port actually bound (for port 0). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts an HTTP server for a listener (port 0 picks a free port) on 127.0.0.1 by default. */
+export function listenHttp(listener: RequestListener, { port = 0, host = "127.0.0.1" }: { port?: number; host?: string } = {}): Promise<RunningHttpServer> {
+  const server = createServer(listener);
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      const { port: bound } = server.address() as AddressInfo;
+      resolve({
+        server,
+        url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

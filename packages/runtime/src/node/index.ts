@@ -1,0 +1,2 @@
+export { connectStreams, findExecutable, serveProcessStdio, spawnPeer, SpawnError, type SpawnedPeer, type SpawnOptions, type StreamPeerOptions } from "./streams.js";
+export { createStreamableHttpListener, listenHttp, type RunningHttpServer, type StreamableHttpOptions } from "./http-server.js";

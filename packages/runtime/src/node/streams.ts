@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { createLineReader, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions } from "@flowspec/runtime/jsonrpc";
+
+export interface StreamPeerOptions extends Omit<PeerOptions, "send"> {
+  /** Which side this is: a server answers an oversized line with -32600; a client reports it. */
+  role: "server" | "client";
+  maxLineBytes?: number;
+}
+
+/**
+ * A JSON-RPC peer over newline-delimited JSON: one compact message per line in each direction.
+ * Every message is written whole by one writer; reading never waits for a handler.
+ */
+export function connectStreams(input: Readable, output: Writable, options: StreamPeerOptions): Peer {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const peer = createPeer({
+    ...options,
+    send(message) {
+      if (output.destroyed || output.writableEnded) throw new JsonRpcTransportError("the output stream is closed");
+      output.write(JSON.stringify(message) + "\n");
+    },
+  });
+  const reader = createLineReader(
+    (line) => peer.receiveText(line),
+    (bytes) => {
+      const message = `message exceeds maxLineBytes (${bytes} bytes > ${maxLineBytes})`;
+      if (options.role === "server") {
+        output.write(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` } }) + "\n");
+      } else {
+        options.onError?.(new JsonRpcTransportError(`discarded an incoming line: ${message}`));
+      }
+    },
+    maxLineBytes,
+  );
+  input.on("data", (chunk: Buffer | string) => reader.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+  input.on("end", () => {
+    reader.end();
+    peer.close(new JsonRpcTransportError("the other side closed the connection"));
+  });
+  input.on("error", (error) => peer.close(new JsonRpcTransportError(`read failed: ${error.message}`)));
+  output.on("error", (error) => peer.close(new JsonRpcTransportError(`write failed: ${error.message}`)));
+  return peer;
+}
+
+export interface SpawnOptions {
+  command: string;
+  args?: readonly string[];
+  /** The child's whole environment (nothing is inherited unless you pass it). */
+  env?: Record<string, string>;
+  /** Where a bare command name is looked up (default: this process's PATH, not the child's env). */
+  searchPath?: string;
+  cwd?: string;
+  /** Receives each line the child writes to stderr. */
+  onStderr?(line: string): void;
+}
+
+export interface SpawnedPeer {
+  peer: Peer;
+  child: ChildProcess;
+  /** Ends the child (stdin closed, then SIGTERM) and fails pending calls. */
+  close(): Promise<void>;
+}
+
+/** The command could not be started (not found, not executable). */
+export class SpawnError extends Error {
+  override name = "SpawnError";
+  constructor(
+    readonly command: string,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Starts a child process and speaks JSON-RPC over its stdin and stdout. Resolves once the process
+ * has started; a command that cannot be started rejects with a SpawnError naming it.
+ */
+export function spawnPeer(spawnOptions: SpawnOptions, options: Omit<StreamPeerOptions, "role">): Promise<SpawnedPeer> {
+  const executable = findExecutable(spawnOptions.command, spawnOptions.cwd ?? process.cwd(), spawnOptions.searchPath ?? process.env.PATH ?? "");
+  if (!executable) {
+    return Promise.reject(new SpawnError(spawnOptions.command, "ENOENT", `cannot start "${spawnOptions.command}": not found`));
+  }
+  const child = spawn(executable, [...(spawnOptions.args ?? [])], {
+    cwd: spawnOptions.cwd,
+    env: spawnOptions.env ?? {},
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      const what = error.code === "ENOENT" ? "not found" : error.code === "EACCES" ? "not executable" : error.message;
+      reject(new SpawnError(spawnOptions.command, error.code, `cannot start "${spawnOptions.command}": ${what}`));
+    });
+    child.once("spawn", () => {
+      const peer = connectStreams(child.stdout!, child.stdin!, { ...options, role: "client" });
+      const stderr = createLineReader((line) => spawnOptions.onStderr?.(line), () => undefined);
+      child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk));
+      child.once("exit", (code, signal) => {
+        stderr.end();
+        peer.close(new JsonRpcTransportError(`"${spawnOptions.command}" exited (${signal ?? `code ${code}`})`));
+      });
+      resolve({
+        peer,
+        child,
+        close: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once("exit", () => done());
+            child.stdin!.end();
+            child.kill("SIGTERM");
+          }),
+      });
+    });
+  });
+}
+
+/**
+ * Serves JSON-RPC on this process's stdin and stdout. stdout then carries protocol lines only:
+ * console.log, console.info and console.debug are redirected to stderr.
+ */
+export function serveProcessStdio(options: Omit<StreamPeerOptions, "role">): Peer {
+  const toStderr = (...args: unknown[]) => void console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  return connectStreams(process.stdin, process.stdout, { ...options, role: "server" });
+}
+
+/**
+ * Resolves a command as a shell would, against `searchPath` (a command with a `/` against `cwd`),
+ * so the child can be started with an environment that has no PATH of its own.
+ */
+export function findExecutable(command: string, cwd: string, searchPath: string): string | undefined {
+  const candidates = command.includes("/") ? [isAbsolute(command) ? command : resolvePath(cwd, command)] : searchPath.split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  return candidates.find((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,133 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createLineReader, ErrorCode, JsonRpcError, JsonRpcResultError, JsonRpcTransportError, type PeerOptions } from "@flowspec/runtime/jsonrpc";
+import { connectStreams } from "@flowspec/runtime/node";
+
+/** Two peers joined by in-memory streams, plus a tap on what the server writes. */
+function pair(server: Omit<PeerOptions, "send">, client: Omit<PeerOptions, "send"> = {}, maxLineBytes?: number) {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const serverLines: unknown[] = [];
+  toClient.on("data", (chunk: Buffer) => {
+    for (const line of chunk.toString().split("\n").filter(Boolean)) serverLines.push(JSON.parse(line));
+  });
+  const s = connectStreams(toServer, toClient, { ...server, role: "server", maxLineBytes });
+  const c = connectStreams(toClient, toServer, { ...client, role: "client" });
+  /** Writes raw text to the server and resolves with the next line it writes back. */
+  const raw = async (text: string) => {
+    const before = serverLines.length;
+    toServer.write(text);
+    await until(() => serverLines.length > before);
+    return serverLines[before];
+  };
+  return { server: s, client: c, toServer, serverLines, raw };
+}
+
+async function until(condition: () => boolean) {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!condition()) throw new Error("timed out waiting");
+}
+
+describe("JSON-RPC peer over newline-delimited streams", () => {
+  it("calls and answers in both directions", async () => {
+    const { client, server } = pair({ handlers: { add: (p) => (p as number[]).reduce((a, b) => a + b, 0) } }, { handlers: { ping: () => "pong" } });
+    expect(await client.request("add", [1, 2, 3])).toBe(6);
+    expect(await server.request("ping", {})).toBe("pong");
+  });
+
+  it("handles requests concurrently: a handler awaiting a call back never blocks the reader", async () => {
+    const { client } = pair(
+      { handlers: { outer: async (p, ctx) => `outer(${await ctx.request("inner", p)})` } },
+      { handlers: { inner: async (p) => `inner(${p})` } },
+    );
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => client.request("outer", i)));
+    expect(results[199]).toBe("outer(inner(199))");
+  });
+
+  it("matches responses by id, whatever the order they come back in", async () => {
+    const { client } = pair({ handlers: { wait: (ms) => new Promise((r) => setTimeout(() => r(ms), ms as number)) } });
+    const order: number[] = [];
+    await Promise.all([30, 1, 15].map((ms) => client.request<number>("wait", ms).then((v) => order.push(v))));
+    expect(order).toEqual([1, 15, 30]);
+  });
+
+  it.each([
+    ["invalid JSON", "{nope\n", { id: null, error: { code: ErrorCode.ParseError } }],
+    ["a non-2.0 envelope", '{"jsonrpc":"1.0","id":"a","method":"x"}\n', { id: "a", error: { code: ErrorCode.InvalidRequest } }],
+    ["a message without method or id", '{"jsonrpc":"2.0","params":{}}\n', { id: null, error: { code: ErrorCode.InvalidRequest } }],
+    ["an unknown method", '{"jsonrpc":"2.0","id":1,"method":"nope","params":{}}\n', { id: 1, error: { code: ErrorCode.MethodNotFound, message: "Method not found: nope" } }],
+    ["invalid params", '{"jsonrpc":"2.0","id":2,"method":"echo","params":{"x":1}}\n', { id: 2, error: { code: ErrorCode.InvalidParams } }],
+    ["a handler that throws", '{"jsonrpc":"2.0","id":3,"method":"boom","params":{}}\n', { id: 3, error: { code: ErrorCode.InternalError, message: "Internal error: kaboom" } }],
+    ["a handler that throws a JsonRpcError", '{"jsonrpc":"2.0","id":4,"method":"custom","params":{}}\n', { id: 4, error: { code: -32001, message: "not here", data: { a: 1 } } }],
+  ])("answers %s with the right error and keeps serving", async (_name, text, expected) => {
+    const { raw } = pair({
+      handlers: {
+        echo: (p) => p,
+        boom: () => {
+          throw new Error("kaboom");
+        },
+        custom: () => {
+          throw new JsonRpcError(-32001, "not here", { a: 1 });
+        },
+      },
+      validateParams: (method, params) => (method === "echo" && (params as { x?: unknown }).x !== undefined ? [{ path: "/x", message: "not allowed", keyword: "x", params: {} }] : undefined),
+    });
+    expect(await raw(text)).toMatchObject({ jsonrpc: "2.0", ...expected });
+    expect(await raw('{"jsonrpc":"2.0","id":"after","method":"echo","params":{}}\n')).toEqual({ jsonrpc: "2.0", id: "after", result: {} });
+  });
+
+  it("answers nothing to a notification, and hands it over", async () => {
+    const seen: unknown[] = [];
+    const { raw, toServer } = pair({ handlers: { echo: (p) => p }, onNotification: (method, params) => seen.push([method, params]) });
+    toServer.write('{"jsonrpc":"2.0","method":"initialized","params":{}}\n');
+    expect(await raw('{"jsonrpc":"2.0","id":"next","method":"echo","params":1}\n')).toMatchObject({ id: "next", result: 1 });
+    expect(seen).toEqual([["initialized", {}]]);
+  });
+
+  it("discards an oversized line without buffering it, answers -32600 with id null, and keeps serving", async () => {
+    const { raw } = pair({ handlers: { echo: (p) => p } }, {}, 1024);
+    const big = `{"jsonrpc":"2.0","id":"big","method":"echo","params":"${"x".repeat(5000)}"}\n`;
+    expect(await raw(big)).toEqual({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: expect.stringContaining("exceeds maxLineBytes") } });
+    expect(await raw('{"jsonrpc":"2.0","id":"small","method":"echo","params":1}\n')).toMatchObject({ id: "small", result: 1 });
+  });
+
+  it("times out, aborts, and fails pending calls when the connection closes", async () => {
+    const { client, toServer } = pair({ handlers: { never: () => new Promise(() => undefined) } });
+    await expect(client.request("never", {}, { timeoutMs: 20 })).rejects.toThrow(/never timed out after 20 ms/);
+    const controller = new AbortController();
+    const aborted = client.request("never", {}, { signal: controller.signal });
+    controller.abort(new Error("stop"));
+    await expect(aborted).rejects.toThrow("stop");
+    const pending = client.request("never", {});
+    toServer.end();
+    (client as { close(): void }).close();
+    await expect(pending).rejects.toBeInstanceOf(JsonRpcTransportError);
+    expect(client.pendingCount).toBe(0);
+  });
+
+  it("rejects with the error response, or with JsonRpcResultError for a result that fails validation", async () => {
+    const { client } = pair({ handlers: { bad: () => ({ wrong: true }), fail: () => Promise.reject(new JsonRpcError(-32004, "nope")) } });
+    await expect(client.request("fail", {})).rejects.toMatchObject({ code: -32004, message: "nope" });
+    const { client: strict } = pair(
+      { handlers: { bad: () => ({ wrong: true }) } },
+      { validateResult: (_m, r) => ((r as { ok?: unknown }).ok === undefined ? [{ path: "/ok", message: "missing", keyword: "required", params: {} }] : undefined) },
+    );
+    await expect(strict.request("bad", {})).rejects.toBeInstanceOf(JsonRpcResultError);
+  });
+});
+
+describe("createLineReader", () => {
+  it("splits across chunk boundaries, drops \\r, and reports oversized lines once", () => {
+    const lines: string[] = [];
+    const oversized: number[] = [];
+    const reader = createLineReader((l) => lines.push(l), (n) => oversized.push(n), 8);
+    const bytes = (s: string) => new TextEncoder().encode(s);
+    reader.push(bytes("ab"));
+    reader.push(bytes("c\r\nde"));
+    reader.push(bytes("f\n0123456789"));
+    reader.push(bytes("abcdef\nok\nté"));
+    reader.end();
+    expect(lines).toEqual(["abc", "def", "ok", "té"]);
+    expect(oversized).toEqual([16]);
+  });
+});
