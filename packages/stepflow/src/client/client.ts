@@ -1,0 +1,108 @@
+import { createHttpClient, JsonRpcError, type CallOptions, type RequestHandler } from "@flowspec/runtime/jsonrpc";
+import { spawnPeer, type SpawnOptions } from "@flowspec/runtime/node";
+import type { ValidationIssue } from "@flowspec/runtime/validation";
+import { isMethod, validateRequest, validateResult, type ComponentInfo, type Flow, type FlowResult, type InitializeResult } from "@flowspec/stepflow";
+
+/** What the runtime side answers when a component server calls back during `components/execute`. */
+export interface RuntimeServices {
+  /** Stores a JSON value; resolves with its blob id. */
+  putBlob(data: unknown): string | Promise<string>;
+  /** Resolves with the stored value, or `undefined` when no blob has that id. */
+  getBlob(blobId: string): unknown | Promise<unknown>;
+  /** Runs a flow as a nested run of the same runtime and resolves with its result. */
+  evaluateFlow(flow: Flow, input: unknown): FlowResult | Promise<FlowResult>;
+}
+
+/** The runtime side of a connection to one component server. */
+export interface ComponentClient {
+  /** The `server_protocol_version` etc. the server answered `initialize` with. */
+  readonly initialized: InitializeResult;
+  list(options?: CallOptions): Promise<ComponentInfo[]>;
+  info(component: string, options?: CallOptions): Promise<ComponentInfo>;
+  /** Executes a component (its name after routing, e.g. `/udf`) and resolves with its output. */
+  execute(component: string, input: unknown, options?: CallOptions): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Sent as `protocol_prefix` in `initialize` (servers of stepflow-py ≤ 0.2.2 require it). */
+  pluginName?: string;
+  /** Things that went wrong without a caller to tell (a late response, a bad line, server stderr). */
+  onError?(error: Error): void;
+  /** Per-call timeout for `initialize`, `list`, `info` and `execute`. Off by default, as in 0.2.x. */
+  timeoutMs?: number;
+}
+
+/** Answers the server's `blobs/put`, `blobs/get` and `flows/evaluate` from the runtime's services. */
+function runtimeHandlers(services: RuntimeServices): Record<string, RequestHandler> {
+  return {
+    "blobs/put": async (params) => ({ blob_id: await services.putBlob((params as { data: unknown }).data) }),
+    "blobs/get": async (params) => {
+      const blobId = (params as { blob_id: string }).blob_id;
+      const data = await services.getBlob(blobId);
+      if (data === undefined) throw new JsonRpcError(-32000, "Failed to get blob", { blob_id: blobId });
+      return { data };
+    },
+    "flows/evaluate": async (params) => {
+      const { flow, input } = params as { flow: Flow; input: unknown };
+      try {
+        return { result: await services.evaluateFlow(flow, input) };
+      } catch (error) {
+        throw new JsonRpcError(-32000, "Failed to evaluate flow", { reason: (error as Error).message });
+      }
+    },
+  };
+}
+
+const validation = {
+  validateParams(method: string, params: unknown): readonly ValidationIssue[] | undefined {
+    if (!isMethod(method)) return undefined;
+    const result = validateRequest(method, params);
+    return result.ok ? undefined : result.errors;
+  },
+  validateResult(method: string, result: unknown): readonly ValidationIssue[] | undefined {
+    if (!isMethod(method)) return undefined;
+    const checked = validateResult(method, result);
+    return checked.ok ? undefined : checked.errors;
+  },
+};
+
+interface Caller {
+  request<R>(method: string, params: unknown, options?: CallOptions): Promise<R>;
+  notify(method: string, params: unknown): Promise<void>;
+}
+
+async function handshake(caller: Caller, options: ConnectOptions, close: () => Promise<void>): Promise<ComponentClient> {
+  const withTimeout = (call?: CallOptions): CallOptions => ({ timeoutMs: options.timeoutMs, ...call });
+  const initialized = await caller.request<InitializeResult>("initialize", { runtime_protocol_version: 1, protocol_prefix: options.pluginName ?? "flowspec" }, withTimeout());
+  await caller.notify("initialized", {});
+  return {
+    initialized,
+    list: async (call) => (await caller.request<{ components: ComponentInfo[] }>("components/list", {}, withTimeout(call))).components,
+    info: async (component, call) => (await caller.request<{ info: ComponentInfo }>("components/info", { component }, withTimeout(call))).info,
+    execute: async (component, input, call) => (await caller.request<{ output: unknown }>("components/execute", { component, input }, withTimeout(call))).output,
+    close,
+  };
+}
+
+/**
+ * Starts a component server as a child process (stdio transport) and performs the handshake.
+ * The child gets exactly `env` (StepFlow starts plugins with an empty environment); the command is
+ * looked up on this process's PATH.
+ */
+export async function connectStdio(spawn: SpawnOptions, services: RuntimeServices, options: ConnectOptions = {}): Promise<ComponentClient> {
+  const onError = options.onError ?? (() => undefined);
+  const { peer, close } = await spawnPeer(spawn, { handlers: runtimeHandlers(services), ...validation, onError });
+  try {
+    return await handshake({ request: (m, p, o) => peer.request(m, p, o), notify: (m, p) => peer.notify(m, p) }, options, close);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Connects to a component server over Streamable HTTP (POST to `url`) and performs the handshake. */
+export async function connectHttp(url: string, services: RuntimeServices, options: ConnectOptions & { fetch?: typeof fetch } = {}): Promise<ComponentClient> {
+  const client = createHttpClient({ url, fetch: options.fetch, handlers: runtimeHandlers(services), ...validation, onError: options.onError });
+  return handshake(client, options, async () => client.close());
+}

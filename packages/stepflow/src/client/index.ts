@@ -1,0 +1,7 @@
+/**
+ * `@flowspec/stepflow/client`: the runtime side of the StepFlow protocol. Starts or connects to a
+ * component server, performs the handshake, and answers its calls back. Node only (stdio);
+ * `connectHttp` works wherever fetch exists.
+ */
+export { connectHttp, connectStdio, type ComponentClient, type ConnectOptions, type RuntimeServices } from "./client.js";
+export { substituteEnv } from "./env.js";

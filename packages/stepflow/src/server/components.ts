@@ -1,0 +1,77 @@
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
+import type { Flow, FlowResult } from "@flowspec/stepflow";
+
+/** A flow passed to `evaluateFlow`: `schema` is added when missing, as the Python SDK does. */
+export type FlowInput = Omit<Flow, "schema"> & { schema?: Flow["schema"] };
+
+/** What a component can ask of the runtime while it runs (StepFlow's bidirectional calls). */
+export interface ComponentContext {
+  /** Stores any JSON value in the runtime's blob store; resolves with its id (sha256 of its JSON). */
+  putBlob(data: unknown): Promise<string>;
+  getBlob(blobId: string): Promise<unknown>;
+  /**
+   * Runs a flow in the runtime and resolves with its whole `FlowResult` (success, skipped or
+   * failed); rejects only for a transport or JSON-RPC error (project rule, protocol notes §4.3).
+   */
+  evaluateFlow(flow: FlowInput, input: unknown): Promise<FlowResult>;
+  /** Like `evaluateFlow`, but resolves with the success value and throws for skipped or failed. */
+  evaluateFlowValue(flow: FlowInput, input: unknown): Promise<unknown>;
+  /** Aborted when the connection to the runtime closes. */
+  signal: AbortSignal;
+}
+
+/** A JSON Schema object, or a Standard Schema that can produce one (a flowspec `XSchema`, zod 4, …). */
+export type SchemaSource<T> = Record<string, unknown> | (StandardSchemaV1<unknown, T> & Partial<StandardJSONSchemaV1<unknown, T>>);
+
+type InferSchema<S, Fallback> = S extends StandardSchemaV1<unknown, infer T> ? T : Fallback;
+
+export interface Component<I = unknown, O = unknown> {
+  description?: string;
+  inputSchema?: SchemaSource<I>;
+  outputSchema?: SchemaSource<O>;
+  /**
+   * Runs the component. Declare the second parameter to use the context: over HTTP such a
+   * component answers with an SSE stream, so it can call back to the runtime.
+   */
+  handler(input: I, context: ComponentContext): O | Promise<O>;
+}
+
+/**
+ * Defines a component with typed input and output. When `inputSchema` is a Standard Schema, the
+ * handler's input type is inferred from it and the input is validated before the handler runs.
+ */
+export function defineComponent<IS extends SchemaSource<any> | undefined = undefined, OS extends SchemaSource<any> | undefined = undefined, I = InferSchema<IS, unknown>, O = InferSchema<OS, unknown>>(component: {
+  description?: string;
+  inputSchema?: IS;
+  outputSchema?: OS;
+  handler(input: I, context: ComponentContext): O | Promise<O>;
+}): Component<I, O> {
+  return component as Component<I, O>;
+}
+
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  return typeof value === "object" && value !== null && "~standard" in value;
+}
+
+/** The JSON Schema to advertise in `components/info`, from a plain JSON Schema or a Standard Schema. */
+export function jsonSchemaOf(source: SchemaSource<unknown> | undefined): Record<string, unknown> | undefined {
+  if (source === undefined) return undefined;
+  if (!isStandardSchema(source)) return source;
+  const standard = source["~standard"] as Partial<StandardJSONSchemaV1.Props>;
+  if (standard.jsonSchema) {
+    for (const target of ["draft-2020-12", "draft-07"] as const) {
+      try {
+        return standard.jsonSchema.input({ target });
+      } catch {
+        // try the next target
+      }
+    }
+  }
+  const own = (source as { jsonSchema?: unknown }).jsonSchema;
+  return typeof own === "object" && own !== null ? (own as Record<string, unknown>) : undefined;
+}
+
+/** Component names are paths: `echo` and `/echo` name the same component. */
+export function componentName(name: string): string {
+  return name.startsWith("/") ? name : `/${name}`;
+}

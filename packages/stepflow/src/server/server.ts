@@ -1,0 +1,147 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { JsonRpcError, type RequestContext, type RequestHandler } from "@flowspec/runtime/jsonrpc";
+import type { ValidationIssue } from "@flowspec/runtime/validation";
+import { isMethod, validateRequest, validateResult, type ComponentInfo, type FlowResult } from "@flowspec/stepflow";
+import { componentName, isStandardSchema, jsonSchemaOf, type Component, type ComponentContext, type FlowInput } from "./components.js";
+
+/** The error codes of the StepFlow 0.2.x component protocol docs (protocol notes §5). */
+export const ComponentErrorCode = {
+  ComponentNotFound: -32001,
+  InvalidInput: -32003,
+  ExecutionFailed: -32004,
+} as const;
+
+export const FLOW_SCHEMA = "https://stepflow.org/schemas/v1/flow.json" as const;
+
+/** Components to serve, by name (a leading `/` is added when missing). */
+export type Components = Record<string, Component<any, any>>;
+
+/** What a transport needs to serve a set of components: the handlers and the validation hooks. */
+export interface ComponentServer {
+  handlers: Record<string, RequestHandler>;
+  validateParams(method: string, params: unknown): readonly ValidationIssue[] | undefined;
+  validateResult(method: string, result: unknown): readonly ValidationIssue[] | undefined;
+  /** Whether a request is answered with an SSE stream over HTTP (its component may call back). */
+  streams(method: string, params: unknown): boolean;
+  onNotification(method: string, params: unknown): void;
+  infos(): ComponentInfo[];
+}
+
+/**
+ * A StepFlow component server, independent of the transport: `initialize`, `initialized`,
+ * `components/list`, `components/info` and `components/execute`, with params validated by method.
+ * Serve it with `serveStdio` or `serveHttp`.
+ */
+export function createComponentServer(components: Components): ComponentServer {
+  const byName = new Map(Object.entries(components).map(([name, component]) => [componentName(name), component]));
+  const info = (name: string, component: Component): ComponentInfo => {
+    const result: ComponentInfo = { component: name };
+    if (component.description !== undefined) result.description = component.description;
+    const input = jsonSchemaOf(component.inputSchema);
+    const output = jsonSchemaOf(component.outputSchema);
+    if (input) result.input_schema = input;
+    if (output) result.output_schema = output;
+    return result;
+  };
+  const find = (name: unknown): [string, Component] => {
+    const key = typeof name === "string" ? componentName(name) : "";
+    const component = byName.get(key);
+    if (!component) throw new JsonRpcError(ComponentErrorCode.ComponentNotFound, `Component not found: ${String(name)}`, { component: name });
+    return [key, component];
+  };
+
+  const execute: RequestHandler = async (params, rpc) => {
+    const { component: name, input } = params as { component: string; input: unknown };
+    const [, component] = find(name);
+    let value = input;
+    if (isStandardSchema(component.inputSchema)) {
+      const checked = await component.inputSchema["~standard"].validate(input);
+      if (checked.issues) {
+        throw new JsonRpcError(ComponentErrorCode.InvalidInput, `Invalid input for ${name}: ${formatStandardIssues(checked.issues)}`, { component: name, issues: checked.issues });
+      }
+      value = checked.value;
+    }
+    try {
+      return { output: await component.handler(value, contextFor(rpc)) };
+    } catch (error) {
+      if (error instanceof JsonRpcError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, message, { component: name });
+    }
+  };
+
+  return {
+    handlers: {
+      initialize: () => ({ server_protocol_version: 1 }),
+      "components/list": () => ({ components: [...byName].map(([name, component]) => info(name, component)) }),
+      "components/info": (params) => ({ info: info(...find((params as { component: string }).component)) }),
+      "components/execute": execute,
+    },
+    validateParams: (method, params) => {
+      if (!isMethod(method)) return undefined;
+      const result = validateRequest(method, params);
+      return result.ok ? undefined : result.errors;
+    },
+    validateResult: (method, result) => {
+      if (!isMethod(method)) return undefined;
+      const checked = validateResult(method, result);
+      return checked.ok ? undefined : checked.errors;
+    },
+    streams: (method, params) => {
+      if (method !== "components/execute") return false;
+      const component = byName.get(componentName(String((params as { component?: unknown })?.component ?? "")));
+      return component !== undefined && component.handler.length >= 2;
+    },
+    onNotification: () => undefined,
+    infos: () => [...byName].map(([name, component]) => info(name, component)),
+  };
+}
+
+/** The context a running component gets: calls back to the runtime over the request's channel. */
+function contextFor(rpc: RequestContext): ComponentContext {
+  const evaluateFlow = async (flow: FlowInput, input: unknown): Promise<FlowResult> => {
+    const { result } = await rpc.request<{ result: FlowResult }>("flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input });
+    return result;
+  };
+  return {
+    signal: rpc.signal,
+    putBlob: async (data) => (await rpc.request<{ blob_id: string }>("blobs/put", { data })).blob_id,
+    getBlob: async (blobId) => (await rpc.request<{ data: unknown }>("blobs/get", { blob_id: blobId })).data,
+    evaluateFlow,
+    async evaluateFlowValue(flow, input) {
+      const result = await evaluateFlow(flow, input);
+      if (result.outcome === "success") return result.result;
+      if (result.outcome === "skipped") throw new FlowSkippedError();
+      throw new FlowFailedError(result.error.code, result.error.message, result.error.data);
+    },
+  };
+}
+
+/** `evaluateFlowValue`: the nested flow was skipped. */
+export class FlowSkippedError extends Error {
+  override name = "FlowSkippedError";
+  constructor() {
+    super("the flow was skipped");
+  }
+}
+
+/** `evaluateFlowValue`: the nested flow failed. */
+export class FlowFailedError extends Error {
+  override name = "FlowFailedError";
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+function formatStandardIssues(issues: readonly StandardSchemaV1.Issue[]): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment));
+      return `${path.length ? "/" + path.join("/") : "(root)"}: ${issue.message}`;
+    })
+    .join("; ");
+}
