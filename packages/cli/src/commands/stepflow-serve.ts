@@ -1,0 +1,51 @@
+import type { Command } from "commander";
+import { serveHttp, serveStdio, type Components } from "@flowspec/stepflow/server";
+import { CliError, type CliIo } from "../io.js";
+import { importDefault } from "../load-module.js";
+
+/** `flowspec stepflow serve`: serves a module's components over stdio or Streamable HTTP. */
+export function registerStepflowServe(program: Command, io: CliIo): void {
+  const stepflow = program.commands.find((command) => command.name() === "stepflow") ?? program.command("stepflow").description("StepFlow flows and component servers");
+  stepflow
+    .command("serve")
+    .description("Serve the components a module exports as its default export (an object of name → component)")
+    .argument("<module>", "a JavaScript or TypeScript module")
+    .option("--http", "serve Streamable HTTP (POST /, GET /health) instead of stdio")
+    .option("--port <n>", "the HTTP port (0 picks a free one)", "8080")
+    .option("--host <host>", "the HTTP host", "127.0.0.1")
+    .option("--max-line-bytes <n>", "the largest message accepted", String(16 * 1024 * 1024))
+    .addHelpText(
+      "after",
+      `
+Over stdio, stdout carries protocol lines only (console output goes to stderr); the process serves
+until stdin closes. Over HTTP it prints the URL and serves until interrupted.
+
+Exit codes: 0 served until the end, 2 the module cannot be loaded or has no components.
+
+Examples:
+  flowspec stepflow serve components.ts
+  flowspec stepflow serve components.js --http --port 8080`,
+    )
+    .action(async (module: string, options: { http?: boolean; port: string; host: string; maxLineBytes: string }) => {
+      const components = await importDefault(module, io.cwd);
+      if (typeof components !== "object" || components === null || Object.keys(components).length === 0) {
+        throw new CliError(`${module}: its default export must be an object of components (name → { handler, … })`);
+      }
+      for (const [name, component] of Object.entries(components)) {
+        if (typeof (component as { handler?: unknown })?.handler !== "function") throw new CliError(`${module}: component ${name} has no handler function`);
+      }
+      const port = Number(options.port);
+      const maxLineBytes = Number(options.maxLineBytes);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number, not "${options.port}"`);
+      if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1) throw new CliError(`--max-line-bytes must be a positive integer`);
+      if (options.http) {
+        const server = await serveHttp(components as Components, { port, host: options.host, maxLineBytes });
+        io.stdout.write(`serving ${Object.keys(components).length} components on ${server.url}\n`);
+        await new Promise<void>((resolve) => server.server.once("close", () => resolve()));
+        return;
+      }
+      const peer = serveStdio(components as Components, { maxLineBytes });
+      await new Promise<void>((resolve) => process.stdin.once("end", () => resolve()));
+      peer.close();
+    });
+}

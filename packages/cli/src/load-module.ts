@@ -1,0 +1,26 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { CliError } from "./io.js";
+
+/**
+ * Imports a user's module, JavaScript or TypeScript (TypeScript through tsx's loader, so no build
+ * step is needed), and returns its default export.
+ */
+export async function importDefault(file: string, cwd: string): Promise<unknown> {
+  const path = resolve(cwd, file);
+  if (!existsSync(path)) throw new CliError(`${file}: no such file`);
+  let module: { default?: unknown };
+  try {
+    if (/\.[cm]?tsx?$/.test(path)) {
+      const { tsImport } = await import("tsx/esm/api");
+      module = await tsImport(pathToFileURL(path).href, import.meta.url);
+    } else {
+      module = await import(pathToFileURL(path).href);
+    }
+  } catch (error) {
+    throw new CliError(`${file}: cannot load: ${(error as Error).message}`);
+  }
+  if (module.default === undefined) throw new CliError(`${file}: has no default export`);
+  return module.default;
+}

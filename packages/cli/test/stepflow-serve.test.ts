@@ -1,0 +1,58 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { once } from "node:events";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { describe, expect, it } from "vitest";
+import { connectHttp, connectStdio, type RuntimeServices } from "@flowspec/stepflow/client";
+import { repoRoot } from "../../../test/support.js";
+import { flowspec } from "./validate.test.js";
+
+const bin = join(repoRoot, "packages/cli/src/bin.ts");
+const module = join(repoRoot, "examples/stepflow-components/components.ts");
+const temp = mkdtempSync(join(tmpdir(), "flowspec-serve-"));
+const noDefault = join(temp, "no-default.mjs");
+writeFileSync(noDefault, "export const components = {};\n");
+const notComponents = join(temp, "not-components.mjs");
+writeFileSync(notComponents, 'export default { "/x": { description: "no handler" } };\n');
+const blobs = new Map<string, unknown>();
+const services: RuntimeServices = {
+  putBlob: (data) => (blobs.set(`b${blobs.size}`, data), `b${blobs.size - 1}`),
+  getBlob: (id) => blobs.get(id),
+  evaluateFlow: (_flow, input) => ({ outcome: "success", result: input }),
+};
+
+describe("flowspec stepflow serve", () => {
+  it("serves a TypeScript module's components over stdio", async () => {
+    const client = await connectStdio({ command: process.execPath, args: ["--import", "tsx", bin, "stepflow", "serve", module], cwd: repoRoot, env: { PATH: process.env.PATH ?? "" } }, services);
+    expect((await client.list()).map((c) => c.component).sort()).toEqual(["/blob_roundtrip", "/echo", "/eval_flow", "/fail"]);
+    expect(await client.execute("/blob_roundtrip", { value: [1] })).toEqual({ blob_id: expect.any(String), data: [1] });
+    await client.close();
+  });
+
+  it("serves over HTTP with --http --port 0, printing the URL", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", bin, "stepflow", "serve", module, "--http", "--port", "0"], { cwd: repoRoot });
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      const url = /on (http:\/\/\S+)/.exec(line)![1]!;
+      expect((await (await fetch(`${url}/health`)).json()).status).toBe("healthy");
+      const client = await connectHttp(url, services);
+      expect(await client.execute("/eval_flow", { flow: { steps: [] }, input: 3 })).toEqual({ outcome: "success", result: 3 });
+      await client.close();
+    } finally {
+      child.kill();
+    }
+  });
+
+  it.each([
+    [["stepflow", "serve", "missing.ts"], /missing\.ts: no such file/],
+    [["stepflow", "serve", noDefault], /has no default export/],
+    [["stepflow", "serve", notComponents], /component \/x has no handler function/],
+    [["stepflow", "serve", module, "--http", "--port", "http"], /--port must be a port number/],
+  ])("exits 2 for %j", async (argv, message) => {
+    const run = await flowspec(...(argv as string[]));
+    expect(run.stderr).toMatch(message);
+    expect(run.code).toBe(2);
+  });
+});
