@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { registerStepflow } from "./commands/stepflow.js";
 import { registerValidate } from "./commands/validate.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
 
@@ -21,7 +22,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError("(add --help for usage)");
   registerValidate(program, io, setExit);
-  for (const command of program.commands) command.exitOverride();
+  registerStepflow(program, io, setExit);
+  const override = (command: Command): void => {
+    command.exitOverride();
+    command.commands.forEach(override);
+  };
+  program.commands.forEach(override);
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {

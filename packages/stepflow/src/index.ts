@@ -28,3 +28,4 @@ export type { ComponentContext, Plugin, PluginEnvironment, PluginFactory } from 
 export { parseFlow, readFlow, type FlowDocument } from "./flow-document.js";
 export { runTestCases, unservableReason, neededComponents, type CaseReport, type TestCasesOptions } from "./testing/test-cases.js";
 export { normalizeValue, normalizeResult, resultsMatch, ZERO_RUN_ID } from "./testing/compare.js";
+export { checkFlow, type CheckOptions } from "./check.js";

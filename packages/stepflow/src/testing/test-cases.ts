@@ -64,18 +64,20 @@ export async function runTestCases(flow: Flow, options: TestCasesOptions = {}): 
 }
 
 /**
- * Why a router cannot run a flow, or `undefined`: the first component (of the flow's steps or of
- * any nested flow it carries, e.g. under `$literal`) that no route leads to, whose plugin does not
- * know it, or whose plugin cannot run here (e.g. its command is not installed).
+ * Why a router cannot run a flow, or `undefined`: every component (of the flow's steps or of any
+ * nested flow it carries, e.g. under `$literal`) that no route leads to, whose plugin does not know
+ * it, or whose plugin cannot run here (e.g. its command is not installed).
  */
 export async function unservableReason(flow: Flow, router: Router): Promise<string | undefined> {
+  const problems: string[] = [];
   for (const component of neededComponents(flow)) {
     let routes;
     try {
       routes = router.candidates(component);
     } catch (error) {
-      if (error instanceof RoutingError) return `no configured plugin serves ${JSON.stringify(component)} (${error.message})`;
-      throw error;
+      if (!(error instanceof RoutingError)) throw error;
+      problems.push(`${JSON.stringify(component)}: no route (${error.message.replace(/^cannot route "[^"]*": /, "")})`);
+      continue;
     }
     const reasons: string[] = [];
     for (const route of routes) {
@@ -84,12 +86,12 @@ export async function unservableReason(flow: Flow, router: Router): Promise<stri
         continue;
       }
       const unavailable = await route.plugin.unavailableReason?.();
-      if (unavailable) reasons.push(unavailable);
-      else break;
+      if (!unavailable) break;
+      reasons.push(unavailable);
     }
-    if (reasons.length === routes.length) return `${JSON.stringify(component)} cannot be served: ${reasons.join("; ")}`;
+    if (reasons.length === routes.length) problems.push(`${JSON.stringify(component)}: ${reasons.join("; ")}`);
   }
-  return undefined;
+  return problems.length > 0 ? `needs components no configured plugin can serve: ${problems.join("; ")}` : undefined;
 }
 
 /** The components of a flow's steps and of every nested flow found in their inputs, in order, once each. */

@@ -46,7 +46,7 @@ export async function testFlow(file: string, options: TestOptions = {}): Promise
   const path = resolve(cwd, file);
   let flow: Flow;
   try {
-    flow = loadFlowFile(path).flow;
+    flow = loadFlowFile(file, { cwd }).flow;
   } catch (error) {
     if (error instanceof DocumentParseError || error instanceof InvalidFlowError) return { file, cases: [], error: error.message };
     throw error;

@@ -5,9 +5,12 @@ import { parseFlow, type FlowDocument } from "../flow-document.js";
 import { defaultConfig, parseStepflowConfig, parseStepflowConfigText, type StepflowConfig } from "../router/config.js";
 import { isObject } from "../values.js";
 
-/** Reads a flow file (YAML or JSON by extension). Throws `DocumentParseError` or `InvalidFlowError`. */
-export function loadFlowFile(file: string): FlowDocument & { file: string } {
-  return { ...parseFlow(readFileSync(file, "utf8"), { file }), file };
+/**
+ * Reads a flow file (YAML or JSON by extension), relative to `cwd`; locations name the file as
+ * given. Throws `DocumentParseError` or `InvalidFlowError`.
+ */
+export function loadFlowFile(file: string, options: { cwd?: string } = {}): FlowDocument & { file: string } {
+  return { ...parseFlow(readFileSync(resolve(options.cwd ?? process.cwd(), file), "utf8"), { file }), file };
 }
 
 /** A config with where it came from and the working directory it implies. */
