@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { registerStepflow } from "./commands/stepflow.js";
 import { registerStepflowServe } from "./commands/stepflow-serve.js";
 import { registerValidate } from "./commands/validate.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
@@ -22,6 +23,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError("(add --help for usage)");
   registerValidate(program, io, setExit);
+  registerStepflow(program, io, setExit);
   registerStepflowServe(program, io);
   const override = (command: Command): void => {
     command.exitOverride();

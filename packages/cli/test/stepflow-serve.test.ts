@@ -36,7 +36,7 @@ describe("flowspec stepflow serve", () => {
     try {
       const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
       const url = /on (http:\/\/\S+)/.exec(line)![1]!;
-      expect((await (await fetch(`${url}/health`)).json()).status).toBe("healthy");
+      expect(((await (await fetch(`${url}/health`)).json()) as { status: string }).status).toBe("healthy");
       const client = await connectHttp(url, services);
       expect(await client.execute("/eval_flow", { flow: { steps: [] }, input: 3 })).toEqual({ outcome: "success", result: 3 });
       await client.close();

@@ -1,0 +1,65 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { corpusDir } from "../../../test/support.js";
+import { cli } from "./support.js";
+
+describe("flowspec stepflow test", () => {
+  it("runs the corpus: every case printed, then the closing count line", async () => {
+    const { code, stdout } = await cli(["stepflow", "test", corpusDir("stepflow")]);
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines.at(-1)).toBe("30 passed, 0 failed, 29 skipped");
+    expect(lines.filter((l) => l.startsWith("PASS "))).toHaveLength(30);
+    expect(lines.filter((l) => l.startsWith("SKIP "))).toHaveLength(29);
+    expect(stdout).toContain("tests/mock/basic.yaml › test with input 'world'");
+    expect(code).toBe(0);
+  });
+
+  it("exits 1 and shows expected, actual and the error when a case fails", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stepflow-cli-"));
+    writeFileSync(
+      join(dir, "flow.yaml"),
+      `schema: https://stepflow.org/schemas/v1/flow.json
+steps: []
+output: { $from: { workflow: input }, path: "$.name" }
+test:
+  cases:
+    - name: right
+      input: { name: a }
+      output: { outcome: success, result: a }
+    - name: wrong
+      input: {}
+      output: { outcome: success, result: a }
+`,
+    );
+    const { code, stdout } = await cli(["stepflow", "test", "flow.yaml"], dir);
+    expect(stdout).toContain("PASS  flow.yaml › right");
+    expect(stdout).toContain("FAIL  flow.yaml › wrong");
+    expect(stdout).toContain('actual:   {"outcome":"failed","error":{"code":500,"message":"Flow execution failed: failed to resolve value"}}');
+    expect(stdout).toContain('error:    /output: failed to resolve value: $.name: the object has no field "name"');
+    expect(stdout.trimEnd().split("\n").at(-1)).toBe("1 passed, 1 failed, 0 skipped");
+    expect(code).toBe(1);
+  });
+
+  it("reports a flow it cannot read as a failure with its location", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stepflow-cli-"));
+    writeFileSync(join(dir, "bad.yaml"), "schema: https://stepflow.org/schemas/v1/flow.json\nsteps: [\n");
+    const { code, stdout } = await cli(["stepflow", "test", "bad.yaml", "--format", "text"], dir);
+    expect(stdout).toMatch(/^ERROR bad\.yaml: bad\.yaml:\d+:\d+: /m);
+    expect(stdout.trimEnd().split("\n").at(-1)).toBe("0 passed, 1 failed, 0 skipped");
+    expect(code).toBe(1);
+  });
+
+  it("--config replaces the config found next to the flow", async () => {
+    const corpus = corpusDir("stepflow");
+    const { stdout } = await cli(["stepflow", "test", join(corpus, "tests/basic.yaml"), "--config", join(corpus, "tests/builtins/stepflow-config.yml")]);
+    expect(stdout.trimEnd().split("\n").at(-1)).toBe("2 passed, 0 failed, 0 skipped");
+  });
+
+  it("a missing path is a usage error", async () => {
+    const { code, stderr } = await cli(["stepflow", "test", "/no/such/dir"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("cannot read");
+  });
+});

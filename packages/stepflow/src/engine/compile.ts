@@ -1,0 +1,43 @@
+import { analyzeFlow, type FlowAnalysis } from "../analysis.js";
+import { isFatal, schemaDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { validateFlow } from "../validate.js";
+import type { Flow } from "../generated/index.js";
+import { InvalidFlowError } from "./errors.js";
+
+/** A flow read for running: its analysis, the index of each step id, and the fatal findings. */
+export interface CompiledFlow extends FlowAnalysis {
+  flow: Flow;
+  indexOf: Map<string, number>;
+  /** §6.7 fatal findings: the run fails with "error analyzing workflow". */
+  fatal: Diagnostic[];
+  /** For each step, the steps that depend on it. */
+  dependents: number[][];
+}
+
+const cache = new WeakMap<object, CompiledFlow>();
+
+/**
+ * Reads a flow the way the runtime deserialises it: schema (with `schema` required) and the
+ * structural `$from`/`$literal`/path check. Throws `InvalidFlowError` when either fails. Cached per
+ * flow object, so a flow run many times (by `/builtin/map`) is read once.
+ */
+export function compileFlow(flow: unknown): CompiledFlow {
+  if (typeof flow === "object" && flow !== null) {
+    const cached = cache.get(flow);
+    if (cached) return cached;
+  }
+  const validation = validateFlow(flow);
+  if (!validation.ok) throw new InvalidFlowError(schemaDiagnostics(validation.errors));
+  const analysis = analyzeFlow(validation.value);
+  const structural = analysis.diagnostics.filter((d) => d.rule === "malformed-reference" || d.rule === "invalid-path");
+  if (structural.length > 0) throw new InvalidFlowError(structural);
+  const indexOf = new Map<string, number>();
+  analysis.steps.forEach((step, i) => {
+    if (!indexOf.has(step.id)) indexOf.set(step.id, i);
+  });
+  const dependents: number[][] = analysis.steps.map(() => []);
+  for (const step of analysis.steps) for (const dep of step.deps) dependents[dep]!.push(step.index);
+  const compiled: CompiledFlow = { ...analysis, flow: validation.value, indexOf, fatal: analysis.diagnostics.filter(isFatal), dependents };
+  cache.set(flow as object, compiled);
+  return compiled;
+}

@@ -1,0 +1,74 @@
+/** Flows and stepflow-configs from files, found as the 0.2.x CLI finds them (protocol notes §4.4). */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseFlow, type FlowDocument } from "../flow-document.js";
+import { defaultConfig, parseStepflowConfig, parseStepflowConfigText, type StepflowConfig } from "../router/config.js";
+import { isObject } from "../values.js";
+
+/**
+ * Reads a flow file (YAML or JSON by extension), relative to `cwd`; locations name the file as
+ * given. Throws `DocumentParseError` or `InvalidFlowError`.
+ */
+export function loadFlowFile(file: string, options: { cwd?: string } = {}): FlowDocument & { file: string } {
+  return { ...parseFlow(readFileSync(resolve(options.cwd ?? process.cwd(), file), "utf8"), { file }), file };
+}
+
+/** A config with where it came from and the working directory it implies. */
+export interface ResolvedConfig {
+  config: StepflowConfig;
+  /** The config file, `test.config` of the flow, or `undefined` for the default config. */
+  origin: string | undefined;
+  /** `workingDirectory` if set (relative to the config's directory), else the config's directory, else the flow's. */
+  workingDirectory: string;
+}
+
+/** Reads a stepflow-config file. Throws `ConfigError` with file:line:column. */
+export function loadConfigFile(file: string): ResolvedConfig {
+  const config = parseStepflowConfigText(readFileSync(file, "utf8"), file);
+  const dir = dirname(resolve(file));
+  return { config, origin: file, workingDirectory: config.workingDirectory ? resolve(dir, config.workingDirectory) : dir };
+}
+
+const CONFIG_NAMES = ["stepflow-config.yml", "stepflow-config.yaml", "stepflow_config.yml", "stepflow_config.yaml"];
+const TEST_CONFIG_NAMES = ["stepflow-config.test.yml", "stepflow-config.test.yaml", "stepflow_config.test.yml", "stepflow_config.test.yaml"];
+
+/** The one config file of `names` in `dir`; two present is an error, as upstream. */
+function findIn(dir: string, names: string[]): string | undefined {
+  const found = names.map((name) => join(dir, name)).filter((file) => existsSync(file));
+  if (found.length > 1) throw new Error(`more than one stepflow-config in ${dir}: ${found.map((f) => f.slice(dir.length + 1)).join(", ")}`);
+  return found[0];
+}
+
+export interface ResolveConfigOptions {
+  /** `--config`: used as it is. */
+  configFile?: string;
+  /** For `stepflow test`: the flow's `test.config` and `stepflow-config.test.*` files come first. */
+  forTest?: boolean;
+  /** The flow, for its embedded `test.config` (alias `test.stepflow_config`). */
+  flow?: unknown;
+  cwd?: string;
+}
+
+/**
+ * Finds the config of a flow file: `--config`; else, for tests, the flow's `test.config` then
+ * `stepflow-config.test.*` next to it; else `stepflow-config.*` next to the flow, then in the
+ * current directory; else the default config (one `builtin` plugin, no routes).
+ */
+export function resolveConfig(flowFile: string, options: ResolveConfigOptions = {}): ResolvedConfig {
+  const cwd = options.cwd ?? process.cwd();
+  const flowDir = dirname(resolve(cwd, flowFile));
+  if (options.configFile) return loadConfigFile(resolve(cwd, options.configFile));
+  if (options.forTest) {
+    const test = isObject(options.flow) && isObject(options.flow.test) ? options.flow.test : undefined;
+    const embedded = test?.config ?? test?.stepflow_config;
+    if (embedded !== undefined && embedded !== null) {
+      const config = parseStepflowConfig(embedded, { file: `${flowFile} (test.config)` });
+      return { config, origin: `${flowFile} (test.config)`, workingDirectory: config.workingDirectory ? resolve(flowDir, config.workingDirectory) : flowDir };
+    }
+    const testFile = findIn(flowDir, TEST_CONFIG_NAMES);
+    if (testFile) return loadConfigFile(testFile);
+  }
+  const file = findIn(flowDir, CONFIG_NAMES) ?? findIn(resolve(cwd), CONFIG_NAMES);
+  if (file) return loadConfigFile(file);
+  return { config: defaultConfig(), origin: undefined, workingDirectory: flowDir };
+}

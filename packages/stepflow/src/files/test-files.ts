@@ -1,0 +1,132 @@
+/** `stepflow test` over files and folders (protocol notes §6.9, §8). */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { DocumentParseError } from "@flowspec/runtime";
+import { InvalidFlowError } from "../engine/errors.js";
+import { findCommand } from "../plugins/external.js";
+import type { Flow } from "../generated/index.js";
+import { ConfigError, parseConfigDocument } from "../router/config.js";
+import { createRouter, type RouterOptions } from "../router/router.js";
+import { runTestCases, type CaseReport } from "../testing/test-cases.js";
+import { isObject } from "../values.js";
+import { loadFlowFile, resolveConfig } from "./files.js";
+
+export const FLOW_SCHEMA_URL = "https://stepflow.org/schemas/v1/flow.json";
+
+export interface FlowTestReport {
+  /** The flow file as given (or found under a folder), or `"<flow>"` for an in-memory flow. */
+  file: string;
+  /** Where the config came from (a file, `test.config`, or `undefined` for the default). */
+  config?: string;
+  cases: CaseReport[];
+  /** A file that could not be read, parsed or configured: counted as one failure. */
+  error?: string;
+}
+
+export interface TestOptions extends Omit<RouterOptions, "config"> {
+  /** `--config`: a stepflow-config file used for every flow. */
+  configFile?: string;
+  cwd?: string;
+  signal?: AbortSignal;
+}
+
+export interface TestSummary {
+  files: FlowTestReport[];
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * Runs the test cases of one flow file with its config (found as upstream does, or `configFile`),
+ * on one router shared by its cases. Never throws for a bad file: the report carries the error.
+ */
+export async function testFlow(file: string, options: TestOptions = {}): Promise<FlowTestReport> {
+  const cwd = options.cwd ?? process.cwd();
+  const path = resolve(cwd, file);
+  let flow: Flow;
+  try {
+    flow = loadFlowFile(file, { cwd }).flow;
+  } catch (error) {
+    if (error instanceof DocumentParseError || error instanceof InvalidFlowError) return { file, cases: [], error: error.message };
+    throw error;
+  }
+  let resolved;
+  try {
+    resolved = resolveConfig(path, { configFile: options.configFile, forTest: true, flow, cwd });
+  } catch (error) {
+    return { file, cases: [], error: `config: ${(error as Error).message}` };
+  }
+  const config = resolved.origin && !resolved.origin.includes("(test.config)") ? relative(cwd, resolved.origin) || resolved.origin : resolved.origin;
+  const skipReason = await testServersReason(flow, dirname(path), options.env ?? process.env);
+  let router;
+  try {
+    router = createRouter({ ...options, config: resolved.config, workingDirectory: resolved.workingDirectory });
+  } catch (error) {
+    if (error instanceof ConfigError) return { file, config, cases: [], error: `config ${config ?? ""}: ${error.message}` };
+    throw error;
+  }
+  try {
+    return { file, config, cases: await runTestCases(flow, { router, signal: options.signal, skipReason }) };
+  } finally {
+    await router.close();
+  }
+}
+
+/**
+ * `test.servers` (78398cdc): servers started before the cases. Cases that need one whose command is
+ * not installed are skipped; this runner does not start servers yet, so those cases are skipped too.
+ */
+async function testServersReason(flow: Flow, flowDir: string, env: Record<string, string | undefined>): Promise<string | undefined> {
+  const servers = isObject(flow.test) && isObject(flow.test.servers) ? flow.test.servers : undefined;
+  for (const [name, server] of Object.entries(servers ?? {})) {
+    const command = isObject(server) && typeof server.command === "string" ? server.command : "";
+    const workingDirectory = isObject(server) && typeof server.workingDirectory === "string" && server.workingDirectory ? resolve(flowDir, server.workingDirectory) : flowDir;
+    if (!(await findCommand(command, { workingDirectory, env }))) {
+      return `test server ${JSON.stringify(name)} needs the command ${JSON.stringify(command)}, which is not installed (not found on PATH)`;
+    }
+    return `test server ${JSON.stringify(name)} would have to be started (test.servers), which this runner does not do yet`;
+  }
+  return undefined;
+}
+
+/**
+ * The flow files under the given paths: files as given, folders searched recursively for
+ * `.yaml`/`.yml` files whose top-level `schema` is the v1 URL (others are passed over silently).
+ */
+export function findFlowFiles(paths: readonly string[], cwd = process.cwd()): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    const full = resolve(cwd, path);
+    if (!statSync(full).isDirectory()) {
+      out.push(path);
+      continue;
+    }
+    const entries = (readdirSync(full, { recursive: true }) as string[]).map((e) => e.split("\\").join("/")).sort();
+    for (const entry of entries) {
+      if (!/\.ya?ml$/i.test(entry)) continue;
+      const file = join(full, entry);
+      if (statSync(file).isDirectory()) continue;
+      if (hasFlowSchema(readFileSync(file, "utf8"), file)) out.push(join(path, entry));
+    }
+  }
+  return out;
+}
+
+function hasFlowSchema(text: string, file: string): boolean {
+  try {
+    const { value } = parseConfigDocument(text, file);
+    return isObject(value) && value.schema === FLOW_SCHEMA_URL;
+  } catch {
+    // Not YAML we can read: let the flow loader report it with its location.
+    return /^schema:\s*["']?https:\/\/stepflow\.org\/schemas\/v1\/flow\.json/m.test(text);
+  }
+}
+
+/** Runs the tests of every flow under the given files and folders. */
+export async function testPaths(paths: readonly string[], options: TestOptions = {}): Promise<TestSummary> {
+  const files: FlowTestReport[] = [];
+  for (const file of findFlowFiles(paths, options.cwd)) files.push(await testFlow(file, options));
+  const count = (status: CaseReport["status"]) => files.reduce((n, f) => n + f.cases.filter((c) => c.status === status).length, 0);
+  return { files, passed: count("passed"), failed: count("failed") + files.filter((f) => f.error).length, skipped: count("skipped") };
+}
