@@ -2,10 +2,10 @@ import { defineConfig } from "tsup";
 
 export default defineConfig({
   entry: { index: "src/index.ts", node: "src/node.ts", server: "src/server/index.ts", client: "src/client/index.ts" },
-  // server/ and client/ reach the generated validators through the main entry, by name, so the
-  // entries share one copy of them.
-  external: ["@flowspec/stepflow"],
   format: ["esm", "cjs"],
+  // Entries share chunks (the generated validators, the engine) instead of each bundling a copy:
+  // one copy to load, and one identity for every class (instanceof works across subpaths).
+  splitting: true,
   dts: true,
   clean: true,
   target: "node20",

@@ -1,5 +1,5 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument as parseYaml, type Node } from "yaml";
-import { parsePointer } from "@flowspec/runtime/validation";
+import { parsePointer } from "./validation.js";
 
 /** A 1-based line and column in a source text. */
 export interface SourceLocation {

@@ -17,7 +17,7 @@ export {
   type Validate,
   type ValidationIssue,
   type ValidationResult,
-} from "@flowspec/runtime/validation";
+} from "./validation.js";
 export {
   DocumentParseError,
   parseSourceDocument,

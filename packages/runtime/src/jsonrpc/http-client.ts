@@ -46,7 +46,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   const exchange = async (request: JsonRpcRequest, signal?: AbortSignal) => {
     const response = await post(request, signal).catch((error: Error) => {
-      throw signal?.aborted ? signal.reason : new JsonRpcTransportError(`POST ${options.url} failed: ${error.message}`);
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const detail = cause?.code ?? cause?.message;
+      throw signal?.aborted ? signal.reason : new JsonRpcTransportError(`POST ${options.url} failed: ${error.message}${detail ? ` (${detail})` : ""}`, { cause: error });
     });
     const contentType = response.headers.get("content-type") ?? "";
     if (response.status < 400 && contentType.includes("text/event-stream")) {

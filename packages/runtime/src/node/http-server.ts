@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { classifyMessage, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, type JsonRpcMessage, type Peer, type PeerOptions } from "@flowspec/runtime/jsonrpc";
+import { classifyMessage, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, type JsonRpcMessage, type Peer, type PeerOptions } from "../jsonrpc/index.js";
 
 export interface StreamableHttpOptions extends Omit<PeerOptions, "send"> {
   /** Whether a request is answered with an SSE stream (its handler may call back) rather than JSON. */
@@ -118,7 +118,9 @@ export function listenHttp(listener: RequestListener, { port = 0, host = "127.0.
   const server = createServer(listener);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    // A runtime opens a connection per concurrent call: a backlog deeper than Node's 511 keeps a
+    // burst of a thousand calls from overflowing the accept queue.
+    server.listen({ port, host, backlog: 4096 }, () => {
       const { port: bound } = server.address() as AddressInfo;
       resolve({
         server,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { createLineReader, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions } from "@flowspec/runtime/jsonrpc";
+import { createLineReader, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions } from "../jsonrpc/index.js";
 
 export interface StreamPeerOptions extends Omit<PeerOptions, "send"> {
   /** Which side this is: a server answers an oversized line with -32600; a client reports it. */

@@ -1,7 +1,7 @@
 import { createHttpClient, JsonRpcError, type CallOptions, type RequestHandler } from "@flowspec/runtime/jsonrpc";
 import { spawnPeer, type SpawnOptions } from "@flowspec/runtime/node";
 import type { ValidationIssue } from "@flowspec/runtime/validation";
-import { isMethod, validateRequest, validateResult, type ComponentInfo, type Flow, type FlowResult, type InitializeResult } from "@flowspec/stepflow";
+import { isMethod, validateRequest, validateResult, type ComponentInfo, type Flow, type FlowResult, type InitializeResult } from "../validate.js";
 
 /** What the runtime side answers when a component server calls back during `components/execute`. */
 export interface RuntimeServices {

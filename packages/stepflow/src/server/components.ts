@@ -1,5 +1,5 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
-import type { Flow, FlowResult } from "@flowspec/stepflow";
+import type { Flow, FlowResult } from "../validate.js";
 
 /** A flow passed to `evaluateFlow`: `schema` is added when missing, as the Python SDK does. */
 export type FlowInput = Omit<Flow, "schema"> & { schema?: Flow["schema"] };

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { JsonRpcError, type RequestContext, type RequestHandler } from "@flowspec/runtime/jsonrpc";
 import type { ValidationIssue } from "@flowspec/runtime/validation";
-import { isMethod, validateRequest, validateResult, type ComponentInfo, type FlowResult } from "@flowspec/stepflow";
+import { isMethod, validateRequest, validateResult, type ComponentInfo, type FlowResult } from "../validate.js";
 import { componentName, isStandardSchema, jsonSchemaOf, type Component, type ComponentContext, type FlowInput } from "./components.js";
 
 /** The error codes of the StepFlow 0.2.x component protocol docs (protocol notes §5). */
