@@ -111,3 +111,13 @@ describe("diffSchemas on files and folders", () => {
     expect(run).toThrow(message);
   });
 });
+
+describe("diffSchemas on schema objects", () => {
+  it("sees edits a caller makes between two runs on the same objects", () => {
+    const before = { type: "object", properties: { a: { type: "string" } } };
+    const after = structuredClone(before);
+    expect(diffSchemas(before, after, { dialect: "draft-07" }).changes).toEqual([]);
+    after.properties.a.type = "number";
+    expect(diffSchemas(before, after, { dialect: "draft-07" }).changes.map((c) => c.kind)).toEqual(["type-changed"]);
+  });
+});

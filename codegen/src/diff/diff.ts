@@ -1,5 +1,6 @@
 import { compareSchemas } from "./compare.js";
 import { emit, type Ctx, type Loc } from "./context.js";
+import { resetCanonicalMemo } from "./json.js";
 import { loadSide, type LoadedFile, type SchemaSide } from "./load.js";
 import type { DiffOptions, DiffReport, SchemaChange, SchemaInput } from "./types.js";
 
@@ -14,6 +15,7 @@ import type { DiffOptions, DiffReport, SchemaChange, SchemaInput } from "./types
  * only. Every definition is compared in place, whether referenced or not.
  */
 export function diffSchemas(oldInput: SchemaInput, newInput: SchemaInput, options: DiffOptions = {}): DiffReport {
+  resetCanonicalMemo();
   const before = loadSide(oldInput, options, "OLD");
   const after = loadSide(newInput, options, "NEW");
   const { pairs, removed, added, pairOf } = pairFiles(before, after);
