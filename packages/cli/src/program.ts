@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerDiff } from "./commands/diff.js";
+import { registerGraph } from "./commands/graph.js";
 import { registerValidate } from "./commands/validate.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
 
@@ -23,6 +24,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .showHelpAfterError("(add --help for usage)");
   registerValidate(program, io, setExit);
   registerDiff(program, io, setExit);
+  registerGraph(program, io, setExit);
   for (const command of program.commands) command.exitOverride();
   try {
     await program.parseAsync([...argv], { from: "user" });
