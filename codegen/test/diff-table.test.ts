@@ -33,6 +33,8 @@ const rows: Row[] = [
   { name: "integer widened to number", old: { type: "integer" }, new: { type: "number" }, kinds: ["type-widened"], newReader: false, oldReader: true },
   { name: "number narrowed to integer", old: { type: "number" }, new: { type: "integer" }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
   { name: "type added where any was allowed", old: {}, new: { type: "string" }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "type added that only restates the enum", old: { enum: ["a", "b"] }, new: { type: "string", enum: ["a", "b"] }, kinds: [], newReader: false, oldReader: false },
+  { name: "type added that excludes an enum value", old: { enum: ["a", 1] }, new: { type: "string", enum: ["a", 1] }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
   { name: "enum value removed", old: { enum: ["a", "b"] }, new: { enum: ["a"] }, kinds: ["enum-value-removed"], newReader: true, oldReader: false },
   { name: "enum value added", old: { enum: ["a"] }, new: { enum: ["a", "b"] }, kinds: ["enum-value-added"], newReader: false, oldReader: true },
   { name: "enum values swapped", old: { enum: ["a", "b"] }, new: { enum: ["a", "c"] }, kinds: ["enum-value-added", "enum-value-removed"], newReader: true, oldReader: true },
@@ -160,7 +162,7 @@ const rows: Row[] = [
   {
     name: "in-memory folder: a change in a referenced file",
     old: { files: { "a.json": obj({ b: { $ref: "b.json#/$defs/B" } }), "b.json": { $defs: { B: str } } } },
-    new: { files: { "a.json": obj({ b: { $ref: "b.json#/$defs/B" } }), "b.json": { $defs: { B: { enum: ["x"] } } } } },
+    new: { files: { "a.json": obj({ b: { $ref: "b.json#/$defs/B" } }), "b.json": { $defs: { B: { enum: ["x", 1] } } } } },
     kinds: ["enum-added", "type-widened"],
     newReader: true,
     oldReader: true,

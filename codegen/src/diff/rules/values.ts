@@ -16,9 +16,24 @@ function admits(types: readonly string[], type: string): boolean {
   return types.includes(type) || (type === "integer" && types.includes("number"));
 }
 
+function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value === "object" ? "object" : typeof value;
+}
+
+/** The declared `type`, or, without one, the types of the `enum`/`const` values (so adding a `type` that only restates them changes nothing). */
+function effectiveTypes(schema: Record<string, unknown>): string[] | undefined {
+  const declared = typesOf(schema);
+  const values = valuesOf(schema);
+  if (declared || !values) return declared;
+  return [...new Set(values.map(jsonType))];
+}
+
 export function compareType(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
-  const before = typesOf(a.schema);
-  const after = typesOf(b.schema);
+  const before = effectiveTypes(a.schema);
+  const after = effectiveTypes(b.schema);
   if (before === undefined && after === undefined) return "none";
   const lost = (before ?? ALL_TYPES).filter((t) => !admits(after ?? ALL_TYPES, t));
   const gained = (after ?? ALL_TYPES).filter((t) => !admits(before ?? ALL_TYPES, t));
