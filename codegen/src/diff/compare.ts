@@ -29,8 +29,6 @@ export function compareSchemas(ctx: Ctx, a: Loc, b: Loc): Effect {
   if (refA || refB) return compareRefs(ctx, a, b, refA, refB);
 
   if (a.schema === false || b.schema === false) {
-    // Equal subtrees accept the same documents: their $refs resolve to the same places in paired files.
-  if (jsonEqual(a.schema, b.schema)) return "none";
     return a.schema === false
       ? emit(ctx, "schema-loosened", a, b, "looser", "the schema was false (nothing allowed) and now allows documents")
       : emit(ctx, "schema-tightened", a, b, "tighter", "the schema is now false: nothing is allowed");
