@@ -3,3 +3,4 @@ export { checkDrift, writeGenerated, type DriftReport } from "./check.js";
 export { readConfig, CONFIG_FILE, type CodegenConfig } from "./config.js";
 export type { GeneratedFile } from "./emit.js";
 export { dialectOf, type Dialect, type Overlay } from "./schema-set.js";
+export { diffSchemas, type Breaking, type ChangeKind, type DiffOptions, type DiffReport, type SchemaChange, type SchemaInput } from "./diff/index.js";

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { registerDiff } from "./commands/diff.js";
+import { registerGraph } from "./commands/graph.js";
 import { registerStepflow } from "./commands/stepflow.js";
 import { registerStepflowServe } from "./commands/stepflow-serve.js";
 import { registerValidate } from "./commands/validate.js";
@@ -23,6 +25,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError("(add --help for usage)");
   registerValidate(program, io, setExit);
+  registerDiff(program, io, setExit);
+  registerGraph(program, io, setExit);
   registerStepflow(program, io, setExit);
   registerStepflowServe(program, io);
   const override = (command: Command): void => {

@@ -101,7 +101,7 @@ describe.each(transports)("component client and server over %s", (_name, start) 
     await expect(client.execute("/echo", undefined)).rejects.toMatchObject({ code: -32602 });
   });
 
-  it("serves 1,000 concurrent executes, with a blob call back in each", async () => {
+  it("serves 1,000 concurrent executes, with a blob call back in each", { timeout: 120_000 }, async () => {
     const results = await Promise.all(Array.from({ length: 1000 }, (_, i) => client.execute("/blob_roundtrip", { value: i })));
     expect(results.map((r) => (r as { data: number }).data)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
   });

@@ -1,0 +1,131 @@
+import { isRecord } from "../config.js";
+import type { JsonObject } from "../schema-set.js";
+import { child, combine, emit, type Ctx, type Loc, type ObjLoc } from "./context.js";
+import { jsonEqual, show } from "./json.js";
+import type { RefTarget } from "./load.js";
+import { compareAnnotations, isAnnotation } from "./rules/annotations.js";
+import { ARRAY_KEYWORDS, compareArrays } from "./rules/arrays.js";
+import { BOUND_KEYWORDS, compareBounds } from "./rules/bounds.js";
+import { COMBINATOR_KEYWORDS, compareCombinators } from "./rules/combinators.js";
+import { compareDefs, DEFS_KEYWORDS } from "./rules/defs.js";
+import { compareObjects, OBJECT_KEYWORDS } from "./rules/objects.js";
+import { compareType, compareValues } from "./rules/values.js";
+import type { Effect } from "./types.js";
+
+/** Keywords that identify or locate a schema; editing them changes no document's validity. */
+const IDENTITY = new Set(["$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary"]);
+
+const HANDLED = new Set(["$ref", "type", "enum", "const", ...OBJECT_KEYWORDS, ...ARRAY_KEYWORDS, ...BOUND_KEYWORDS, ...COMBINATOR_KEYWORDS, ...DEFS_KEYWORDS, ...IDENTITY]);
+
+/**
+ * Compares one subschema of OLD with one of NEW, recording each change, and returns the
+ * combined effect on the documents they accept.
+ */
+export function compareSchemas(ctx: Ctx, a: Loc, b: Loc): Effect {
+  // Equal subtrees accept the same documents: their $refs resolve to the same places in paired files.
+  if (jsonEqual(a.schema, b.schema)) return "none";
+  const refA = refOf(a);
+  const refB = refOf(b);
+  if (refA || refB) return compareRefs(ctx, a, b, refA, refB);
+
+  if (a.schema === false || b.schema === false) {
+    return a.schema === false
+      ? emit(ctx, "schema-loosened", a, b, "looser", "the schema was false (nothing allowed) and now allows documents")
+      : emit(ctx, "schema-tightened", a, b, "tighter", "the schema is now false: nothing is allowed");
+  }
+  const objA = asObject(a);
+  const objB = asObject(b);
+  if (!objA || !objB) return emit(ctx, "keyword-changed", a, b, "incomparable", `not a schema: ${show(a.schema)} became ${show(b.schema)}`);
+  return compareKeywords(ctx, objA, objB);
+}
+
+function asObject(loc: Loc): ObjLoc | undefined {
+  if (loc.schema === true || loc.schema === undefined) return { ...loc, schema: {} };
+  return isRecord(loc.schema) ? (loc as ObjLoc) : undefined;
+}
+
+function compareKeywords(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+  const effects: Effect[] = [
+    compareType(ctx, a, b),
+    compareValues(ctx, a, b),
+    compareObjects(ctx, a, b),
+    compareArrays(ctx, a, b),
+    compareBounds(ctx, a, b),
+    compareCombinators(ctx, a, b),
+    compareDefs(ctx, a, b),
+    compareAnnotations(ctx, a, b),
+    compareIdentity(ctx, a, b),
+  ];
+  // A keyword no rule knows: any edit counts as breaking both ways, so nothing passes unseen.
+  const unknown = new Set([...Object.keys(a.schema), ...Object.keys(b.schema)].filter((k) => !HANDLED.has(k) && !isAnnotation(k)));
+  for (const key of [...unknown].sort()) {
+    if (jsonEqual(a.schema[key], b.schema[key])) continue;
+    effects.push(
+      emit(ctx, "keyword-changed", child(a, key), child(b, key), "incomparable", `"${key}" changed (${show(a.schema[key])} to ${show(b.schema[key])}); flowspec diff does not interpret it, so it counts as breaking both ways`),
+    );
+  }
+  return combine(...effects);
+}
+
+function compareIdentity(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+  for (const key of ["$id", "$schema"]) {
+    if (jsonEqual(a.schema[key], b.schema[key])) continue;
+    emit(ctx, "annotation-changed", child(a, key), child(b, key), "none", `"${key}" changed from ${show(a.schema[key])} to ${show(b.schema[key])}`);
+  }
+  return "none";
+}
+
+function refOf(loc: Loc): string | undefined {
+  return isRecord(loc.schema) && typeof loc.schema.$ref === "string" ? loc.schema.$ref : undefined;
+}
+
+function resolveRef(ctx: Ctx, loc: Loc, ref: string, side: "old" | "new"): Loc {
+  const target: RefTarget = ctx[side].resolve(ref, loc.file, loc.pointer);
+  return { file: target.file, pointer: target.pointer, schema: target.schema };
+}
+
+/** The keywords beside a `$ref` (2020-12 applies them too), as a schema of their own. */
+function siblings(loc: Loc): Loc {
+  const { $ref: _ref, ...rest } = loc.schema as JsonObject;
+  return { ...loc, schema: rest };
+}
+
+/**
+ * `$ref`s: two `$ref`s to the same place (same file pair, same pointer) are equal here, because
+ * every definition is compared in place. A `$ref` that now points elsewhere, or that replaced an
+ * inline schema (or was replaced by one), is a `ref-changed` whose effect is that of the two
+ * schemas compared (each pair of targets once, so recursive schemas terminate).
+ */
+function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: string | undefined): Effect {
+  const targetA = refA ? resolveRef(ctx, a, refA, "old") : a;
+  const targetB = refB ? resolveRef(ctx, b, refB, "new") : b;
+  let rest: Effect = "none";
+  if (refA && refB) {
+    rest = compareKeywords(ctx, siblings(a) as ObjLoc, siblings(b) as ObjLoc);
+    if (ctx.pairOf(targetA.file) === ctx.pairOf(targetB.file) && targetA.pointer === targetB.pointer) return rest;
+  }
+  const key = `${targetA.file.uri}#${targetA.pointer}|${targetB.file.uri}#${targetB.pointer}|${ctx.negated}`;
+  const known = ctx.memo.get(key);
+  let effect: Effect;
+  if (known !== undefined) {
+    effect = known === "pending" ? "none" : known;
+  } else {
+    ctx.memo.set(key, "pending");
+    // With one side inline, the keywords beside the other side's $ref are laid over its target.
+    const x = refA && !refB ? { ...targetA, schema: merged(targetA, a) } : targetA;
+    const y = refB && !refA ? { ...targetB, schema: merged(targetB, b) } : targetB;
+    effect = ctx.compare(x, y);
+    ctx.memo.set(key, effect);
+  }
+  const describe = (ref: string | undefined) => (ref ? `$ref ${JSON.stringify(ref)}` : "an inline schema");
+  const message = `${describe(refA)} became ${describe(refB)}${effect === "none" ? "; both accept the same documents" : ""}`;
+  return combine(rest, emit(ctx, "ref-changed", refA ? child(a, "$ref") : a, refB ? child(b, "$ref") : b, effect, message));
+}
+
+/** A `$ref` target with the keywords written beside the `$ref` laid over it. */
+function merged(target: Loc, refLoc: Loc): unknown {
+  const rest = siblings(refLoc).schema as JsonObject;
+  if (Object.keys(rest).length === 0) return target.schema;
+  if (target.schema === false) return false;
+  return { ...(isRecord(target.schema) ? target.schema : {}), ...rest };
+}

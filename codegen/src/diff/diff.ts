@@ -1,0 +1,80 @@
+import { compareSchemas } from "./compare.js";
+import { emit, type Ctx, type Loc } from "./context.js";
+import { resetCanonicalMemo } from "./json.js";
+import { loadSide, type LoadedFile, type SchemaSide } from "./load.js";
+import type { DiffOptions, DiffReport, SchemaChange, SchemaInput } from "./types.js";
+
+/**
+ * Compares two versions of a JSON Schema and classifies every change as breaking or not, once for
+ * each direction: documents written against OLD read by code generated from NEW
+ * (`breaking.forNewReader`), and documents written against NEW read by code generated from OLD
+ * (`breaking.forOldReader`).
+ *
+ * Each side is a schema file (with the sibling files its `$ref`s reach), a folder of schemas
+ * (files paired by relative path, then by `$id`), or schemas in memory. `$ref`s resolve locally
+ * only. Every definition is compared in place, whether referenced or not.
+ */
+export function diffSchemas(oldInput: SchemaInput, newInput: SchemaInput, options: DiffOptions = {}): DiffReport {
+  resetCanonicalMemo();
+  const before = loadSide(oldInput, options, "OLD");
+  const after = loadSide(newInput, options, "NEW");
+  const { pairs, removed, added, pairOf } = pairFiles(before, after);
+  const ctx: Ctx = {
+    old: before,
+    new: after,
+    pairOf,
+    annotations: options.annotations ?? true,
+    negated: false,
+    changes: [],
+    memo: new Map(),
+    compare: (a, b) => compareSchemas(ctx, a, b),
+  };
+  const rootOf = (file: LoadedFile): Loc => ({ file, pointer: "", schema: file.json });
+  for (const [x, y] of pairs) ctx.compare(rootOf(x), rootOf(y));
+  const anyNew = pairs[0]?.[1] ?? after.files[0]!;
+  const anyOld = pairs[0]?.[0] ?? before.files[0]!;
+  for (const x of removed) emit(ctx, "schema-file-removed", rootOf(x), { ...rootOf(anyNew), pointer: "" }, "tighter", `schema file ${x.path} removed: its types are gone and $refs to it no longer resolve`);
+  for (const y of added) emit(ctx, "schema-file-added", { ...rootOf(anyOld), pointer: "" }, rootOf(y), "none", `schema file ${y.path} added`);
+  return { changes: ctx.changes, summary: summarize(ctx.changes) };
+}
+
+function summarize(changes: readonly SchemaChange[]): DiffReport["summary"] {
+  return {
+    changes: changes.length,
+    breakingForNewReader: changes.filter((c) => c.breaking.forNewReader).length,
+    breakingForOldReader: changes.filter((c) => c.breaking.forOldReader).length,
+  };
+}
+
+/** Pairs the files of the two sides: the roots of two single files, then by path, then by `$id`. */
+function pairFiles(before: SchemaSide, after: SchemaSide) {
+  const left = [...before.files];
+  const right = [...after.files];
+  const pairs: [LoadedFile, LoadedFile][] = [];
+  const take = (match: (x: LoadedFile, y: LoadedFile) => boolean) => {
+    for (let i = 0; i < left.length; i++) {
+      const j = right.findIndex((y) => match(left[i]!, y));
+      if (j >= 0) {
+        pairs.push([left[i]!, right[j]!]);
+        left.splice(i--, 1);
+        right.splice(j, 1);
+      }
+    }
+  };
+  if (before.singleRoot && after.singleRoot) {
+    pairs.push([left.shift()!, right.shift()!]);
+  }
+  take((x, y) => x.path === y.path);
+  take((x, y) => typeof x.json.$id === "string" && x.json.$id === y.json.$id);
+  const ids = new Map<LoadedFile, number>();
+  pairs.forEach(([x, y], i) => {
+    ids.set(x, i);
+    ids.set(y, i);
+  });
+  let next = pairs.length;
+  const pairOf = (file: LoadedFile) => {
+    if (!ids.has(file)) ids.set(file, next++);
+    return ids.get(file)!;
+  };
+  return { pairs, removed: left, added: right, pairOf };
+}

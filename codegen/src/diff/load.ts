@@ -1,0 +1,195 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, posix, relative, resolve as resolvePath, sep } from "node:path";
+import { isRecord } from "../config.js";
+import { dialectOf, readSchemaFiles, type Dialect, type JsonObject } from "../schema-set.js";
+import { forEachSchema, getAt } from "../walk.js";
+import type { DiffOptions, SchemaInput } from "./types.js";
+
+/** One schema file of a compared side. */
+export interface LoadedFile {
+  /** Relative to the side's folder (`/` separators); the file name for a single file; "" in memory. */
+  path: string;
+  json: JsonObject;
+  /** The base URI its `$ref`s resolve against: its `$id`, or a `flowspec:` URI made from its path. */
+  uri: string;
+  dialect: Dialect;
+  /** Where it is on disk, when it is on disk (lets `$ref`s reach siblings that were not loaded yet). */
+  diskPath?: string;
+}
+
+/** A schema found by resolving a `$ref`. */
+export interface RefTarget {
+  file: LoadedFile;
+  pointer: string;
+  schema: unknown;
+}
+
+/**
+ * One side of a diff: the files compared in place (a folder's files, or a root file and every
+ * file its `$ref`s reach), and local `$ref` resolution. Nothing is ever fetched from the network.
+ */
+export interface SchemaSide {
+  label: string;
+  files: LoadedFile[];
+  /** True when the side is one root file (plus siblings), so OLD and NEW roots pair regardless of name. */
+  singleRoot: boolean;
+  resolve(ref: string, from: LoadedFile, pointer: string): RefTarget;
+}
+
+const MEMORY_BASE = "flowspec:/memory/";
+
+export function loadSide(input: SchemaInput, options: DiffOptions, label: string): SchemaSide {
+  if (typeof input === "string") return loadFromDisk(input, label);
+  const inMemory = Object.keys(input).length === 1 && isRecord(input.files) && Object.values(input.files).every(isRecord);
+  const entries: [string, JsonObject][] = inMemory ? Object.entries((input as { files: Record<string, JsonObject> }).files) : [["", input as JsonObject]];
+  if (entries.length === 0) throw new Error(`${label}: no schemas given`);
+  const files = entries.map(([path, json]) => {
+    const where = `${label}${path ? ` ${path}` : ""}`;
+    if (json.$schema === undefined && !options.dialect) {
+      throw new Error(`${where}: no "$schema"; declare the dialect in the schema, or pass the dialect option ("draft-07" or "draft-2020-12")`);
+    }
+    const dialect = json.$schema === undefined ? options.dialect! : dialectOf(json, where);
+    const uri = typeof json.$id === "string" ? json.$id : MEMORY_BASE + (path || "schema.json");
+    return { path, json, uri, dialect };
+  });
+  return makeSide(label, files, !inMemory, undefined);
+}
+
+function loadFromDisk(path: string, label: string): SchemaSide {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch (error) {
+    throw new Error(`${label} ${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (isDirectory) {
+    const dir = resolvePath(path);
+    const files = readSchemaFiles(dir, "set").map((file) => ({ path: file.path, json: file.json, uri: file.uri, dialect: file.dialect, diskPath: join(dir, file.path) }));
+    return makeSide(label, files, false, dir);
+  }
+  const diskPath = resolvePath(path);
+  const root = readFileAt(diskPath, basename(diskPath), path);
+  const side = makeSide(label, [root], true, dirname(diskPath));
+  loadReachable(side);
+  return side;
+}
+
+function readFileAt(diskPath: string, relPath: string, where: string): LoadedFile {
+  let text: string;
+  try {
+    text = readFileSync(diskPath, "utf8");
+  } catch (error) {
+    throw new Error(`${where}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${where}: not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isRecord(json)) throw new Error(`${where}: must hold a JSON Schema object`);
+  const dialect = dialectOf(json, where);
+  const uri = typeof json.$id === "string" ? json.$id : `flowspec:/set/${relPath.split("/").map(encodeURIComponent).join("/")}`;
+  return { path: relPath, json, uri, dialect, diskPath };
+}
+
+/** Follows every `$ref` from the loaded files so that all reachable sibling files are loaded. */
+function loadReachable(side: SchemaSide): void {
+  for (let i = 0; i < side.files.length; i++) {
+    const file = side.files[i]!;
+    forEachSchema(file.json, (node, pointer) => {
+      if (typeof node.$ref === "string") side.resolve(node.$ref, file, pointer);
+    });
+  }
+}
+
+function makeSide(label: string, files: LoadedFile[], singleRoot: boolean, baseDir: string | undefined): SchemaSide {
+  const byUri = new Map(files.map((file) => [file.uri, file]));
+  let idIndex: Map<string, string> | undefined;
+
+  const add = (file: LoadedFile) => {
+    files.push(file);
+    byUri.set(file.uri, file);
+    return file;
+  };
+
+  /** Finds a sibling file on disk for a URI no loaded file has: by relative path, then by `$id`. */
+  const findOnDisk = (url: URL, from: LoadedFile): LoadedFile | undefined => {
+    if (!baseDir) return undefined;
+    let candidate: string | undefined;
+    if (url.protocol === "flowspec:" && url.pathname.startsWith("/set/")) {
+      candidate = join(baseDir, ...url.pathname.slice("/set/".length).split("/").map(decodeURIComponent));
+    } else if (from.diskPath) {
+      // A relative $ref against an http(s) $id: the same relative path on disk, if the file is there.
+      const fromUrl = new URL(from.uri);
+      if (url.protocol !== "flowspec:" && url.origin === fromUrl.origin) {
+        const rel = posix.relative(posix.dirname(fromUrl.pathname), url.pathname);
+        const path = join(dirname(from.diskPath), ...rel.split("/").map(decodeURIComponent));
+        if (existsSync(path)) {
+          const file = readFileAt(path, relative(baseDir, path).split(sep).join("/"), path);
+          if (file.uri === url.href || typeof file.json.$id !== "string") return add({ ...file, uri: url.href });
+        }
+      }
+      idIndex ??= indexIds(baseDir);
+      candidate = idIndex.get(url.href);
+    }
+    if (!candidate || !existsSync(candidate)) return undefined;
+    const relPath = relative(baseDir, candidate).split(sep).join("/");
+    const known = files.find((file) => file.diskPath === candidate);
+    return known ?? add(readFileAt(candidate, relPath, candidate));
+  };
+
+  const resolve = (ref: string, from: LoadedFile, pointer: string): RefTarget => {
+    const where = `${label} ${from.path || "schema"}#${pointer}: $ref "${ref}"`;
+    let url: URL;
+    try {
+      url = new URL(ref, from.uri);
+    } catch {
+      throw new Error(`${where} cannot be resolved against "${from.uri}"`);
+    }
+    const fragment = decodeURIComponent(url.hash.replace(/^#/, ""));
+    url.hash = "";
+    const file = byUri.get(url.href) ?? byUri.get(url.href.replace(/#$/, "")) ?? findOnDisk(url, from);
+    if (!file) throw new Error(`${where} points to ${url.href}, which is no schema file beside it (flowspec diff resolves $refs locally and never fetches)`);
+    if (fragment === "" || fragment.startsWith("/")) {
+      const schema = getAt(file.json, fragment);
+      if (schema === undefined) throw new Error(`${where}: ${file.path || "the schema"} has nothing at #${fragment}`);
+      return { file, pointer: fragment, schema };
+    }
+    const anchored = findAnchor(file.json, fragment);
+    if (!anchored) throw new Error(`${where}: no "$anchor": "${fragment}" in ${file.path || "the schema"}`);
+    return { file, pointer: anchored.pointer, schema: anchored.schema };
+  };
+
+  return { label, files, singleRoot, resolve };
+}
+
+function findAnchor(json: JsonObject, anchor: string): { pointer: string; schema: JsonObject } | undefined {
+  let found: { pointer: string; schema: JsonObject } | undefined;
+  forEachSchema(json, (node, pointer) => {
+    if (!found && (node.$anchor === anchor || node.$id === `#${anchor}`)) found = { pointer, schema: node };
+  });
+  return found;
+}
+
+/** `$id` → file, for every readable schema file under a folder (other JSON files are skipped). */
+function indexIds(dir: string): Map<string, string> {
+  const index = new Map<string, string>();
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = join(folder, entry.name);
+      if (entry.isDirectory() && entry.name !== "node_modules" && !entry.name.startsWith(".")) walk(full);
+      else if (entry.isFile() && entry.name.endsWith(".json")) {
+        try {
+          const json = JSON.parse(readFileSync(full, "utf8")) as unknown;
+          if (isRecord(json) && typeof json.$id === "string") index.set(json.$id.replace(/#$/, ""), full);
+        } catch {
+          // Not JSON: not a schema this folder can resolve to.
+        }
+      }
+    }
+  };
+  walk(dir);
+  return index;
+}
+

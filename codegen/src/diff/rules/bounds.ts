@@ -1,0 +1,111 @@
+import { emit, child, combine, type Ctx, type ObjLoc } from "../context.js";
+import type { Effect } from "../types.js";
+
+interface Bound {
+  value: number;
+  exclusive: boolean;
+  keyword: string;
+}
+
+const num = (value: unknown) => (typeof value === "number" ? value : undefined);
+
+/** The effective lower (or upper) numeric bound, from the inclusive and the exclusive keyword. */
+function numericBound(schema: Record<string, unknown>, side: "lower" | "upper"): Bound | undefined {
+  const [inclusive, exclusive] = side === "lower" ? ["minimum", "exclusiveMinimum"] : ["maximum", "exclusiveMaximum"];
+  const inc = num(schema[inclusive]);
+  const exc = num(schema[exclusive]);
+  const tighterOf = (x: number, y: number) => (side === "lower" ? x > y : x < y);
+  if (inc === undefined && exc === undefined) return undefined;
+  if (exc === undefined || (inc !== undefined && tighterOf(inc, exc))) return { value: inc!, exclusive: false, keyword: inclusive };
+  return { value: exc, exclusive: true, keyword: exclusive };
+}
+
+/** Positive when `after` admits fewer values than `before`. */
+function boundEffect(before: Bound | undefined, after: Bound | undefined, side: "lower" | "upper"): Effect {
+  if (!before && !after) return "none";
+  if (!before) return "tighter";
+  if (!after) return "looser";
+  if (before.value === after.value) return before.exclusive === after.exclusive ? "none" : after.exclusive ? "tighter" : "looser";
+  const raised = after.value > before.value;
+  return side === "lower" ? (raised ? "tighter" : "looser") : raised ? "looser" : "tighter";
+}
+
+function describeBound(bound: Bound | undefined, side: "lower" | "upper"): string {
+  if (!bound) return "none";
+  return `${side === "lower" ? (bound.exclusive ? ">" : ">=") : bound.exclusive ? "<" : "<="} ${bound.value}`;
+}
+
+function compareNumericBound(ctx: Ctx, a: ObjLoc, b: ObjLoc, side: "lower" | "upper"): Effect {
+  const before = numericBound(a.schema, side);
+  const after = numericBound(b.schema, side);
+  const effect = boundEffect(before, after, side);
+  if (effect === "none") return "none";
+  const locA = before ? child(a, before.keyword) : a;
+  const locB = after ? child(b, after.keyword) : b;
+  const message = `${side === "lower" ? "lower" : "upper"} bound ${describeBound(before, side)} became ${describeBound(after, side)}`;
+  return emit(ctx, effect === "tighter" ? "bound-tightened" : "bound-loosened", locA, locB, effect, message);
+}
+
+/** Length and count bounds: a larger minimum or a smaller maximum admits fewer documents. */
+const COUNT_BOUNDS: [string, "lower" | "upper", string][] = [
+  ["minLength", "lower", "string length"],
+  ["maxLength", "upper", "string length"],
+  ["minItems", "lower", "array length"],
+  ["maxItems", "upper", "array length"],
+  ["minProperties", "lower", "property count"],
+  ["maxProperties", "upper", "property count"],
+  ["minContains", "lower", "matching item count"],
+  ["maxContains", "upper", "matching item count"],
+];
+
+export const BOUND_KEYWORDS = ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "uniqueItems", "pattern", "format", ...COUNT_BOUNDS.map(([k]) => k)];
+
+export function compareBounds(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+  const effects: Effect[] = [compareNumericBound(ctx, a, b, "lower"), compareNumericBound(ctx, a, b, "upper")];
+  for (const [keyword, side, what] of COUNT_BOUNDS) {
+    const before = num(a.schema[keyword]);
+    const after = num(b.schema[keyword]);
+    const effect = boundEffect(
+      before === undefined ? undefined : { value: before, exclusive: false, keyword },
+      after === undefined ? undefined : { value: after, exclusive: false, keyword },
+      side,
+    );
+    if (effect === "none") continue;
+    const message = `${keyword} (${what}) ${before ?? "none"} became ${after ?? "none"}`;
+    effects.push(emit(ctx, effect === "tighter" ? "bound-tightened" : "bound-loosened", child(a, keyword), child(b, keyword), effect, message));
+  }
+  effects.push(compareMultipleOf(ctx, a, b), compareUniqueItems(ctx, a, b), compareStringKeyword(ctx, a, b, "pattern"), compareStringKeyword(ctx, a, b, "format"));
+  return combine(...effects);
+}
+
+function compareMultipleOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+  const before = num(a.schema.multipleOf);
+  const after = num(b.schema.multipleOf);
+  if (before === after) return "none";
+  const isMultiple = (x: number, of: number) => Number.isInteger(Number((x / of).toPrecision(12)));
+  const effect: Effect =
+    before === undefined ? "tighter" : after === undefined ? "looser" : isMultiple(after, before) ? "tighter" : isMultiple(before, after) ? "looser" : "incomparable";
+  const kind = effect === "tighter" ? "bound-tightened" : effect === "looser" ? "bound-loosened" : "bound-changed";
+  return emit(ctx, kind, child(a, "multipleOf"), child(b, "multipleOf"), effect, `multipleOf ${before ?? "none"} became ${after ?? "none"}`);
+}
+
+function compareUniqueItems(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+  const before = a.schema.uniqueItems === true;
+  const after = b.schema.uniqueItems === true;
+  if (before === after) return "none";
+  return after
+    ? emit(ctx, "bound-tightened", child(a, "uniqueItems"), child(b, "uniqueItems"), "tighter", "items must now be unique")
+    : emit(ctx, "bound-loosened", child(a, "uniqueItems"), child(b, "uniqueItems"), "looser", "items no longer need to be unique");
+}
+
+/** `pattern` and `format`: adding one restricts, removing one relaxes, replacing one does both. */
+function compareStringKeyword(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: "pattern" | "format"): Effect {
+  const before = a.schema[keyword];
+  const after = b.schema[keyword];
+  if (before === after) return "none";
+  const locA = child(a, keyword);
+  const locB = child(b, keyword);
+  if (before === undefined) return emit(ctx, `${keyword}-added`, locA, locB, "tighter", `${keyword} ${JSON.stringify(after)} added`);
+  if (after === undefined) return emit(ctx, `${keyword}-removed`, locA, locB, "looser", `${keyword} ${JSON.stringify(before)} removed`);
+  return emit(ctx, `${keyword}-changed`, locA, locB, "incomparable", `${keyword} changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`);
+}

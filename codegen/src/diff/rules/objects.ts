@@ -1,0 +1,123 @@
+import { isRecord } from "../../config.js";
+import { child, combine, emit, quote, type Ctx, type Loc, type ObjLoc } from "../context.js";
+import { canonical } from "../json.js";
+import type { Effect } from "../types.js";
+import { compareSlot, slotState } from "./slot.js";
+
+export const OBJECT_KEYWORDS = ["properties", "required", "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties", "dependentRequired", "dependentSchemas", "dependencies"];
+
+const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+
+/**
+ * What applies to a property a schema does not declare: the first matching `patternProperties`
+ * entry, else `additionalProperties` (absent means anything).
+ */
+function undeclared(loc: ObjLoc, name: string): Loc {
+  for (const pattern of Object.keys(record(loc.schema.patternProperties)).sort()) {
+    try {
+      if (new RegExp(pattern, "u").test(name)) return child(loc, "patternProperties", pattern);
+    } catch {
+      // An invalid pattern matches nothing here; the keyword comparison reports its change.
+    }
+  }
+  return child(loc, "additionalProperties");
+}
+
+export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+  const effects: Effect[] = [];
+  const before = record(a.schema.properties);
+  const after = record(b.schema.properties);
+  for (const name of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    const locA = child(a, "properties", name);
+    const locB = child(b, "properties", name);
+    if (name in before && name in after) {
+      effects.push(ctx.compare(locA, locB));
+    } else if (name in before) {
+      // Writers generated from NEW no longer write it; what NEW readers do with it depends on what
+      // now applies to undeclared properties.
+      const rest = undeclared(b, name);
+      const state = slotState(rest.schema);
+      if (state === "open") {
+        effects.push(emit(ctx, "property-removed", locA, b, "none", `property ${quote(name)} removed; NEW accepts it as an undeclared property`));
+      } else if (state === "closed") {
+        effects.push(emit(ctx, "property-removed", locA, b, "tighter", `property ${quote(name)} removed and undeclared properties are not allowed: NEW rejects documents that carry it`));
+      } else {
+        const effect = ctx.compare(locA, rest);
+        effects.push(emit(ctx, "property-removed", locA, b, effect, `property ${quote(name)} removed; NEW checks it against ${rest.pointer.split("/").slice(-2).join("/")}`));
+      }
+    } else {
+      const rest = undeclared(a, name);
+      const state = slotState(rest.schema);
+      if (state === "open") {
+        effects.push(emit(ctx, "property-added", a, locB, "none", `property ${quote(name)} added; OLD accepts it as an undeclared property`));
+      } else if (state === "closed") {
+        effects.push(emit(ctx, "property-added", a, locB, "looser", `property ${quote(name)} added where OLD allows no undeclared properties: OLD rejects documents that carry it`));
+      } else {
+        const effect = ctx.compare(rest, locB);
+        effects.push(emit(ctx, "property-added", a, locB, effect, `property ${quote(name)} added; OLD checked it against ${rest.pointer.split("/").slice(-2).join("/")}`));
+      }
+    }
+  }
+
+  const requiredBefore = strings(a.schema.required);
+  const requiredAfter = strings(b.schema.required);
+  for (const name of requiredAfter.filter((n) => !requiredBefore.includes(n))) {
+    effects.push(emit(ctx, "required-added", child(a, "required"), child(b, "required"), "tighter", `property ${quote(name)} is now required: NEW rejects documents without it`));
+  }
+  for (const name of requiredBefore.filter((n) => !requiredAfter.includes(n))) {
+    effects.push(emit(ctx, "required-removed", child(a, "required"), child(b, "required"), "looser", `property ${quote(name)} is no longer required: OLD rejects documents without it`));
+  }
+
+  effects.push(
+    compareSlot(ctx, child(a, "additionalProperties"), child(b, "additionalProperties"), { tighter: "additional-properties-tightened", looser: "additional-properties-loosened" }, "additionalProperties"),
+    compareSlot(ctx, child(a, "unevaluatedProperties"), child(b, "unevaluatedProperties"), { tighter: "additional-properties-tightened", looser: "additional-properties-loosened" }, "unevaluatedProperties"),
+    compareSlot(ctx, child(a, "propertyNames"), child(b, "propertyNames"), { tighter: "keyword-changed", looser: "keyword-changed" }, "propertyNames"),
+    compareSchemaMap(ctx, a, b, "patternProperties", "pattern property"),
+    compareSchemaMap(ctx, a, b, "dependentSchemas", "dependent schema"),
+    compareDependencies(ctx, a, b),
+  );
+  return combine(...effects);
+}
+
+/** A map of subschemas where each entry constrains more documents (patternProperties, dependentSchemas). */
+function compareSchemaMap(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: string, what: string): Effect {
+  const before = record(a.schema[keyword]);
+  const after = record(b.schema[keyword]);
+  const effects: Effect[] = [];
+  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    const locA = child(a, keyword, key);
+    const locB = child(b, keyword, key);
+    if (key in before && key in after) effects.push(ctx.compare(locA, locB));
+    else if (key in after) effects.push(emit(ctx, "keyword-changed", a, locB, slotState(after[key]) === "open" ? "none" : "tighter", `${what} ${quote(key)} added`));
+    else effects.push(emit(ctx, "keyword-changed", locA, b, slotState(before[key]) === "open" ? "none" : "looser", `${what} ${quote(key)} removed`));
+  }
+  return combine(...effects);
+}
+
+/** `dependentRequired` and draft-07 `dependencies` (array form: names required when a property is present). */
+function compareDependencies(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+  const effects: Effect[] = [];
+  for (const keyword of ["dependentRequired", "dependencies"]) {
+    const before = record(a.schema[keyword]);
+    const after = record(b.schema[keyword]);
+    for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+      const x = before[key];
+      const y = after[key];
+      const locA = child(a, keyword, key);
+      const locB = child(b, keyword, key);
+      if (isRecord(x) || isRecord(y) || typeof x === "boolean" || typeof y === "boolean") {
+        effects.push(compareSlot(ctx, locA, locB, { tighter: "keyword-changed", looser: "keyword-changed" }, `${keyword} of ${quote(key)}`));
+        continue;
+      }
+      const namesBefore = strings(x);
+      const namesAfter = strings(y);
+      if (canonical([...namesBefore].sort()) === canonical([...namesAfter].sort())) continue;
+      const gained = namesAfter.filter((n) => !namesBefore.includes(n));
+      const lost = namesBefore.filter((n) => !namesAfter.includes(n));
+      const effect: Effect = gained.length && lost.length ? "incomparable" : gained.length ? "tighter" : "looser";
+      effects.push(emit(ctx, "keyword-changed", locA, locB, effect, `when ${quote(key)} is present, required properties ${JSON.stringify(namesBefore)} became ${JSON.stringify(namesAfter)}`));
+    }
+  }
+  return combine(...effects);
+}

@@ -1,0 +1,114 @@
+import type { Dialect, JsonObject } from "../schema-set.js";
+
+/**
+ * Which readers a change breaks. A schema is a contract between the code that writes documents and
+ * the code that reads (validates) them, so a change can break either side:
+ * - `forNewReader`: documents written against OLD are rejected by code generated from NEW (NEW got
+ *   stricter: a new required property, a narrowed type, a removed enum value...).
+ * - `forOldReader`: documents written against NEW are rejected by code generated from OLD (NEW got
+ *   looser: a widened type, an added enum value, a removed required property...).
+ */
+export interface Breaking {
+  forNewReader: boolean;
+  forOldReader: boolean;
+}
+
+/** One classified difference between two versions of a schema. */
+export interface SchemaChange {
+  /** What changed, e.g. `required-added`, `type-narrowed`, `enum-value-removed` (see the README's table). */
+  kind: ChangeKind;
+  /** The schema file in OLD (path relative to the compared folder, or the file name), "" for an in-memory schema. */
+  fileOld: string;
+  /** JSON Pointer in OLD of the keyword or subschema; for an addition, of the schema that gained it. */
+  pointerOld: string;
+  fileNew: string;
+  /** JSON Pointer in NEW; for a removal, of the schema that lost it. */
+  pointerNew: string;
+  breaking: Breaking;
+  /** One sentence for a person: what changed and whom it breaks. */
+  message: string;
+}
+
+export type ChangeKind =
+  | "schema-file-added"
+  | "schema-file-removed"
+  | "schema-tightened"
+  | "schema-loosened"
+  | "property-added"
+  | "property-removed"
+  | "required-added"
+  | "required-removed"
+  | "type-narrowed"
+  | "type-widened"
+  | "type-changed"
+  | "enum-added"
+  | "enum-removed"
+  | "enum-value-added"
+  | "enum-value-removed"
+  | "const-added"
+  | "const-removed"
+  | "const-changed"
+  | "additional-properties-tightened"
+  | "additional-properties-loosened"
+  | "bound-tightened"
+  | "bound-loosened"
+  | "bound-changed"
+  | "pattern-added"
+  | "pattern-removed"
+  | "pattern-changed"
+  | "format-added"
+  | "format-removed"
+  | "format-changed"
+  | "ref-changed"
+  | "branch-added"
+  | "branch-removed"
+  | "union-added"
+  | "union-removed"
+  | "conjunct-added"
+  | "conjunct-removed"
+  | "items-tightened"
+  | "items-loosened"
+  | "tuple-item-added"
+  | "tuple-item-removed"
+  | "def-added"
+  | "def-removed"
+  | "keyword-changed"
+  | "annotation-changed";
+
+/** What `diffSchemas` compares: a schema file or folder on disk, or schemas in memory. */
+export type SchemaInput =
+  | string
+  | JsonObject
+  | {
+      /** In-memory folder: relative path → schema. */
+      files: Record<string, JsonObject>;
+    };
+
+export interface DiffOptions {
+  /** Report title/description/default/examples/... changes too (never breaking). Default true. */
+  annotations?: boolean;
+  /**
+   * The dialect of in-memory schemas that do not declare `$schema`. Files on disk must declare it:
+   * a 2020-12 schema is never read as draft-07 silently.
+   */
+  dialect?: Dialect;
+}
+
+export interface DiffReport {
+  changes: SchemaChange[];
+  summary: {
+    changes: number;
+    breakingForNewReader: number;
+    breakingForOldReader: number;
+  };
+}
+
+/** The effect of a change on the set of documents a schema accepts. */
+export type Effect = "tighter" | "looser" | "incomparable" | "none";
+
+export function breakingOf(effect: Effect): Breaking {
+  return {
+    forNewReader: effect === "tighter" || effect === "incomparable",
+    forOldReader: effect === "looser" || effect === "incomparable",
+  };
+}

@@ -1,0 +1,123 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { diffSchemas } from "@flowspec/codegen";
+import { applyOverlays, readOverlay, readSchemaFiles } from "../src/schema-set.js";
+import { corpusDir, repoRoot } from "../../test/support.js";
+
+const agentsJson = corpusDir("agents-json");
+const canonicalSchema = join(agentsJson, "agents_json__agentsJson.schema.json");
+const variantSchema = join(agentsJson, "static__schema.agents.json");
+const links = "/properties/flows/items/properties/links/items/properties";
+
+const brief = (report: ReturnType<typeof diffSchemas>) =>
+  report.changes.map((c) => ({ kind: c.kind, pointerOld: c.pointerOld, pointerNew: c.pointerNew, newReader: c.breaking.forNewReader, oldReader: c.breaking.forOldReader }));
+
+describe("diffSchemas on real upstream changes", () => {
+  it("agents.json: the facebookads branch makes link action ids required and target.actionId string-only (protocol notes §1)", () => {
+    const report = diffSchemas(canonicalSchema, variantSchema, { annotations: false });
+    expect(brief(report)).toEqual([
+      { kind: "required-added", pointerOld: `${links}/origin/required`, pointerNew: `${links}/origin/required`, newReader: true, oldReader: false },
+      { kind: "type-narrowed", pointerOld: `${links}/target/properties/actionId/type`, pointerNew: `${links}/target/properties/actionId/type`, newReader: true, oldReader: false },
+      { kind: "required-added", pointerOld: `${links}/target/required`, pointerNew: `${links}/target/required`, newReader: true, oldReader: false },
+    ]);
+    expect(report.changes.map((c) => c.fileOld)).toEqual(Array(3).fill("agents_json__agentsJson.schema.json"));
+    expect(report.changes.map((c) => c.fileNew)).toEqual(Array(3).fill("static__schema.agents.json"));
+  });
+
+  it("agents.json: the description edits are reported as annotations, breaking nothing", () => {
+    const report = diffSchemas(canonicalSchema, variantSchema);
+    const annotations = report.changes.filter((c) => c.kind === "annotation-changed");
+    expect(annotations.map((c) => c.pointerNew)).toEqual([`${links}/origin/properties/actionId/description`, `${links}/target/properties/actionId/description`]);
+    expect(annotations.every((c) => !c.breaking.forNewReader && !c.breaking.forOldReader)).toBe(true);
+    expect(report.summary).toEqual({ changes: 5, breakingForNewReader: 3, breakingForOldReader: 0 });
+  });
+
+  it("agents.json: read the other way, the same edits break old readers of canonical documents", () => {
+    const report = diffSchemas(variantSchema, canonicalSchema, { annotations: false });
+    expect(report.changes.map((c) => c.kind)).toEqual(["required-removed", "type-widened", "required-removed"]);
+    expect(report.summary).toEqual({ changes: 3, breakingForNewReader: 0, breakingForOldReader: 3 });
+  });
+
+  it("stepflow: the runtime overlay makes Flow.schema required and protocol_prefix optional", () => {
+    const dir = join(repoRoot, "schemas/stepflow");
+    const files = readSchemaFiles(dir, "stepflow");
+    const patched = applyOverlays(files, [readOverlay(dir, "overlays/runtime.json")]);
+    const report = diffSchemas(files[0]!.json, patched[0]!.json);
+    expect(brief(report)).toEqual([
+      { kind: "property-added", pointerOld: "/$defs/Flow", pointerNew: "/$defs/Flow/properties/schema", newReader: false, oldReader: false },
+      { kind: "required-added", pointerOld: "/$defs/Flow/required", pointerNew: "/$defs/Flow/required", newReader: true, oldReader: false },
+      { kind: "required-removed", pointerOld: "/$defs/InitializeParams/required", pointerNew: "/$defs/InitializeParams/required", newReader: false, oldReader: true },
+      { kind: "property-added", pointerOld: "/$defs/TestConfig", pointerNew: "/$defs/TestConfig/properties/config", newReader: false, oldReader: false },
+      { kind: "property-added", pointerOld: "/$defs/TestConfig", pointerNew: "/$defs/TestConfig/properties/servers", newReader: false, oldReader: false },
+      { kind: "def-added", pointerOld: "", pointerNew: "/$defs/TestServerConfig", newReader: false, oldReader: false },
+    ]);
+    expect(report.changes[1]!.message).toContain('"schema" is now required');
+  });
+
+  it.each(["stepflow", "agents-json", "apflow", "agent-service"])("schemas/%s against itself has no changes", (spec) => {
+    const dir = join(repoRoot, "schemas", spec);
+    expect(diffSchemas(dir, dir).changes).toEqual([]);
+  });
+});
+
+describe("diffSchemas on files and folders", () => {
+  const root = mkdtempSync(join(tmpdir(), "flowspec-diff-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const draft07 = "http://json-schema.org/draft-07/schema#";
+  const write = (path: string, json: unknown) => {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), JSON.stringify(json, null, 2));
+    return join(root, path);
+  };
+
+  it("follows a file's $refs to siblings by relative path and by $id, and compares them too", () => {
+    for (const [version, currency] of [["v1", ["EUR", "USD"]], ["v2", ["EUR"]]] as const) {
+      write(`${version}/invoice.json`, { $schema: draft07, $id: "https://billing.example/invoice.json", type: "object", properties: { customer: { $ref: "common/customer.json" }, total: { $ref: "https://billing.example/money.json" } } });
+      write(`${version}/common/customer.json`, { $schema: draft07, type: "object", properties: { id: { type: "string" } }, required: version === "v2" ? ["id"] : [] });
+      write(`${version}/money.json`, { $schema: draft07, $id: "https://billing.example/money.json", type: "object", properties: { currency: { enum: currency } } });
+      write(`${version}/unrelated.json`, { not: "a schema" });
+    }
+    const report = diffSchemas(join(root, "v1/invoice.json"), join(root, "v2/invoice.json"));
+    expect(report.changes.map((c) => [c.kind, c.fileOld, c.pointerOld])).toEqual([
+      ["required-added", "common/customer.json", "/required"],
+      ["enum-value-removed", "money.json", "/properties/currency/enum"],
+    ]);
+  });
+
+  it("pairs a folder's files by path, then by $id, and reports added and removed files", () => {
+    write("f1/a.json", { $schema: draft07, $id: "https://x.example/a", type: "string" });
+    write("f1/gone.json", { $schema: draft07, type: "string" });
+    write("f2/renamed-a.json", { $schema: draft07, $id: "https://x.example/a", type: "string", maxLength: 3 });
+    write("f2/new.json", { $schema: draft07, type: "string" });
+    const report = diffSchemas(join(root, "f1"), join(root, "f2"));
+    expect(report.changes.map((c) => [c.kind, c.fileOld, c.fileNew])).toEqual([
+      ["bound-tightened", "a.json", "renamed-a.json"],
+      ["schema-file-removed", "gone.json", "renamed-a.json"],
+      ["schema-file-added", "a.json", "new.json"],
+    ]);
+    expect(report.summary.breakingForNewReader).toBe(2);
+  });
+
+  it.each([
+    ["a file without $schema", () => diffSchemas(write("bad/no-dialect.json", { type: "string" }), write("bad/ok.json", { $schema: draft07 })), /no-dialect\.json: no "\$schema"/],
+    ["an unsupported dialect", () => diffSchemas(write("bad/d4.json", { $schema: "http://json-schema.org/draft-04/schema#" }), write("bad/ok2.json", { $schema: draft07 })), /draft-04.*does not read/],
+    ["a missing file", () => diffSchemas(join(root, "nope.json"), join(root, "nope.json")), /OLD .*nope\.json: cannot read: ENOENT/],
+    ["a $ref to nowhere", () => diffSchemas(write("bad/ref.json", { $schema: draft07, $ref: "missing.json" }), write("bad/ok3.json", { $schema: draft07 })), /OLD ref\.json#: \$ref "missing\.json" points to .*missing\.json, which is no schema file/],
+    ["a $ref to a missing pointer", () => diffSchemas({ $ref: "#/$defs/X" }, {}, { dialect: "draft-2020-12" }), /OLD schema#: \$ref "#\/\$defs\/X": the schema has nothing at #\/\$defs\/X/],
+    ["an in-memory schema without a dialect", () => diffSchemas({ type: "string" }, { type: "string" }), /OLD: no "\$schema".*or pass the dialect option/],
+  ])("refuses %s with a message naming where", (_name, run, message) => {
+    expect(run).toThrow(message);
+  });
+});
+
+describe("diffSchemas on schema objects", () => {
+  it("sees edits a caller makes between two runs on the same objects", () => {
+    const before = { type: "object", properties: { a: { type: "string" } } };
+    const after = structuredClone(before);
+    expect(diffSchemas(before, after, { dialect: "draft-07" }).changes).toEqual([]);
+    after.properties.a.type = "number";
+    expect(diffSchemas(before, after, { dialect: "draft-07" }).changes.map((c) => c.kind)).toEqual(["type-changed"]);
+  });
+});

@@ -1,0 +1,200 @@
+import { describe, expect, it } from "vitest";
+import { diffSchemas, type DiffOptions, type SchemaInput } from "@flowspec/codegen";
+
+interface Row {
+  name: string;
+  old: SchemaInput;
+  new: SchemaInput;
+  /** The kinds reported, sorted and without repeats. */
+  kinds: string[];
+  /** Whether any change breaks code generated from NEW reading OLD documents. */
+  newReader: boolean;
+  /** Whether any change breaks code generated from OLD reading NEW documents. */
+  oldReader: boolean;
+  options?: DiffOptions;
+}
+
+const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra });
+const str = { type: "string" };
+
+const rows: Row[] = [
+  { name: "identical schemas", old: obj({ a: str }), new: obj({ a: str }), kinds: [], newReader: false, oldReader: false },
+  { name: "optional property added (open object)", old: obj({ a: str }), new: obj({ a: str, b: str }), kinds: ["property-added"], newReader: false, oldReader: false },
+  { name: "property added to a closed object", old: obj({ a: str }, { additionalProperties: false }), new: obj({ a: str, b: str }, { additionalProperties: false }), kinds: ["property-added"], newReader: false, oldReader: true },
+  { name: "property added, OLD constrained undeclared ones", old: obj({}, { additionalProperties: { type: "string" } }), new: obj({ b: { type: "number" } }, { additionalProperties: { type: "string" } }), kinds: ["property-added", "type-changed"], newReader: true, oldReader: true },
+  { name: "optional property removed (open object)", old: obj({ a: str, b: str }), new: obj({ a: str }), kinds: ["property-removed"], newReader: false, oldReader: false },
+  { name: "property removed from a closed object", old: obj({ a: str, b: str }, { additionalProperties: false }), new: obj({ a: str }, { additionalProperties: false }), kinds: ["property-removed"], newReader: true, oldReader: false },
+  { name: "required property removed", old: obj({ a: str, b: str }, { required: ["b"] }), new: obj({ a: str }), kinds: ["property-removed", "required-removed"], newReader: false, oldReader: true },
+  { name: "required added", old: obj({ a: str }), new: obj({ a: str }, { required: ["a"] }), kinds: ["required-added"], newReader: true, oldReader: false },
+  { name: "required removed", old: obj({ a: str }, { required: ["a"] }), new: obj({ a: str }), kinds: ["required-removed"], newReader: false, oldReader: true },
+  { name: "type narrowed", old: { type: ["string", "number"] }, new: { type: "string" }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "type widened (nullable)", old: { type: "string" }, new: { type: ["string", "null"] }, kinds: ["type-widened"], newReader: false, oldReader: true },
+  { name: "type replaced", old: { type: "string" }, new: { type: "number" }, kinds: ["type-changed"], newReader: true, oldReader: true },
+  { name: "integer widened to number", old: { type: "integer" }, new: { type: "number" }, kinds: ["type-widened"], newReader: false, oldReader: true },
+  { name: "number narrowed to integer", old: { type: "number" }, new: { type: "integer" }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "type added where any was allowed", old: {}, new: { type: "string" }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "type added that only restates the enum", old: { enum: ["a", "b"] }, new: { type: "string", enum: ["a", "b"] }, kinds: [], newReader: false, oldReader: false },
+  { name: "type added that excludes an enum value", old: { enum: ["a", 1] }, new: { type: "string", enum: ["a", 1] }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "enum value removed", old: { enum: ["a", "b"] }, new: { enum: ["a"] }, kinds: ["enum-value-removed"], newReader: true, oldReader: false },
+  { name: "enum value added", old: { enum: ["a"] }, new: { enum: ["a", "b"] }, kinds: ["enum-value-added"], newReader: false, oldReader: true },
+  { name: "enum values swapped", old: { enum: ["a", "b"] }, new: { enum: ["a", "c"] }, kinds: ["enum-value-added", "enum-value-removed"], newReader: true, oldReader: true },
+  { name: "enum introduced", old: str, new: { ...str, enum: ["a"] }, kinds: ["enum-added"], newReader: true, oldReader: false },
+  { name: "enum dropped", old: { ...str, enum: ["a"] }, new: str, kinds: ["enum-removed"], newReader: false, oldReader: true },
+  { name: "const changed", old: { const: "v1" }, new: { const: "v2" }, kinds: ["const-changed"], newReader: true, oldReader: true },
+  { name: "const introduced", old: str, new: { ...str, const: "v1" }, kinds: ["const-added"], newReader: true, oldReader: false },
+  { name: "const opened into an enum", old: { const: "a" }, new: { enum: ["a", "b"] }, kinds: ["enum-value-added"], newReader: false, oldReader: true },
+  { name: "additionalProperties true to false", old: obj({ a: str }, { additionalProperties: true }), new: obj({ a: str }, { additionalProperties: false }), kinds: ["additional-properties-tightened"], newReader: true, oldReader: false },
+  { name: "additionalProperties false to absent", old: obj({ a: str }, { additionalProperties: false }), new: obj({ a: str }), kinds: ["additional-properties-loosened"], newReader: false, oldReader: true },
+  { name: "additionalProperties schema narrowed", old: { type: "object", additionalProperties: { type: ["string", "number"] } }, new: { type: "object", additionalProperties: str }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "additionalProperties schema introduced", old: { type: "object" }, new: { type: "object", additionalProperties: str }, kinds: ["additional-properties-tightened"], newReader: true, oldReader: false },
+  { name: "minimum raised", old: { type: "number", minimum: 0 }, new: { type: "number", minimum: 1 }, kinds: ["bound-tightened"], newReader: true, oldReader: false },
+  { name: "maximum raised", old: { type: "number", maximum: 10 }, new: { type: "number", maximum: 20 }, kinds: ["bound-loosened"], newReader: false, oldReader: true },
+  { name: "minimum made exclusive", old: { type: "number", minimum: 0 }, new: { type: "number", exclusiveMinimum: 0 }, kinds: ["bound-tightened"], newReader: true, oldReader: false },
+  { name: "maximum removed", old: { type: "number", maximum: 10 }, new: { type: "number" }, kinds: ["bound-loosened"], newReader: false, oldReader: true },
+  { name: "maxLength lowered", old: { type: "string", maxLength: 64 }, new: { type: "string", maxLength: 32 }, kinds: ["bound-tightened"], newReader: true, oldReader: false },
+  { name: "minLength removed", old: { type: "string", minLength: 1 }, new: str, kinds: ["bound-loosened"], newReader: false, oldReader: true },
+  { name: "multipleOf 2 to 4", old: { type: "integer", multipleOf: 2 }, new: { type: "integer", multipleOf: 4 }, kinds: ["bound-tightened"], newReader: true, oldReader: false },
+  { name: "multipleOf 2 to 3", old: { type: "integer", multipleOf: 2 }, new: { type: "integer", multipleOf: 3 }, kinds: ["bound-changed"], newReader: true, oldReader: true },
+  { name: "minItems raised and uniqueItems added", old: { type: "array", minItems: 0 }, new: { type: "array", minItems: 1, uniqueItems: true }, kinds: ["bound-tightened"], newReader: true, oldReader: false },
+  { name: "maxProperties introduced", old: { type: "object" }, new: { type: "object", maxProperties: 5 }, kinds: ["bound-tightened"], newReader: true, oldReader: false },
+  { name: "pattern added", old: str, new: { ...str, pattern: "^[a-z]+$" }, kinds: ["pattern-added"], newReader: true, oldReader: false },
+  { name: "pattern removed", old: { ...str, pattern: "^[a-z]+$" }, new: str, kinds: ["pattern-removed"], newReader: false, oldReader: true },
+  { name: "pattern changed", old: { ...str, pattern: "^[a-z]+$" }, new: { ...str, pattern: "^[A-Z]+$" }, kinds: ["pattern-changed"], newReader: true, oldReader: true },
+  { name: "format added", old: str, new: { ...str, format: "uuid" }, kinds: ["format-added"], newReader: true, oldReader: false },
+  { name: "format changed", old: { ...str, format: "date" }, new: { ...str, format: "date-time" }, kinds: ["format-changed"], newReader: true, oldReader: true },
+  { name: "format removed", old: { ...str, format: "email" }, new: str, kinds: ["format-removed"], newReader: false, oldReader: true },
+  {
+    name: "$ref retargeted to a stricter definition",
+    old: { $defs: { Loose: { type: ["string", "number"] }, Strict: str }, properties: { a: { $ref: "#/$defs/Loose" } } },
+    new: { $defs: { Loose: { type: ["string", "number"] }, Strict: str }, properties: { a: { $ref: "#/$defs/Strict" } } },
+    kinds: ["ref-changed", "type-narrowed"],
+    newReader: true,
+    oldReader: false,
+  },
+  {
+    name: "$ref retargeted to an equal definition (a rename)",
+    old: { $defs: { Name: str }, properties: { a: { $ref: "#/$defs/Name" } } },
+    new: { $defs: { Name: str, Label: str }, properties: { a: { $ref: "#/$defs/Label" } } },
+    kinds: ["def-added", "ref-changed"],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    name: "$ref inlined with the same schema",
+    old: { $defs: { Name: str }, properties: { a: { $ref: "#/$defs/Name" } } },
+    new: { $defs: { Name: str }, properties: { a: str } },
+    kinds: ["ref-changed"],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    name: "shared $ref target changed is reported once, in place",
+    old: { $defs: { Id: str }, properties: { a: { $ref: "#/$defs/Id" }, b: { $ref: "#/$defs/Id" } } },
+    new: { $defs: { Id: { type: "string", minLength: 1 } }, properties: { a: { $ref: "#/$defs/Id" }, b: { $ref: "#/$defs/Id" } } },
+    kinds: ["bound-tightened"],
+    newReader: true,
+    oldReader: false,
+  },
+  { name: "oneOf branch removed", old: { oneOf: [str, { type: "number" }] }, new: { oneOf: [str] }, kinds: ["branch-removed"], newReader: true, oldReader: false },
+  { name: "anyOf branch added", old: { anyOf: [str] }, new: { anyOf: [str, { type: "null" }] }, kinds: ["branch-added"], newReader: false, oldReader: true },
+  {
+    name: "oneOf branch edited (matched by title)",
+    old: { oneOf: [{ title: "A", type: ["string", "number"] }, { title: "B", type: "boolean" }] },
+    new: { oneOf: [{ title: "B", type: "boolean" }, { title: "A", type: "string" }] },
+    kinds: ["type-narrowed"],
+    newReader: true,
+    oldReader: false,
+  },
+  { name: "anyOf became oneOf", old: { anyOf: [str, { type: "number" }] }, new: { oneOf: [str, { type: "number" }] }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
+  { name: "union introduced", old: {}, new: { anyOf: [str, { type: "number" }] }, kinds: ["union-added"], newReader: true, oldReader: false },
+  { name: "allOf conjunct added", old: { allOf: [obj({ a: str })] }, new: { allOf: [obj({ a: str }), { required: ["a"] }] }, kinds: ["conjunct-added"], newReader: true, oldReader: false },
+  { name: "allOf conjunct removed", old: { allOf: [obj({ a: str }), { required: ["a"] }] }, new: { allOf: [obj({ a: str })] }, kinds: ["conjunct-removed"], newReader: false, oldReader: true },
+  { name: "items narrowed", old: { type: "array", items: { type: ["string", "number"] } }, new: { type: "array", items: str }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "items schema introduced", old: { type: "array" }, new: { type: "array", items: str }, kinds: ["items-tightened"], newReader: true, oldReader: false },
+  { name: "items schema dropped", old: { type: "array", items: str }, new: { type: "array" }, kinds: ["items-loosened"], newReader: false, oldReader: true },
+  { name: "prefixItems position added to a closed tuple", old: { type: "array", prefixItems: [str], items: false }, new: { type: "array", prefixItems: [str, str], items: false }, kinds: ["tuple-item-added"], newReader: false, oldReader: true },
+  { name: "prefixItems position removed, rest open", old: { type: "array", prefixItems: [str, { type: "number" }] }, new: { type: "array", prefixItems: [str] }, kinds: ["tuple-item-removed"], newReader: false, oldReader: true },
+  { name: "prefixItems position narrowed", old: { type: "array", prefixItems: [{ type: ["string", "null"] }] }, new: { type: "array", prefixItems: [str] }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  {
+    name: "draft-07 tuple rewritten as 2020-12 prefixItems",
+    old: { $schema: "http://json-schema.org/draft-07/schema#", type: "array", items: [str], additionalItems: false },
+    new: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "array", prefixItems: [str], items: false },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+    options: { annotations: false },
+  },
+  { name: "$defs entry removed", old: { $defs: { A: str, B: str } }, new: { $defs: { A: str } }, kinds: ["def-removed"], newReader: true, oldReader: false },
+  { name: "definitions entry added", old: { definitions: { A: str } }, new: { definitions: { A: str, B: str } }, kinds: ["def-added"], newReader: false, oldReader: false },
+  { name: "description changed", old: { ...str, description: "a name" }, new: { ...str, description: "the name" }, kinds: ["annotation-changed"], newReader: false, oldReader: false },
+  { name: "not widened (so the schema narrows)", old: { not: str }, new: { not: { type: ["string", "number"] } }, kinds: ["type-widened"], newReader: true, oldReader: false },
+  { name: "nested property narrowed", old: obj({ a: obj({ b: { type: ["string", "null"] } }) }), new: obj({ a: obj({ b: str }) }), kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  {
+    name: "recursive tree with a narrowed node",
+    old: { $defs: { Node: obj({ children: { type: "array", items: { $ref: "#/$defs/Node" } }, v: { type: "number" } }) }, $ref: "#/$defs/Node" },
+    new: { $defs: { Node: obj({ children: { type: "array", items: { $ref: "#/$defs/Node" } }, v: { type: "integer" } }) }, $ref: "#/$defs/Node" },
+    kinds: ["type-narrowed"],
+    newReader: true,
+    oldReader: false,
+  },
+  {
+    name: "recursive $ref retargeted to a structurally equal copy",
+    old: { $defs: { A: obj({ next: { $ref: "#/$defs/A" } }), B: obj({ next: { $ref: "#/$defs/B" } }) }, properties: { x: { $ref: "#/$defs/A" } } },
+    new: { $defs: { A: obj({ next: { $ref: "#/$defs/A" } }), B: obj({ next: { $ref: "#/$defs/B" } }) }, properties: { x: { $ref: "#/$defs/B" } } },
+    kinds: ["ref-changed"],
+    newReader: false,
+    oldReader: false,
+  },
+  { name: "schema becomes false", old: obj({ a: true }), new: obj({ a: false }), kinds: ["schema-tightened"], newReader: true, oldReader: false },
+  { name: "if/then changed", old: { if: obj({ k: { const: 1 } }), then: { required: ["a"] } }, new: { if: obj({ k: { const: 1 } }), then: { required: ["b"] } }, kinds: ["keyword-changed"], newReader: true, oldReader: true },
+  { name: "patternProperties entry added", old: { type: "object" }, new: { type: "object", patternProperties: { "^x-": str } }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
+  { name: "dependentRequired name added", old: { dependentRequired: { a: ["b"] } }, new: { dependentRequired: { a: ["b", "c"] } }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
+  { name: "uninterpreted keyword changed", old: { ...str, contentSchema: str, foo: 1 }, new: { ...str, contentSchema: str, foo: 2 }, kinds: ["keyword-changed"], newReader: true, oldReader: true },
+  { name: "x- extension changed", old: { ...str, "x-internal": true }, new: { ...str, "x-internal": false }, kinds: ["annotation-changed"], newReader: false, oldReader: false },
+  {
+    name: "in-memory folder: a file removed",
+    old: { files: { "a.json": obj({ b: { $ref: "b.json" } }), "b.json": str, "c.json": str } },
+    new: { files: { "a.json": obj({ b: { $ref: "b.json" } }), "b.json": str } },
+    kinds: ["schema-file-removed"],
+    newReader: true,
+    oldReader: false,
+  },
+  {
+    name: "in-memory folder: a change in a referenced file",
+    old: { files: { "a.json": obj({ b: { $ref: "b.json#/$defs/B" } }), "b.json": { $defs: { B: str } } } },
+    new: { files: { "a.json": obj({ b: { $ref: "b.json#/$defs/B" } }), "b.json": { $defs: { B: { enum: ["x", 1] } } } } },
+    kinds: ["enum-added", "type-widened"],
+    newReader: true,
+    oldReader: true,
+  },
+];
+
+describe("diffSchemas: the classification table", () => {
+  it("has at least 40 rows", () => {
+    expect(rows.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(rows)("$name", (row) => {
+    const report = diffSchemas(row.old, row.new, { dialect: "draft-2020-12", ...row.options });
+    const kinds = [...new Set(report.changes.map((c) => c.kind))].sort();
+    expect(kinds).toEqual(row.kinds);
+    expect({ newReader: report.changes.some((c) => c.breaking.forNewReader), oldReader: report.changes.some((c) => c.breaking.forOldReader) }).toEqual({
+      newReader: row.newReader,
+      oldReader: row.oldReader,
+    });
+    expect(report.summary.breakingForNewReader > 0).toBe(row.newReader);
+    expect(report.summary.breakingForOldReader > 0).toBe(row.oldReader);
+  });
+
+  // Removing a definition or a file breaks code generated from NEW (its types and $refs are gone);
+  // adding one breaks nothing. Every other rule is about the documents accepted, so it is symmetric.
+  const byName = new Set(["def-added", "def-removed", "schema-file-added", "schema-file-removed"]);
+  const symmetric = rows.filter((row) => row.kinds.length > 0 && !row.kinds.some((kind) => byName.has(kind)));
+  it.each(symmetric)("$name: swapping OLD and NEW swaps the directions", (row) => {
+    const report = diffSchemas(row.new, row.old, { dialect: "draft-2020-12", ...row.options });
+    expect({ newReader: report.summary.breakingForNewReader > 0, oldReader: report.summary.breakingForOldReader > 0 }).toEqual({
+      newReader: row.oldReader,
+      oldReader: row.newReader,
+    });
+  });
+});

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli, type CliIo } from "@flowspec/cli";
+import { corpusDir, repoRoot } from "../../../test/support.js";
+
+function capture(cwd = repoRoot): CliIo & { out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    cwd,
+    env: {},
+    out: () => out,
+    err: () => err,
+  };
+}
+
+const canonical = join(corpusDir("agents-json"), "agents_json__agentsJson.schema.json");
+const variant = join(corpusDir("agents-json"), "static__schema.agents.json");
+const dir = mkdtempSync(join(tmpdir(), "flowspec-cli-diff-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, json: unknown) => {
+  writeFileSync(join(dir, name), typeof json === "string" ? json : JSON.stringify(json));
+  return join(dir, name);
+};
+const draft07 = "http://json-schema.org/draft-07/schema#";
+const narrow = file("narrow.json", { $schema: draft07, type: "string" });
+const wide = file("wide.json", { $schema: draft07, type: ["string", "null"] });
+
+describe("flowspec diff", () => {
+  it.each([
+    { name: "agents.json upstream, --fail-on both", args: [canonical, variant], exit: 1, shows: /breaks new readers +required-added/ },
+    { name: "agents.json upstream, --fail-on reader", args: [canonical, variant, "--fail-on", "reader"], exit: 1, shows: /--fail-on reader: 3 breaking change\(s\); exit 1/ },
+    { name: "agents.json upstream, --fail-on writer", args: [canonical, variant, "--fail-on", "writer"], exit: 0, shows: /--fail-on writer: nothing breaking; exit 0/ },
+    { name: "agents.json upstream, --fail-on none", args: [canonical, variant, "--fail-on", "none"], exit: 0, shows: /3 breaking for new readers/ },
+    { name: "widening fails writers", args: [narrow, wide, "--fail-on", "writer"], exit: 1, shows: /breaks old readers +type-widened +#\/type/ },
+    { name: "widening passes readers", args: [narrow, wide, "--fail-on", "reader"], exit: 0, shows: /type string became string \| null/ },
+    { name: "a folder against itself", args: ["schemas/apflow", "schemas/apflow"], exit: 0, shows: /0 change\(s\)/ },
+  ])("$name", async ({ args, exit, shows }) => {
+    const io = capture();
+    expect(await runCli(["diff", ...args], io)).toBe(exit);
+    expect(io.out()).toMatch(shows);
+    expect(io.err()).toBe("");
+  });
+
+  it("--format json gives the changes with both pointers and both directions", async () => {
+    const io = capture();
+    expect(await runCli(["diff", canonical, variant, "--format", "json", "--no-annotations"], io)).toBe(1);
+    const report = JSON.parse(io.out());
+    expect(report).toMatchObject({ failOn: "both", failed: true, summary: { changes: 3, breakingForNewReader: 3, breakingForOldReader: 0 } });
+    expect(report.changes[0]).toEqual({
+      kind: "required-added",
+      fileOld: "agents_json__agentsJson.schema.json",
+      pointerOld: "/properties/flows/items/properties/links/items/properties/origin/required",
+      fileNew: "static__schema.agents.json",
+      pointerNew: "/properties/flows/items/properties/links/items/properties/origin/required",
+      breaking: { forNewReader: true, forOldReader: false },
+      message: 'property "actionId" is now required: NEW rejects documents without it',
+    });
+  });
+
+  it.each([
+    { name: "an unknown --fail-on", args: [narrow, wide, "--fail-on", "clients"], message: /--fail-on must be one of reader, writer, both, none, not "clients"/ },
+    { name: "an unknown --format", args: [narrow, wide, "--format", "yaml"], message: /--format must be text or json/ },
+    { name: "a missing file", args: [narrow, join(dir, "missing.json")], message: /NEW .*missing\.json: cannot read: ENOENT/ },
+    { name: "a file that is not JSON", args: [file("broken.json", "{ nope"), wide], message: /broken\.json: not valid JSON/ },
+    { name: "a schema without $schema", args: [file("bare.json", { type: "string" }), wide], message: /bare\.json: no "\$schema"/ },
+    { name: "a missing argument", args: [narrow], message: /missing required argument 'new'/ },
+  ])("exits 2 on $name, saying what is wrong", async ({ args, message }) => {
+    const io = capture();
+    expect(await runCli(["diff", ...args], io)).toBe(2);
+    expect(io.err()).toMatch(message);
+  });
+
+  it("--help lists the directions, the exit codes and examples", async () => {
+    const io = capture();
+    expect(await runCli(["diff", "--help"], io)).toBe(0);
+    expect(io.out()).toMatch(/Directions:[\s\S]*Exit codes: 0 no breaking change[\s\S]*Examples:\n  flowspec diff/);
+  });
+});
