@@ -140,6 +140,9 @@ describe("FlowBuilder types", () => {
     // Untyped components give untyped handles: any path is allowed and typed `any`.
     const anything = a.ref("$.anything[3]");
     expectTypeOf<RefValue<typeof anything>>().toBeAny();
+    const typed = new FlowBuilder<{ orderId: string }>();
+    // @ts-expect-error: a raw $from object is not a reference where a typed input is expected
+    typed.addStep(lookup, { id: "raw", input: { id: { $from: { step: "a" } } } });
     // @ts-expect-error: a step handle cannot be made from an id
     const forged: StepHandle<string> = { id: "a" };
     void forged;
