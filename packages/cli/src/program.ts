@@ -23,11 +23,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .showHelpAfterError("(add --help for usage)");
   registerValidate(program, io, setExit);
   registerStepflow(program, io, setExit);
-  const override = (command: Command): void => {
-    command.exitOverride();
-    command.commands.forEach(override);
-  };
-  program.commands.forEach(override);
+  for (const command of program.commands) command.exitOverride();
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {
