@@ -63,3 +63,19 @@ test:
     expect(stderr).toContain("cannot read");
   });
 });
+
+describe("flowspec stepflow usage", () => {
+  it("a missing argument is a usage error, not an exit of the process", async () => {
+    const { code, stderr } = await cli(["stepflow", "run"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("missing required argument 'flow'");
+  });
+
+  it("--help lists the three commands", async () => {
+    const { code, stdout } = await cli(["stepflow", "--help"]);
+    expect(stdout).toMatch(/test \[options\] <paths\.\.\.>/);
+    expect(stdout).toMatch(/check \[options\] <flows\.\.\.>/);
+    expect(stdout).toMatch(/run \[options\] <flow>/);
+    expect(code).toBe(0);
+  });
+});

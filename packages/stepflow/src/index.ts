@@ -29,3 +29,7 @@ export { parseFlow, readFlow, type FlowDocument } from "./flow-document.js";
 export { runTestCases, unservableReason, neededComponents, type CaseReport, type TestCasesOptions } from "./testing/test-cases.js";
 export { normalizeValue, normalizeResult, resultsMatch, ZERO_RUN_ID } from "./testing/compare.js";
 export { checkFlow, type CheckOptions } from "./check.js";
+export { FlowBuilder, FlowBuildError, StepHandle, onError, FLOW_SCHEMA, type TemplateOf, type StepSpec, type OnErrorPolicy } from "./builder/flow-builder.js";
+export { Ref, Literal, literal, type RefOrigin } from "./builder/ref.js";
+export { defineComponent, componentTable, builtins, type Component, type ComponentDefinition, type NestedFlow, type Message } from "./builder/components.js";
+export type { PathValue, ValidPath, InvalidPath, PathSegments, RefValue } from "./builder/path-types.js";

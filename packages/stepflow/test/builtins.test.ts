@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -147,6 +147,7 @@ describe("/load_file", () => {
   writeFileSync(join(dir, "d.json"), '{"a": [1, 2]}');
   writeFileSync(join(dir, "d.yaml"), "when: 2024-01-01T00:00:00Z\n");
   writeFileSync(join(dir, "d.txt"), "plain");
+  mkdirSync(join(dir, "sub"));
 
   it.each([
     ["d.json", undefined, { a: [1, 2] }, "json", 13],
@@ -156,6 +157,11 @@ describe("/load_file", () => {
   ])("%s as %s", async (path, format, data, actual, size) => {
     const result = await run(one("load_file", { path, ...(format ? { format } : {}) }), {}, { workingDirectory: dir });
     expect(result).toEqual(ok({ data, metadata: { resolved_path: join(dir, path), size_bytes: size, format: actual } }));
+  });
+
+  it("joins a relative path to the working directory without canonicalising it", async () => {
+    const result = await run(one("load_file", { path: "./sub/../d.txt" }), {}, { workingDirectory: dir });
+    expect(result).toMatchObject(ok({ data: "plain", metadata: { resolved_path: `${dir}/./sub/../d.txt` } }));
   });
 
   it.each([{ path: "missing.json" }, { path: "d.txt", format: "json" }, { path: "d.txt", format: "xml" }])("%j is an execution error", async (input) => {

@@ -355,6 +355,12 @@ describe("TypeScript components", () => {
     });
     expect(result).toEqual(ok({ d: { n: 42, step: "d" }, id: await blobId({ n: 42, step: "d" }) }));
   });
+
+  it("names without a leading / are registered under /name; steps must still write the /", async () => {
+    const components = { "ts/one": () => 1 };
+    expect(await runFlow(flow([step("s", "/ts/one")], fromStep("s")), {}, { components })).toEqual(ok(1));
+    expect(await runFlow(flow([step("s", "ts/one")], fromStep("s")), {}, { components })).toEqual(fail500("error routing component"));
+  });
 });
 
 describe("the worked example of §6.3", () => {

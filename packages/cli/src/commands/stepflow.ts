@@ -60,17 +60,15 @@ Exit codes: 0 no failure, 1 any case failed or any flow could not be read, 2 usa
     .action((files: string[], options: { config?: string; format: string }) => {
       const format = parseFormat(options.format);
       const reports = files.map((file) => {
-        const text = readText(io, file);
-        let diagnostics;
+        let source;
         try {
-          const { flow, source } = parseFlow(text, { file });
-          const router = options.config ? routerFor(io, file, options.config) : undefined;
-          diagnostics = checkFlow(flow, { source, router });
+          source = parseSourceDocument(readText(io, file), { file });
         } catch (error) {
           if (error instanceof DocumentParseError) throw new CliError(error.message);
-          if (error instanceof InvalidFlowError) diagnostics = error.issues.map((issue) => ({ level: "error" as const, rule: "schema" as const, ...issue }));
-          else throw error;
+          throw error;
         }
+        const router = options.config ? routerFor(io, file, options.config) : undefined;
+        const diagnostics = checkFlow(source.value, { source, router });
         return { file, valid: !diagnostics.some((d) => d.level === "error"), diagnostics };
       });
       if (format === "json") io.stdout.write(JSON.stringify({ valid: reports.every((r) => r.valid), files: reports }, null, 2) + "\n");

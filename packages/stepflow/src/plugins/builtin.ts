@@ -87,8 +87,10 @@ const builtins: Record<string, Builtin> = {
     if (format !== undefined && format !== "json" && format !== "yaml" && format !== "text") {
       throw new ComponentError(name, 'format must be "json", "yaml" or "text"');
     }
-    const [{ readFile }, { isAbsolute, join }] = await Promise.all([import("node:fs/promises"), import("node:path")]);
-    const resolved = isAbsolute(path) ? path : join(context.workingDirectory ?? process.cwd(), path);
+    const [{ readFile }, { isAbsolute, sep }] = await Promise.all([import("node:fs/promises"), import("node:path")]);
+    // Joined as Rust's PathBuf::join does: appended, `..` and `.` kept (no canonicalisation).
+    const base = context.workingDirectory ?? process.cwd();
+    const resolved = isAbsolute(path) ? path : base.endsWith(sep) ? base + path : base + sep + path;
     let bytes: Uint8Array;
     try {
       bytes = await readFile(resolved);

@@ -9,7 +9,7 @@ import type { FlowResult } from "../generated/index.js";
 import { parsePath, selectPath } from "../path.js";
 import { builtinPlugin } from "../plugins/builtin.js";
 import { unsupportedMcpPlugin, unsupportedStepflowPlugin } from "../plugins/external.js";
-import { functionsPlugin, type ComponentFunction } from "../plugins/functions.js";
+import { componentName, functionsPlugin, type ComponentFunction } from "../plugins/functions.js";
 import { mockPlugin, type MockPluginConfig } from "../plugins/mock.js";
 import type { ComponentContext, Plugin, PluginEnvironment, PluginFactory } from "../plugins/types.js";
 import { deepEqual } from "../values.js";
@@ -102,7 +102,7 @@ export function createRouter(options: RouterOptions = {}): Router {
   }
   for (const [name, plugin] of Object.entries(options.plugins ?? {})) plugins.set(name, plugin);
   const functions = options.components ? functionsPlugin(options.components) : undefined;
-  const functionNames = new Set(Object.keys(options.components ?? {}));
+  const functionNames = new Set(Object.keys(options.components ?? {}).map(componentName));
 
   const trie = new PatternTrie<CompiledRule[]>();
   for (const [pattern, rules] of Object.entries(config.routes)) {

@@ -1,0 +1,206 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseSourceDocument } from "@flowspec/runtime";
+import { describe, expect, it } from "vitest";
+import {
+  builtins,
+  componentTable,
+  defineComponent,
+  FlowBuilder,
+  FlowBuildError,
+  InvalidFlowError,
+  literal,
+  normalizePath,
+  onError,
+  runFlow,
+  runTestCases,
+  type StepflowConfig,
+} from "../src/index.js";
+import { corpusDir } from "../../../test/support.js";
+import { SCHEMA } from "./helpers.js";
+
+const config: StepflowConfig = { plugins: { builtin: { type: "builtin" } }, routes: { "/builtin/{*component}": [{ plugin: "builtin" }] } };
+const b = builtins();
+
+describe("FlowBuilder", () => {
+  it("emits camelCase keys, schema and $-form paths, in a valid flow", () => {
+    const f = new FlowBuilder<{ text: string; quiet: boolean; "a.b": number }>({ name: "greet" }).description("says hi");
+    const greet = f.addStep(b.createMessages, {
+      id: "greet",
+      skipIf: f.input("quiet"),
+      input: { user_prompt: f.input("text"), system_instructions: null },
+      onError: onError.useDefault({ messages: [] }),
+      inputSchema: null,
+    });
+    const store = f.addStep(b.putBlob, { id: "store", input: { data: greet.ref("$.messages[0]") }, onError: onError.retry() });
+    f.output({ first: greet.ref("$.messages[0].content").orDefault("-"), blob: store.ref("blob_id").orNull(), odd: f.input("a.b"), all: literal({ $from: "kept" }) });
+    expect(f.build()).toEqual({
+      schema: SCHEMA,
+      name: "greet",
+      description: "says hi",
+      steps: [
+        {
+          id: "greet",
+          component: "/builtin/create_messages",
+          inputSchema: null,
+          skipIf: { $from: { workflow: "input" }, path: "$.quiet" },
+          onError: { action: "useDefault", defaultValue: { messages: [] } },
+          input: { user_prompt: { $from: { workflow: "input" }, path: "$.text" }, system_instructions: null },
+        },
+        { id: "store", component: "/builtin/put_blob", onError: { action: "retry" }, input: { data: { $from: { step: "greet" }, path: "$.messages[0]" } } },
+      ],
+      output: {
+        first: { $from: { step: "greet" }, path: "$.messages[0].content", onSkip: { action: "useDefault", defaultValue: "-" } },
+        blob: { $from: { step: "store" }, path: "$.blob_id", onSkip: { action: "useDefault" } },
+        odd: { $from: { workflow: "input" }, path: '$["a.b"]' },
+        all: { $literal: { $from: "kept" } },
+      },
+    });
+  });
+
+  it("builds flows that run: typed TypeScript components, nested flows wrapped in $literal", async () => {
+    const double = defineComponent("/ts/double", async ({ n }: { n: number }) => ({ doubled: n * 2 }));
+    const inner = new FlowBuilder<{ n: number }>();
+    const d = inner.addStep(double, { id: "d", input: { n: inner.input("n") } });
+    inner.output(d.ref("doubled"));
+    const outer = new FlowBuilder<{ items: { n: number }[] }>({ name: "outer", description: "maps" });
+    const mapped = outer.addStep(b.map, { id: "each", input: { workflow: inner, items: outer.input("items") } });
+    const again = outer.addStep(b.eval, { id: "again", input: { workflow: inner.build(), input: { n: 5 } } });
+    outer.output({ results: mapped.ref("results"), again: again.ref("$.result.result") });
+    const flow = outer.build();
+    expect((flow.steps[0]!.input as any).workflow.$literal.steps[0].input).toEqual({ n: { $from: { workflow: "input" }, path: "$.n" } });
+    expect((flow.steps[1]!.input as any).workflow.$literal.schema).toBe(SCHEMA);
+    const result = await runFlow(flow, { items: [{ n: 1 }, { n: 2 }] }, { config, components: componentTable(double) });
+    expect(result).toEqual({
+      outcome: "success",
+      result: { results: [{ outcome: "success", result: 2 }, { outcome: "success", result: 4 }], again: 10 },
+    });
+  });
+
+  it("carries test cases, a test config and examples, and runs the tests", async () => {
+    const f = new FlowBuilder<{ who: string }>({ name: "t", description: "d" });
+    const m = f.addStep(b.createMessages, { id: "m", input: { user_prompt: f.input("who") } });
+    f.output(m.ref("$.messages[0].content"))
+      .testConfig(config)
+      .testCase({ name: "ada", input: { who: "Ada" }, output: { outcome: "success", result: "Ada" } })
+      .example({ name: "ex", input: { who: "Bob" } });
+    const flow = f.build();
+    expect(flow.test).toEqual({ config, cases: [{ name: "ada", input: { who: "Ada" }, output: { outcome: "success", result: "Ada" } }] });
+    expect(flow.examples).toEqual([{ name: "ex", input: { who: "Bob" } }]);
+    expect((await runTestCases(flow, { config })).map((r) => r.status)).toEqual(["passed"]);
+  });
+
+  it("refuses empty and duplicate step ids when they are added", () => {
+    const f = new FlowBuilder();
+    f.addStep("/x/a", { id: "a" });
+    expect(() => f.addStep("/x/b", { id: "a" })).toThrow('duplicate step id "a" (first defined at /steps/0)');
+    expect(() => f.addStep("/x/b", { id: " " })).toThrow("step id must not be empty");
+  });
+
+  it("build() refuses references to steps of another builder, raw references to later or unknown steps, and invalid flows", () => {
+    const other = new FlowBuilder();
+    const foreign = other.addStep("/x/a", { id: "a" });
+    const f = new FlowBuilder();
+    f.addStep("/x/b", { id: "b", input: foreign.ref() });
+    expect(() => f.build()).toThrow(FlowBuildError);
+    expect(() => f.build()).toThrow('/steps/0/input: references step "a" of another flow builder');
+
+    const raw = new FlowBuilder();
+    raw.addStep("/x/a", { id: "a", input: { $from: { step: "b" } } as never });
+    raw.addStep("/x/b", { id: "b" });
+    expect(() => raw.build()).toThrow(/\/steps\/0\/input\/\$from\/step: step "a" references step "b", which is defined later/);
+
+    const unknown = new FlowBuilder().output({ $from: { step: "ghost" } } as never);
+    expect(() => unknown.build()).toThrow('output references undefined step "ghost"');
+
+    const relative = new FlowBuilder();
+    relative.addStep("x/a", { id: "a" });
+    expect(() => relative.build()).toThrow('component "x/a" must start with "/"');
+  });
+
+  it("check() returns warnings too", () => {
+    const f = new FlowBuilder();
+    f.addStep("/x/a", { id: "a" });
+    expect(f.check().diagnostics.map((d) => d.rule)).toEqual(["unreachable-step", "missing-name", "missing-description"]);
+  });
+
+  it("refuses paths no 0.2.x path can address", () => {
+    const f = new FlowBuilder();
+    expect(() => f.input("$['a]']")).toThrow();
+    expect(() => f.input("$bad")).toThrow(/Invalid character 'b'/);
+  });
+
+  it("load() keeps the handles of loaded steps for new steps", async () => {
+    const f = FlowBuilder.load(`schema: ${SCHEMA}
+steps:
+  - id: m
+    component: /builtin/create_messages
+    input: { user_prompt: { $from: { workflow: input }, path: p } }
+`);
+    const m = f.step("m");
+    const p = f.addStep(b.putBlob, { id: "p", input: { data: m.ref("messages") } });
+    f.name("loaded").description("extended").output(p.ref("blob_id"));
+    const flow = f.build();
+    expect(flow.steps[0]!.input).toEqual({ user_prompt: { $from: { workflow: "input" }, path: "$.p" } });
+    expect((await runFlow(flow, { p: "x" }, { config })).outcome).toBe("success");
+    expect(() => f.step("nope")).toThrow('no step "nope" in this flow (steps: m, p)');
+  });
+});
+
+describe("FlowBuilder.load over the corpus", () => {
+  const corpus = corpusDir("stepflow");
+  const files = (readdirSync(corpus, { recursive: true }) as string[])
+    .map((p) => p.split("\\").join("/"))
+    .filter((p) => /\.ya?ml$/.test(p) && !/stepflow[-_]config/.test(p))
+    .sort();
+
+  it("finds the 28 corpus flows with a schema", () => expect(files).toHaveLength(28));
+
+  it.each(files)("%s re-emits an equivalent flow", (path) => {
+    const text = readFileSync(join(corpus, path), "utf8");
+    const original = FlowBuilder.load(text, { file: path });
+    const built = original.build();
+    expect(built).toEqual(normalise(parseSourceDocument(text, { file: path }).value));
+    // Building again from the output gives the same document.
+    expect(FlowBuilder.load(built).build()).toEqual(built);
+  });
+
+  it("refuses the corpus flow without schema, with that error", () => {
+    const text = readFileSync(join(corpus, "load-tests/workflows/rust-builtin-messages.json"), "utf8");
+    expect(() => FlowBuilder.load(text, { file: "rust-builtin-messages.json" })).toThrow(InvalidFlowError);
+    expect(() => FlowBuilder.load(text, { file: "rust-builtin-messages.json" })).toThrow('rust-builtin-messages.json:1:1 /schema: missing required property "schema"');
+  });
+});
+
+/**
+ * The builder's normalisation, written independently: `schema` added, reference paths in `$`-form
+ * (outside `$literal`), snake_case `input_schema`/`output_schema` of the flow and its steps dropped,
+ * `test.stepflowConfig` written as `test.config`.
+ */
+function normalise(value: any): any {
+  const flow = structuredClone(value);
+  flow.schema ??= SCHEMA;
+  delete flow.input_schema;
+  delete flow.output_schema;
+  for (const step of flow.steps) {
+    delete step.input_schema;
+    delete step.output_schema;
+    if ("input" in step) step.input = paths(step.input);
+    if (step.skipIf && step.skipIf.$from) step.skipIf = paths(step.skipIf);
+    if (step.onError?.defaultValue !== undefined) step.onError.defaultValue = paths(step.onError.defaultValue);
+  }
+  if ("output" in flow) flow.output = paths(flow.output);
+  if (flow.test?.stepflowConfig !== undefined) {
+    flow.test.config = flow.test.stepflowConfig;
+    delete flow.test.stepflowConfig;
+  }
+  return flow;
+}
+
+function paths(value: any): any {
+  if (Array.isArray(value)) return value.map(paths);
+  if (typeof value !== "object" || value === null) return value;
+  if ("$from" in value) return typeof value.path === "string" ? { ...value, path: normalizePath(value.path) } : value;
+  if ("$literal" in value) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, paths(v)]));
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { createRouter, runFlow, runTestCases, type Plugin, type PluginFactory, type StepflowConfig } from "../src/index.js";
+import { fail500, flow, fromStep, ok, step } from "./helpers.js";
+
+const config: StepflowConfig = {
+  plugins: { remote: { type: "stepflow", transport: "stdio", command: "node", args: [] } },
+  routes: { "/remote/{*component}": [{ plugin: "remote" }] },
+};
+const f = flow([step("a", "/remote/echo", { v: 1 }), step("b", "/remote/echo", fromStep("a"))], fromStep("b"), {
+  test: { cases: [{ name: "echo", input: null, output: ok({ v: 1 }) }] },
+});
+
+describe("plugin kinds: how external component servers slot in", () => {
+  it("a factory registered for a type serves it; init runs once, lazily, before the first call; close closes it", async () => {
+    const events: string[] = [];
+    const stepflow: PluginFactory = (name, entry, environment) => {
+      events.push(`create ${name} ${entry.command} in ${environment.workingDirectory}`);
+      return {
+        kind: "stepflow",
+        init: async () => void events.push("init"),
+        execute: async (component, input, context) => {
+          events.push(`execute ${component} ${context.stepId}`);
+          return ok(input);
+        },
+        close: async () => void events.push("close"),
+      } satisfies Plugin;
+    };
+    const router = createRouter({ config, pluginKinds: { stepflow }, workingDirectory: "/work" });
+    expect(events).toEqual(["create remote node in /work"]);
+    expect(await runFlow(f, null, { router })).toEqual(ok({ v: 1 }));
+    await router.close();
+    expect(events).toEqual(["create remote node in /work", "init", "execute /echo a", "execute /echo b", "close"]);
+  });
+
+  it("a plugin that starts and then fails makes the run (and the test case) fail, not skip", async () => {
+    const broken: PluginFactory = () => ({
+      kind: "stepflow",
+      init: async () => {
+        throw new Error("initialize: server exited with code 1");
+      },
+      execute: async () => ok(null),
+    });
+    expect(await runFlow(f, null, { config, pluginKinds: { stepflow: broken } })).toEqual(fail500('step "a" failed'));
+    const [report] = await runTestCases(f, { config, pluginKinds: { stepflow: broken } });
+    expect(report).toMatchObject({ status: "failed", detail: expect.stringContaining("server exited with code 1") });
+  });
+
+  it("a plugin that cannot run here (its command is not installed) makes the test case skip, with its reason", async () => {
+    const missing: PluginFactory = () => ({ kind: "stepflow", unavailableReason: async () => 'command "uv" not found', execute: async () => ok(null) });
+    const [report] = await runTestCases(f, { config, pluginKinds: { stepflow: missing } });
+    expect(report).toMatchObject({ status: "skipped", reason: 'needs components no configured plugin can serve: "/remote/echo": command "uv" not found' });
+  });
+
+  it("without a factory, the default stepflow type looks the command up before saying it cannot run it yet", async () => {
+    const absent = await runTestCases(f, { config: { ...config, plugins: { remote: { type: "stepflow", transport: "stdio", command: "no-such-command-here", args: [] } } } });
+    expect(absent[0]!.reason).toContain('needs the command "no-such-command-here", which is not installed');
+    const present = await runTestCases(f, { config });
+    expect(present[0]!.reason).toContain("external component server (type: stepflow), which this engine does not run yet");
+  });
+});
