@@ -30,7 +30,7 @@ const envelopeFrame = (transport: StreamTransport, envelope: SequencedOutputEnve
 
 function malformedFrame(transport: StreamTransport, kind: NonNullable<Fault["malformed"]>, runId: string): string {
   if (kind === "json") return transport === "sse" ? `event: ${STREAM_CHANNELS.event}\ndata: {"runId": "${runId}", oops\n\n` : `{"runId": "${runId}", oops\n`;
-  if (kind === "envelope") return frameOf(transport, STREAM_CHANNELS.event, { runId, threadId: "t", sequence: "one", event: {} });
+  if (kind === "envelope") return frameOf(transport, STREAM_CHANNELS.event, { runId, threadId: "", sequence: 1, event: { type: "message.delta" } });
   return transport === "sse" ? `event: run.stream.mystery\ndata: {"hello":"world"}\n\n` : `{"hello":"world"}\n`;
 }
 
