@@ -15,3 +15,16 @@ export {
   isTerminalRun,
   type StreamTransport,
 } from "./routes.js";
+export {
+  createRun,
+  agentRun,
+  toolRun,
+  mcpServerRun,
+  type RunCommandBuilder,
+  type RunCommandBuilderBase,
+  type AgentRunMethods,
+  type ToolRunMethods,
+  type McpServerRunMethods,
+  type BuildOptions,
+} from "./builder/run-builder.js";
+export { callable, bindingModeFor } from "./builder/callable.js";
