@@ -28,3 +28,5 @@ export {
   type BuildOptions,
 } from "./builder/run-builder.js";
 export { callable, bindingModeFor } from "./builder/callable.js";
+export { verifyWebhook, parseWebhookDelivery, type WebhookDelivery, type WebhookHeaders, type VerifyWebhookOptions } from "./webhooks/verify.js";
+export { signWebhook } from "./webhooks/signature.js";
