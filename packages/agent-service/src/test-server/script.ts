@@ -32,7 +32,7 @@ export type RunScript = (context: RunScriptContext) => Promise<TaskStatus | void
 
 /** Echoes the input: agent → one `message.delta` per word of the last message, then `message.completed`; tool → `tool_result`; mcp_server → `state.updated`. */
 export const echoScript: RunScript = async (ctx) => {
-  ctx.setStatus("running");
+  if (ctx.run.status !== "running") ctx.setStatus("running");
   await ctx.tick();
   const input = ctx.command.input;
   if (input.mode === "agent") {
