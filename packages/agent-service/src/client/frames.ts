@@ -35,24 +35,22 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
   let leftoverLine = 1; // line number of leftover[0]
   let frameIndex = 0;
   let out: Frame[] = [];
-  let current: FramePosition = { transport, frameIndex: 0, line: 1, byteOffset: 0 };
+  // SSE: the positions of the blocks that carry data, in order; the parser dispatches one event for each.
+  let eventPositions: FramePosition[] = [];
+  let nextEvent = 0;
+  const lastResort = (): FramePosition => ({ transport, frameIndex, line: leftoverLine, byteOffset: leftoverOffset });
 
   const sse = createParser({
-    onEvent: (message) => out.push(classifySse(message, current)),
+    onEvent: (message) => out.push(classifySse(message, eventPositions[nextEvent++] ?? lastResort())),
     onComment: () => out.push({ kind: "keepalive" }),
     onRetry: (ms) => out.push({ kind: "retry", ms }),
   });
 
-  function emit(bytes: Uint8Array, line: number, byteOffset: number): void {
-    current = { transport, frameIndex: frameIndex++, line, byteOffset };
-    const frame = text.decode(bytes);
-    if (transport === "sse") sse.feed(frame);
-    else out.push(classifyJson(frame.endsWith("\r") ? frame.slice(0, -1) : frame, undefined, current));
-  }
-
   return {
     push(chunk) {
       out = [];
+      eventPositions = [];
+      nextEvent = 0;
       let data = chunk;
       if (leftover && leftover.length > 0) {
         data = new Uint8Array(leftover.length + chunk.length);
@@ -64,6 +62,8 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
       let start = 0; // start of the unfinished frame
       let startLine = line;
       let pos = 0;
+      let hasData = false; // SSE: the current block has a data line
+      const lines: [number, number, number][] = []; // NDJSON: [start, end, line] of each non-blank line
       let cr = transport === "sse" ? data.indexOf(CR) : -1;
       for (;;) {
         const lf = data.indexOf(LF, pos);
@@ -78,17 +78,36 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
           end = lf;
           next = lf + 1;
         } else break;
-        const blank = end === pos || (transport === "ndjson" && isBlank(data, pos, end));
         line++;
-        pos = next;
         if (transport === "ndjson") {
-          if (!blank) emit(data.subarray(start, end), startLine, base + start);
+          if (!isBlank(data, pos, end)) lines.push([pos, end, line - 1]);
+          pos = next;
           start = pos;
           startLine = line;
-        } else if (blank) {
-          if (end > start) emit(data.subarray(start, pos), startLine, base + start);
+        } else if (end === pos) {
+          if (end > start) {
+            if (hasData) eventPositions.push({ transport, frameIndex, line: startLine, byteOffset: base + start });
+            frameIndex++;
+          }
+          hasData = false;
+          pos = next;
           start = pos;
           startLine = line;
+        } else {
+          if (!hasData && isDataLine(data, pos, end)) hasData = true;
+          pos = next;
+        }
+      }
+      if (start > 0) {
+        // One decode and one parser feed for every complete frame in the chunk.
+        const complete = text.decode(data.subarray(0, start));
+        if (transport === "sse") sse.feed(complete);
+        else {
+          const ascii = complete.length === start; // then byte offsets are string offsets
+          for (const [from, to, at] of lines) {
+            const raw = ascii ? complete.slice(from, to) : text.decode(data.subarray(from, to));
+            out.push(classifyJson(raw.endsWith("\r") ? raw.slice(0, -1) : raw, undefined, { transport, frameIndex: frameIndex++, line: at, byteOffset: base + from }));
+          }
         }
       }
       leftover = data.subarray(start);
@@ -97,6 +116,13 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
       return out;
     },
   };
+}
+
+/** `data` or `data:…`: a line the SSE parser counts as data. */
+function isDataLine(data: Uint8Array, from: number, to: number): boolean {
+  return (
+    data[from] === 100 && data[from + 1] === 97 && data[from + 2] === 116 && data[from + 3] === 97 && (to - from === 4 || data[from + 4] === 58)
+  );
 }
 
 function isBlank(data: Uint8Array, from: number, to: number): boolean {
@@ -143,21 +169,21 @@ export function classifyJson(raw: string, channel: string | undefined, position:
               : object?.type === "end"
                 ? "end"
                 : "unknown";
-  const invalid = (name: string, errors: ValidationIssue[]): Frame => ({
-    kind: "error",
-    error: new StreamFrameError(position, `not a valid ${name}`, raw, errors),
-  });
   if (kind === "envelope") {
     const result = validateSequencedOutputEnvelopeResponse(value);
-    return result.ok ? { kind, envelope: result.value, position } : invalid("SequencedOutputEnvelope", result.errors);
+    return result.ok ? { kind, envelope: result.value, position } : invalidFrame(position, raw, "SequencedOutputEnvelope", result.errors);
   }
   if (kind === "keepalive") {
     const result = validateStreamKeepaliveResponse(value);
-    return result.ok ? { kind } : invalid("StreamKeepalive", result.errors);
+    return result.ok ? { kind } : invalidFrame(position, raw, "StreamKeepalive", result.errors);
   }
   if (kind === "end") {
     const result = validateRunStreamTerminalResponse(value);
-    return result.ok ? { kind, terminal: result.value, position } : invalid("RunStreamTerminal", result.errors);
+    return result.ok ? { kind, terminal: result.value, position } : invalidFrame(position, raw, "RunStreamTerminal", result.errors);
   }
   return { kind: "unknown", raw, event: undefined, position };
+}
+
+function invalidFrame(position: FramePosition, raw: string, name: string, errors: ValidationIssue[]): Frame {
+  return { kind: "error", error: new StreamFrameError(position, `not a valid ${name}`, raw, errors) };
 }
