@@ -54,7 +54,10 @@ export interface StreamDeps {
 
 interface State {
   terminal: RunStreamTerminal | undefined;
+  /** The last sequence received (the reconnect cursor). */
   last: number;
+  /** The last sequence handed to the caller. */
+  delivered: number;
   reconnects: number;
 }
 
@@ -72,14 +75,15 @@ const warnUnknown = (frame: UnknownFrame) =>
   );
 
 export function openRunStream(deps: StreamDeps, runId: string, options: StreamOptions = {}): RunStream {
-  const state: State = { terminal: undefined, last: options.afterSequence ?? 0, reconnects: 0 };
+  const start = options.afterSequence ?? 0;
+  const state: State = { terminal: undefined, last: start, delivered: start, reconnects: 0 };
   let iterated = false;
   return {
     get terminal() {
       return state.terminal;
     },
     get lastSequence() {
-      return state.last;
+      return state.delivered;
     },
     get reconnects() {
       return state.reconnects;
@@ -87,12 +91,56 @@ export function openRunStream(deps: StreamDeps, runId: string, options: StreamOp
     [Symbol.asyncIterator]() {
       if (iterated) throw new Error("a RunStream can be iterated only once; call stream() again to resume from lastSequence");
       iterated = true;
-      return iterate(deps, runId, options, state);
+      return flatten(iterate(deps, runId, options, state), state);
     },
   };
 }
 
-async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions, state: State): AsyncGenerator<SequencedOutputEnvelope> {
+/**
+ * Hands out the envelopes of each batch one by one. Envelopes are received a chunk at a time, and
+ * resolving an already-buffered one is much cheaper than resuming a generator per event.
+ */
+function flatten(batches: AsyncGenerator<SequencedOutputEnvelope[]>, state: State): AsyncIterableIterator<SequencedOutputEnvelope> {
+  let buffer: SequencedOutputEnvelope[] = [];
+  let index = 0;
+  const pull = async (): Promise<IteratorResult<SequencedOutputEnvelope>> => {
+    for (;;) {
+      const next = await batches.next();
+      if (next.done) {
+        state.delivered = state.last;
+        return { done: true, value: undefined };
+      }
+      buffer = next.value;
+      index = 0;
+      if (buffer.length > 0) {
+        const envelope = buffer[index++]!;
+        state.delivered = envelope.sequence;
+        return { done: false, value: envelope };
+      }
+    }
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next() {
+      if (index < buffer.length) {
+        const envelope = buffer[index++]!;
+        state.delivered = envelope.sequence;
+        return Promise.resolve({ done: false, value: envelope });
+      }
+      return pull();
+    },
+    async return() {
+      buffer = [];
+      await batches.return(undefined);
+      return { done: true, value: undefined };
+    },
+  };
+}
+
+/** The stream's envelopes, a batch per chunk read; reconnects from `state.last` after a drop. */
+async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions, state: State): AsyncGenerator<SequencedOutputEnvelope[]> {
   const { config } = deps;
   const signal = options.signal;
   const filtered = options.threadId !== undefined;
@@ -111,11 +159,14 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
     signal?.addEventListener("abort", onAbort, { once: true });
     let lastActivity = Date.now();
     let idled = false;
+    let consumerHasIt = false; // while the caller holds a batch, silence is not the server's
+
     let idleTimer: ReturnType<typeof setTimeout> | undefined;
     const watchIdle = (ms: number) => {
       idleTimer = setTimeout(() => {
         const quiet = Date.now() - lastActivity;
-        if (quiet >= idleTimeoutMs) {
+        if (consumerHasIt) watchIdle(idleTimeoutMs);
+        else if (quiet >= idleTimeoutMs) {
           idled = true;
           controller.abort();
         } else watchIdle(idleTimeoutMs - quiet);
@@ -160,12 +211,18 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
       }
       const decoder = createFrameDecoder(bodyTransport);
       reader = response.body.getReader();
+      // Some fetch bodies never settle a read started after their request was aborted; never wait on one.
+      const aborted = new Promise<never>((_, reject) => {
+        if (controller.signal.aborted) reject(controller.signal.reason);
+        controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+      });
+      aborted.catch(() => undefined);
 
       // Read frames.
       for (;;) {
         let chunk: Awaited<ReturnType<typeof reader.read>>;
         try {
-          chunk = await reader.read();
+          chunk = await Promise.race([reader.read(), aborted]);
         } catch (error) {
           if (signal?.aborted) throw signal.reason;
           throw new Dropped(idled ? `idle for ${idleTimeoutMs} ms` : "connection lost", error);
@@ -173,51 +230,62 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
         if (chunk.done) throw new Dropped("the body ended without the terminal frame");
         lastActivity = Date.now();
         const frames: Frame[] = decoder.push(chunk.value);
+        const batch: SequencedOutputEnvelope[] = [];
+        let stop: unknown;
+        let terminal: RunStreamTerminal | undefined;
         for (const frame of frames) {
-          switch (frame.kind) {
-            case "keepalive":
-              continue;
-            case "retry":
-              sseRetryMs = frame.ms;
-              continue;
-            case "unknown":
-              onUnknownFrame({ raw: frame.raw, event: frame.event, position: frame.position });
-              continue;
-            case "error":
-              throw frame.error;
-            case "envelope": {
-              const envelope = frame.envelope;
-              if (envelope.runId !== runId) {
-                throw new StreamFrameError(frame.position, `envelope of run ${envelope.runId} on the stream of run ${runId}`, JSON.stringify(envelope));
-              }
-              if (envelope.sequence <= state.last) continue;
-              if (!filtered && envelope.sequence > state.last + 1) {
-                if (gapAt === state.last) {
-                  throw new StreamProtocolError(`gap in the stream of run ${runId}: expected sequence ${state.last + 1}, received ${envelope.sequence} (after reconnecting)`, {
-                    expectedSequence: state.last + 1,
-                    receivedSequence: envelope.sequence,
-                  });
-                }
+          if (frame.kind === "envelope") {
+            const envelope = frame.envelope;
+            if (envelope.runId !== runId) {
+              stop = new StreamFrameError(frame.position, `envelope of run ${envelope.runId} on the stream of run ${runId}`, JSON.stringify(envelope));
+              break;
+            }
+            if (envelope.sequence <= state.last) continue;
+            if (!filtered && envelope.sequence > state.last + 1) {
+              if (gapAt === state.last) {
+                stop = new StreamProtocolError(`gap in the stream of run ${runId}: expected sequence ${state.last + 1}, received ${envelope.sequence} (after reconnecting)`, {
+                  expectedSequence: state.last + 1,
+                  receivedSequence: envelope.sequence,
+                });
+              } else {
                 gapAt = state.last;
-                throw new Dropped(`gap: expected sequence ${state.last + 1}, received ${envelope.sequence}`);
+                stop = new Dropped(`gap: expected sequence ${state.last + 1}, received ${envelope.sequence}`);
               }
-              state.last = envelope.sequence;
-              failures = 0;
-              gapAt = undefined;
-              yield envelope;
-              continue;
+              break;
             }
-            case "end": {
-              const terminal = frame.terminal;
-              if (terminal.runId !== runId) {
-                throw new StreamFrameError(frame.position, `terminal frame of run ${terminal.runId} on the stream of run ${runId}`, JSON.stringify(terminal));
-              }
-              controller.abort(); // nothing more to read from this connection
-              if (terminal.lastSequence > state.last) yield* fillFromEventList(deps, runId, options.threadId, state, terminal.lastSequence, signal);
-              state.terminal = terminal;
-              return;
-            }
+            state.last = envelope.sequence;
+            failures = 0;
+            gapAt = undefined;
+            batch.push(envelope);
+          } else if (frame.kind === "keepalive") {
+            continue;
+          } else if (frame.kind === "retry") {
+            sseRetryMs = frame.ms;
+          } else if (frame.kind === "unknown") {
+            onUnknownFrame({ raw: frame.raw, event: frame.event, position: frame.position });
+          } else if (frame.kind === "error") {
+            stop = frame.error;
+            break;
+          } else {
+            if (frame.terminal.runId !== runId) {
+              stop = new StreamFrameError(frame.position, `terminal frame of run ${frame.terminal.runId} on the stream of run ${runId}`, JSON.stringify(frame.terminal));
+            } else terminal = frame.terminal;
+            break;
           }
+        }
+        // What arrived before a bad frame, a gap or the end is delivered first.
+        if (batch.length > 0) {
+          consumerHasIt = true;
+          yield batch;
+          consumerHasIt = false;
+          lastActivity = Date.now();
+        }
+        if (stop !== undefined) throw stop;
+        if (terminal) {
+          controller.abort(); // nothing more to read from this connection
+          if (terminal.lastSequence > state.last) yield* fillFromEventList(deps, runId, options.threadId, state, terminal.lastSequence, signal);
+          state.terminal = terminal;
+          return;
         }
       }
     } catch (error) {
@@ -267,10 +335,11 @@ async function* fillFromEventList(
   state: State,
   lastSequence: number,
   signal: AbortSignal | undefined,
-): AsyncGenerator<SequencedOutputEnvelope> {
+): AsyncGenerator<SequencedOutputEnvelope[]> {
   while (state.last < lastSequence) {
     const page = await deps.listEvents(runId, state.last, signal);
     const before = state.last;
+    const batch: SequencedOutputEnvelope[] = [];
     for (const envelope of page) {
       if (envelope.sequence <= state.last) continue;
       if (envelope.sequence !== state.last + 1) {
@@ -280,9 +349,10 @@ async function* fillFromEventList(
         });
       }
       state.last = envelope.sequence;
-      if (threadId === undefined || envelope.threadId === threadId) yield envelope;
+      if (threadId === undefined || envelope.threadId === threadId) batch.push(envelope);
       if (state.last >= lastSequence) break;
     }
+    if (batch.length > 0) yield batch;
     if (state.last === before) {
       throw new StreamProtocolError(`the terminal frame of run ${runId} says ${lastSequence} events, but the event list ends at ${state.last}`, {
         expectedSequence: state.last + 1,
