@@ -132,6 +132,19 @@ describe.each<StreamTransport>(["sse", "ndjson"])("stream over %s", (transport) 
   });
 });
 
+describe("stream: thread filter", () => {
+  it("delivers the run's thread, and nothing (but the end) for another thread, without gap errors", async () => {
+    const { client } = clientFor(server);
+    const run = await client.create(agentBody({ threadId: "thread-x" }));
+    await client.waitForCompletion(run.runId);
+    expect(await collect(client.stream(run.runId, { threadId: "thread-x" }))).toEqual(range(1, EVENTS));
+    const other = client.stream(run.runId, { threadId: "thread-y" });
+    expect(await collect(other)).toEqual([]);
+    expect(other.terminal).toMatchObject({ lastSequence: EVENTS });
+    expect(other.lastSequence).toBe(EVENTS);
+  });
+});
+
 describe("stream: consumers", () => {
   it("does not count a slow consumer's pause as an idle connection", async () => {
     const { client } = clientFor(server);
