@@ -226,7 +226,8 @@ describe("RunsClient: errors and retries", () => {
     server.fault({ route: "list", delayMs: 300 });
     await expect(client.listPage()).rejects.toBeInstanceOf(ApiTimeoutError);
     server.fault({ route: "list", resetConnection: true });
-    const error = await client.listPage().catch((e: unknown) => e);
+    const patient = clientFor(server, { retry: { maxRetries: 0 } }).client;
+    const error = await patient.listPage().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(error).not.toBeInstanceOf(ApiTimeoutError);
   });

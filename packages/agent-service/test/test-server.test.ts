@@ -90,8 +90,10 @@ describe("test server: idempotent create, cancel, interactions, events", () => {
 
   it("answers 409 with Retry-After while the same create is in flight", async () => {
     server.fault({ route: "create", delayMs: 50 });
+    const before = server.requests.create;
     const first = call("POST", "/runs", body({ idempotencyKey: "k-2" }));
-    await new Promise((r) => setTimeout(r, 10));
+    while (server.requests.create === before) await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, 10)); // its body read, its key is registered (the create then takes 50 ms)
     const second = await call("POST", "/runs", body({ idempotencyKey: "k-2" }));
     expect(second.status).toBe(409);
     expect(second.headers.get("retry-after")).toBe("1");
