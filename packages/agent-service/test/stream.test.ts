@@ -61,6 +61,16 @@ describe.each<StreamTransport>(["sse", "ndjson"])("stream over %s", (transport) 
     if (transport === "sse") expect(server.lastHeaders.stream?.["last-event-id"]).toBe("25");
   });
 
+  it.each([1, 2, 3, 7, 13])("delivers every event exactly once when every connection drops after %i events", async (after) => {
+    const { client } = clientFor(server);
+    server.fault({ route: "stream", dropAfterEvents: after, partialFrame: after % 2 === 1, times: 100 });
+    const run = await client.create(agentBody());
+    const stream = client.stream(run.runId, { transport });
+    expect(await collect(stream)).toEqual(range(1, EVENTS));
+    expect(stream.reconnects).toBeGreaterThanOrEqual(Math.floor(EVENTS / after) - 1);
+    server.clearFaults();
+  });
+
   it("resumes after a given sequence", async () => {
     const { client } = clientFor(server);
     const run = await client.create(agentBody());
