@@ -5,3 +5,4 @@
 export { startTestServer, canonicalJson, type TestServer, type TestServerOptions } from "./test-server/server.js";
 export { echoScript, type RunScript, type RunScriptContext } from "./test-server/script.js";
 export type { Fault, ServerRoute } from "./test-server/faults.js";
+export type { WebhookLog } from "./test-server/webhooks.js";

@@ -78,3 +78,50 @@ describe("webhooks", () => {
     expect(error).toMatchObject({ check: "payload" });
   });
 });
+
+describe("webhooks end to end: the test server delivers, verifyWebhook accepts", () => {
+  it("delivers the subscribed event types of a run, in order, signed, each verified once", async () => {
+    const { createServer } = await import("node:http");
+    const { startTestServer } = await import("@flowspec/agent-service/testing");
+    const { RunsClient, agentRun } = await import("@flowspec/agent-service");
+    const received: { eventType: string; sequence?: number; version?: number; tenant: string | string[] | undefined }[] = [];
+    const failures: string[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        verifyWebhook({ rawBody: new Uint8Array(Buffer.concat(chunks)), headers: req.headers, secret })
+          .then((delivery) => received.push({ eventType: delivery.eventType, sequence: delivery.sequence, version: delivery.version, tenant: req.headers["x-tenant"] }))
+          .catch((error: Error) => failures.push(error.message))
+          .finally(() => res.end());
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const port = (receiver.address() as { port: number }).port;
+    const server = await startTestServer({ webhookSecret: secret });
+    try {
+      const client = new RunsClient({ baseUrl: server.url, orgId: server.orgId, token: server.token });
+      const command = agentRun("a")
+        .message("user", "two words")
+        .webhook({ url: `http://127.0.0.1:${port}/hooks`, eventTypes: ["run.status.changed", "message.completed"], headers: { "x-tenant": "t-1" } })
+        .build();
+      const run = await client.create(command);
+      const final = await client.waitForCompletion(run.runId);
+      await server.webhooksSettled(run.runId);
+      expect(failures).toEqual([]);
+      expect(received.map((d) => d.eventType)).toEqual(["run.status.changed", "message.completed", "run.status.changed"]);
+      expect(received.map((d) => d.sequence)).toEqual([...received.map((d) => d.sequence)].sort((a, b) => a! - b!));
+      expect(received.at(-1)).toMatchObject({ sequence: final.eventSequence, version: final.version, tenant: "t-1" });
+      // A subscription to a non-loopback URL is never called.
+      const remote = await client.create(agentRun("a").message("user", "x").webhook({ url: "https://example.com/hooks" }).build());
+      await client.waitForCompletion(remote.runId);
+      await server.webhooksSettled(remote.runId);
+      const remoteLog = server.webhookLog.filter((entry) => entry.url.startsWith("https://example.com"));
+      expect(remoteLog.length).toBeGreaterThan(0);
+      expect(remoteLog.every((entry) => String(entry.outcome).startsWith("refused"))).toBe(true);
+    } finally {
+      await server.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});

@@ -13,6 +13,7 @@ import { createFaultQueue, type Fault, type ServerRoute } from "./faults.js";
 import { echoScript, startScript, type RunScript } from "./script.js";
 import { createStore, type StoredRun } from "./store.js";
 import { writeStream } from "./stream.js";
+import { createWebhookSender, type WebhookLog } from "./webhooks.js";
 
 export interface TestServerOptions {
   /** The one organization the server knows (default `org-test`). */
@@ -29,6 +30,11 @@ export interface TestServerOptions {
   inFlightRetryAfter?: string;
   /** Largest page of the event list (default 1000). */
   maxEventsLimit?: number;
+  /**
+   * Deliver each run's events to its `webhook` URL, signed with this secret (Standard Webhooks).
+   * Only loopback URLs are called; others are logged as refused.
+   */
+  webhookSecret?: string;
 }
 
 export interface TestServer {
@@ -46,6 +52,10 @@ export interface TestServer {
   readonly requests: Record<ServerRoute, number>;
   /** Request headers of the last request to each route. */
   readonly lastHeaders: Partial<Record<ServerRoute, IncomingMessage["headers"]>>;
+  /** Webhook deliveries attempted so far (with `webhookSecret`). */
+  readonly webhookLog: readonly WebhookLog[];
+  /** Resolves once every webhook delivery queued so far for the run has been attempted. */
+  webhooksSettled(runId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,7 +78,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const tickMs = options.tickMs ?? 0;
   const keepaliveMs = options.keepaliveMs ?? DEFAULTS.keepaliveIntervalMs;
   const maxEventsLimit = options.maxEventsLimit ?? 1000;
-  const store = createStore(orgId);
+  const webhooks = options.webhookSecret === undefined ? undefined : createWebhookSender(options.webhookSecret);
+  const store = createStore(orgId, webhooks?.send);
   const faults = createFaultQueue();
   const requests: Record<ServerRoute, number> = { create: 0, get: 0, list: 0, cancel: 0, respond: 0, events: 0, stream: 0 };
   const lastHeaders: TestServer["lastHeaders"] = {};
@@ -264,6 +275,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     run: (id) => store.runs.get(id)?.run,
     requests,
     lastHeaders,
+    webhookLog: webhooks?.log ?? [],
+    webhooksSettled: async (id) => {
+      const stored = store.runs.get(id);
+      if (stored && webhooks) await webhooks.settled(stored);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const stored of store.runs.values()) stored.abort.abort(new Error("server closed"));

@@ -38,7 +38,7 @@ export type NewEvent = Omit<OutputEvent, "eventId" | "createdAt"> & { eventId?: 
 
 const now = () => new Date().toISOString();
 
-export function createStore(orgId: string) {
+export function createStore(orgId: string, onEvent?: (stored: StoredRun, envelope: SequencedOutputEnvelope) => void) {
   const runs = new Map<string, StoredRun>();
   const idempotency = new Map<string, { body: string; runId?: string }>();
   let counter = 0;
@@ -63,6 +63,7 @@ export function createStore(orgId: string) {
     stored.events.push(envelope);
     stored.run.eventSequence = sequence;
     touch(stored);
+    onEvent?.(stored, envelope);
     notify(stored);
     return envelope;
   }
