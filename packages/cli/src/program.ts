@@ -4,6 +4,7 @@ import { registerDiff } from "./commands/diff.js";
 import { registerGraph } from "./commands/graph.js";
 import { registerStepflow } from "./commands/stepflow.js";
 import { registerStepflowServe } from "./commands/stepflow-serve.js";
+import { registerRuns } from "./commands/runs.js";
 import { registerValidate } from "./commands/validate.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
 
@@ -29,6 +30,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerGraph(program, io, setExit);
   registerStepflow(program, io, setExit);
   registerStepflowServe(program, io);
+  registerRuns(program, io, setExit);
   const override = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(override);

@@ -1,0 +1,61 @@
+/** Backoff and `Retry-After` (protocol notes §4.4): openai-node's defaults, injectable for tests. */
+import { DEFAULTS } from "../routes.js";
+
+export interface RetryOptions {
+  /** Retries after the first try (default 2). */
+  maxRetries?: number;
+  /** First backoff delay (default 500 ms); doubles each retry. */
+  initialDelayMs?: number;
+  /** Backoff cap (default 8 s). */
+  maxDelayMs?: number;
+  /** `Retry-After` is honoured up to this (default 60 s). */
+  maxRetryAfterMs?: number;
+  /** Random source in [0, 1) for jitter (default Math.random). */
+  random?: () => number;
+  /** How to wait; must reject with `signal.reason` when the signal aborts (default: setTimeout). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export type ResolvedRetry = Required<RetryOptions>;
+
+export function resolveRetry(options: RetryOptions = {}): ResolvedRetry {
+  return {
+    maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+    initialDelayMs: options.initialDelayMs ?? DEFAULTS.initialRetryDelayMs,
+    maxDelayMs: options.maxDelayMs ?? DEFAULTS.maxRetryDelayMs,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs,
+    random: options.random ?? Math.random,
+    sleep: options.sleep ?? sleep,
+  };
+}
+
+/** The delay before retry number `retry` (0-based): doubling from the initial delay, capped, minus up to 25 % jitter. */
+export function backoffDelay(retry: number, options: ResolvedRetry): number {
+  const base = Math.min(options.initialDelayMs * 2 ** retry, options.maxDelayMs);
+  return Math.round(base * (1 - DEFAULTS.jitter * options.random()));
+}
+
+/** `Retry-After` in ms (seconds or an HTTP date), or undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Waits `ms`, rejecting with the signal's reason if it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * Standard Webhooks 1.0 signing (protocol notes §6): `v1,<base64 HMAC-SHA256>` over
+ * `${id}.${timestamp}.${rawBody}`, with Web Crypto only, so it runs wherever fetch does.
+ */
+import { WebhookVerificationError } from "../client/errors.js";
+
+const utf8 = new TextEncoder();
+
+/** The HMAC key behind a secret: `whsec_<base64>` is base64-decoded, any other string is used as UTF-8. */
+export function secretBytes(secret: string): Uint8Array {
+  if (secret === "") throw new WebhookVerificationError("secret", "the secret is empty");
+  if (!secret.startsWith("whsec_")) return utf8.encode(secret);
+  const bytes = fromBase64(secret.slice("whsec_".length));
+  if (!bytes || bytes.length === 0) throw new WebhookVerificationError("secret", "a whsec_ secret must be base64 after the prefix");
+  return bytes;
+}
+
+export function signedContent(id: string, timestamp: string, rawBody: string | Uint8Array): Uint8Array {
+  const prefix = utf8.encode(`${id}.${timestamp}.`);
+  const body = typeof rawBody === "string" ? utf8.encode(rawBody) : rawBody;
+  const content = new Uint8Array(prefix.length + body.length);
+  content.set(prefix);
+  content.set(body, prefix.length);
+  return content;
+}
+
+export function hmacKey(secret: string, usage: "sign" | "verify") {
+  return crypto.subtle.importKey("raw", secretBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
+  return btoa(binary);
+}
+
+/** Base64 to bytes, or undefined when it is not base64. */
+export function fromBase64(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) return undefined;
+  try {
+    const binary = atob(text);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Signs a delivery the way a sender does: returns the `webhook-id`, `webhook-timestamp` and
+ * `webhook-signature` headers. For tests of your receiver, and for servers that send webhooks.
+ */
+export async function signWebhook(options: {
+  id: string;
+  rawBody: string | Uint8Array;
+  secret: string;
+  /** Unix seconds (default now). */
+  timestamp?: number;
+}): Promise<Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string>> {
+  const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+  const key = await hmacKey(options.secret, "sign");
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, signedContent(options.id, timestamp, options.rawBody)));
+  return { "webhook-id": options.id, "webhook-timestamp": timestamp, "webhook-signature": `v1,${toBase64(mac)}` };
+}

@@ -1,0 +1,145 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import {
+  agentRun,
+  callable,
+  createRun,
+  mcpServerRun,
+  toolRun,
+  RunsClient,
+  ValidationError,
+  type AgentRunInput,
+  type RunOf,
+  type CreateRunCommandOf,
+  type McpServerRunInput,
+  type ToolRunInput,
+} from "@flowspec/agent-service";
+
+describe("create-run builders", () => {
+  it("builds an agent run with messages, callables, ephemeral tools and every option", () => {
+    const command = agentRun("agent-support")
+      .message("user", "Where is my order?", { id: "m-1" })
+      .callableAliases("search", "crm")
+      .callable(callable.local({ alias: "kb", resourceType: "tool", resourceId: "tool-kb", releaseChannelId: "stable" }))
+      .callable(callable.granted({ alias: "partner", resourceType: "mcp_server", grantId: "grant-1" }))
+      .ephemeralTool({ name: "lookup_order", description: "Find an order", parametersSchema: { type: "object" } })
+      .releaseChannel("stable")
+      .thread("thread-1")
+      .context("ctx-customer-001")
+      .executionProfile({ runEnv: "cloud" })
+      .runPolicy({ maxRetries: 1 })
+      .deadline(new Date("2030-01-01T00:00:00Z"))
+      .maxRetries(2)
+      .webhook({ url: "https://example.com/hooks", eventTypes: ["run.status.changed"] })
+      .idempotencyKey("order-42")
+      .build();
+    expect(command).toEqual({
+      resourceType: "agent",
+      resourceId: "agent-support",
+      releaseChannelId: "stable",
+      threadId: "thread-1",
+      contextId: "ctx-customer-001",
+      executionProfile: { runEnv: "cloud" },
+      runPolicy: { maxRetries: 1 },
+      deadlineAt: "2030-01-01T00:00:00.000Z",
+      maxRetries: 2,
+      webhook: { url: "https://example.com/hooks", eventTypes: ["run.status.changed"] },
+      idempotencyKey: "order-42",
+      input: {
+        mode: "agent",
+        messages: [{ id: "m-1", role: "user", content: "Where is my order?" }],
+        callableAliases: ["search", "crm"],
+        additionalCallableRefs: [
+          { alias: "kb", resourceType: "tool", resourceId: "tool-kb", releaseChannelId: "stable", bindingMode: "invoke" },
+          { alias: "partner", resourceType: "mcp_server", grantId: "grant-1", bindingMode: "inject" },
+        ],
+        ephemeralTools: [{ name: "lookup_order", description: "Find an order", parametersSchema: { type: "object" } }],
+      },
+    });
+  });
+
+  it.each([
+    { name: "tool", build: () => toolRun("tool-1").arguments({ q: 1 }).callerContext({ user: "u" }).build(), input: { mode: "tool", arguments: { q: 1 }, callerContext: { user: "u" } } },
+    {
+      name: "mcp_server",
+      build: () => mcpServerRun("mcp-1").clientInfo({ name: "c" }).clientCapabilities({}).sessionContext({ s: 1 }).metadata({ m: 2 }).build(),
+      input: { mode: "mcp_server", clientInfo: { name: "c" }, clientCapabilities: {}, sessionContext: { s: 1 }, metadata: { m: 2 } },
+    },
+    { name: "tool without arguments", build: () => createRun("tool", "tool-2").build(), input: { mode: "tool", arguments: {} } },
+  ])("builds a $name run", ({ build, input }) => {
+    expect(build().input).toEqual(input);
+  });
+
+  it.each([
+    { name: "an MCP-server run without client info", build: () => mcpServerRun("m").build(), pointers: ["/input"] },
+    { name: "an empty resource id", build: () => agentRun("").build(), pointers: ["/resourceId"] },
+    { name: "a bad webhook url and negative maxRetries", build: () => agentRun("a").webhook({ url: "not a url" }).maxRetries(-1).build(), pointers: ["/webhook/url", "/maxRetries"] },
+    {
+      name: "an input of another mode (from untyped code)",
+      build: () => (createRun("tool", "t") as unknown as { input(i: unknown): { build(): unknown } }).input({ mode: "agent", messages: [] }).build(),
+      pointers: ["/input/mode"],
+    },
+  ])("build() refuses $name with every error", ({ build, pointers }) => {
+    const error = (() => {
+      try {
+        build();
+      } catch (e) {
+        return e;
+      }
+    })() as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    for (const pointer of pointers) expect(error.errors.map((e) => e.path)).toContain(pointer);
+  });
+
+  it("reports the if/then rule first, in one sentence", () => {
+    const untyped = createRun("tool", "t") as unknown as { input(i: unknown): { build(): unknown } };
+    expect(() => untyped.input({ mode: "agent", messages: [] }).build()).toThrow('/input/mode: resourceType "tool" requires input.mode "tool", got "agent"');
+  });
+
+  it("validates with the response variant by default and strict on request", () => {
+    const builder = agentRun("a").message("narrator", "once upon a time");
+    expect(builder.build().input.messages[0]?.role).toBe("narrator");
+    expect(() => builder.build({ strict: true })).toThrow(/\/input\/messages\/0\/role/);
+  });
+
+  it("refuses a method of another resource type at run time (untyped callers)", () => {
+    const untyped = toolRun("t") as unknown as { message(r: string, c: string): unknown };
+    expect(() => untyped.message("user", "hi")).toThrow("message() is for agent runs; this builder is for a tool run");
+    expect(() => createRun("robot" as never, "x")).toThrow(/agent, tool or mcp_server/);
+  });
+
+  it("returns a command that later builder calls do not change", () => {
+    const builder = agentRun("a").message("user", "one");
+    const first = builder.build();
+    builder.message("user", "two");
+    expect(first.input.messages).toHaveLength(1);
+  });
+});
+
+describe("create-run builders: types", () => {
+  it("narrow the built command by resource type", () => {
+    expectTypeOf(agentRun("a").build()).toEqualTypeOf<CreateRunCommandOf<"agent">>();
+    expectTypeOf(agentRun("a").build().input).toEqualTypeOf<AgentRunInput>();
+    expectTypeOf(toolRun("t").build().input).toEqualTypeOf<ToolRunInput>();
+    expectTypeOf(mcpServerRun("m").clientInfo({}).clientCapabilities({}).build().input).toEqualTypeOf<McpServerRunInput>();
+    expectTypeOf(createRun("tool", "t").arguments({}).thread("x")).toHaveProperty("callerContext");
+    const client = new RunsClient({ baseUrl: "http://127.0.0.1:9", orgId: "o", token: "t" });
+    expectTypeOf(client.create<"tool">).returns.resolves.toEqualTypeOf<RunOf<"tool">>();
+  });
+
+  it("reject a mismatched input or method at compile time", () => {
+    // @ts-expect-error an agent input on a tool run
+    expect(() => createRun("tool", "t").input({ mode: "agent", messages: [] }).build()).toThrow(ValidationError);
+    // @ts-expect-error a tool input on an MCP-server run
+    expect(() => mcpServerRun("m").input({ mode: "tool", arguments: {} }).build()).toThrow(ValidationError);
+    // @ts-expect-error messages belong to agent runs
+    expect(() => toolRun("t").message("user", "hi")).toThrow(TypeError);
+    // @ts-expect-error arguments belong to tool runs
+    expect(() => agentRun("a").arguments({})).toThrow(TypeError);
+    // @ts-expect-error clientInfo belongs to MCP-server runs
+    expect(() => agentRun("a").clientInfo({})).toThrow(TypeError);
+    // @ts-expect-error not a resource type
+    expect(() => createRun("robot", "x")).toThrow(TypeError);
+    // @ts-expect-error callable refs carry no bindingMode from the caller
+    callable.local({ alias: "a", resourceType: "tool", resourceId: "r", bindingMode: "inject" });
+  });
+});

@@ -1,0 +1,127 @@
+import { createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { parseWebhookDelivery, signWebhook, verifyWebhook, WebhookVerificationError, type WebhookCheck } from "@flowspec/agent-service";
+
+const secret = "whsec_" + Buffer.from("a very secret key of 32 bytes!!!").toString("base64");
+const now = Date.parse("2026-01-01T00:00:00Z");
+const ts = now / 1000;
+const event = { type: "message.completed", eventId: "ev-7", createdAt: "2026-01-01T00:00:00Z", messageId: "m-1", content: "Hi" };
+const rawBody = JSON.stringify({ eventId: "ev-7", eventType: "message.completed", version: 3, runId: "run-1", sequence: 7, event });
+
+async function headersFor(body: string | Uint8Array = rawBody, options: { id?: string; timestamp?: number; key?: string } = {}) {
+  return signWebhook({ id: options.id ?? "ev-7", rawBody: body, secret: options.key ?? secret, timestamp: options.timestamp ?? ts });
+}
+
+async function failedCheck(promise: Promise<unknown>): Promise<WebhookCheck | "passed"> {
+  try {
+    await promise;
+    return "passed";
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebhookVerificationError);
+    return (error as WebhookVerificationError).check;
+  }
+}
+
+describe("webhooks", () => {
+  it("signs exactly as Standard Webhooks does (HMAC-SHA256 over id.timestamp.body, base64)", async () => {
+    const headers = await headersFor();
+    const expected = createHmac("sha256", Buffer.from("a very secret key of 32 bytes!!!")).update(`ev-7.${ts}.${rawBody}`).digest("base64");
+    expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
+  });
+
+  it("verifies a delivery and parses its body", async () => {
+    const delivery = await verifyWebhook({ rawBody, headers: await headersFor(), secret, now });
+    expect(delivery).toMatchObject({ eventId: "ev-7", eventType: "message.completed", runId: "run-1", version: 3, event: { content: "Hi" } });
+  });
+
+  it("accepts raw bytes, a Headers object, a plain secret, and any one of several signatures", async () => {
+    const bytes = new TextEncoder().encode(rawBody);
+    const signed = await headersFor(bytes, { key: "plain-secret" });
+    const headers = new Headers({ ...signed, "webhook-signature": `v1,AAAA v2,zzz ${signed["webhook-signature"]}` });
+    await expect(verifyWebhook({ rawBody: bytes, headers, secret: "plain-secret", now })).resolves.toMatchObject({ eventId: "ev-7" });
+  });
+
+  it.each<{ name: string; check: WebhookCheck; make: () => Promise<Parameters<typeof verifyWebhook>[0]> }>([
+    { name: "a missing signature header", check: "headers", make: async () => ({ rawBody, headers: { ...(await headersFor()), "webhook-signature": undefined }, secret, now }) },
+    { name: "an old timestamp", check: "timestamp", make: async () => ({ rawBody, headers: await headersFor(rawBody, { timestamp: ts - 301 }), secret, now }) },
+    { name: "a future timestamp", check: "timestamp", make: async () => ({ rawBody, headers: await headersFor(rawBody, { timestamp: ts + 400 }), secret, now }) },
+    { name: "a timestamp that is not a number", check: "timestamp", make: async () => ({ rawBody, headers: { ...(await headersFor()), "webhook-timestamp": "yesterday" }, secret, now }) },
+    { name: "a tampered body", check: "signature", make: async () => ({ rawBody: rawBody.replace("Hi", "Ho"), headers: await headersFor(), secret, now }) },
+    { name: "re-serialized JSON", check: "signature", make: async () => ({ rawBody: JSON.stringify(JSON.parse(rawBody), null, 1), headers: await headersFor(), secret, now }) },
+    { name: "the wrong secret", check: "signature", make: async () => ({ rawBody, headers: await headersFor(), secret: "whsec_b3RoZXI=", now }) },
+    { name: "a signature of another id", check: "signature", make: async () => ({ rawBody, headers: { ...(await headersFor()), "webhook-id": "ev-8" }, secret, now }) },
+    { name: "no v1 signature", check: "signature", make: async () => ({ rawBody, headers: { ...(await headersFor()), "webhook-signature": "v0,abc" }, secret, now }) },
+    { name: "a whsec_ secret that is not base64", check: "secret", make: async () => ({ rawBody, headers: await headersFor(), secret: "whsec_!!!", now }) },
+  ])("rejects $name (check: $check)", async ({ make, check }) => {
+    expect(await failedCheck(verifyWebhook(await make()))).toBe(check);
+  });
+
+  it("accepts a timestamp within a custom tolerance", async () => {
+    const headers = await headersFor(rawBody, { timestamp: ts - 1000 });
+    expect(await failedCheck(verifyWebhook({ rawBody, headers, secret, now, toleranceSec: 1200 }))).toBe("passed");
+  });
+
+  it.each([
+    { name: "not JSON", body: "{", message: /not JSON/ },
+    { name: "an array", body: "[]", message: /JSON object/ },
+    { name: "no eventType", body: JSON.stringify({ eventId: "e", runId: "r" }), message: /\/eventType/ },
+    { name: "a negative sequence", body: JSON.stringify({ eventId: "e", eventType: "x", runId: "r", sequence: -1 }), message: /\/sequence/ },
+    { name: "an invalid event", body: JSON.stringify({ eventId: "e", eventType: "x", runId: "r", event: { type: "x" } }), message: /\/event\/eventId|\/event: / },
+    { name: "eventType ≠ event.type", body: JSON.stringify({ eventId: "e", eventType: "x", runId: "r", event: { ...event, type: "y" } }), message: /differs from \/event\/type/ },
+  ])("parseWebhookDelivery refuses $name", ({ body, message }) => {
+    expect(() => parseWebhookDelivery(body)).toThrow(message);
+  });
+
+  it("refuses a verified delivery whose eventId differs from webhook-id", async () => {
+    const other = JSON.stringify({ eventId: "ev-9", eventType: "message.completed", runId: "run-1" });
+    const error = await verifyWebhook({ rawBody: other, headers: await headersFor(other), secret, now }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ check: "payload" });
+  });
+});
+
+describe("webhooks end to end: the test server delivers, verifyWebhook accepts", () => {
+  it("delivers the subscribed event types of a run, in order, signed, each verified once", async () => {
+    const { createServer } = await import("node:http");
+    const { startTestServer } = await import("@flowspec/agent-service/testing");
+    const { RunsClient, agentRun } = await import("@flowspec/agent-service");
+    const received: { eventType: string; sequence?: number; version?: number; tenant: string | string[] | undefined }[] = [];
+    const failures: string[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        verifyWebhook({ rawBody: new Uint8Array(Buffer.concat(chunks)), headers: req.headers, secret })
+          .then((delivery) => received.push({ eventType: delivery.eventType, sequence: delivery.sequence, version: delivery.version, tenant: req.headers["x-tenant"] }))
+          .catch((error: Error) => failures.push(error.message))
+          .finally(() => res.end());
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const port = (receiver.address() as { port: number }).port;
+    const server = await startTestServer({ webhookSecret: secret });
+    try {
+      const client = new RunsClient({ baseUrl: server.url, orgId: server.orgId, token: server.token });
+      const command = agentRun("a")
+        .message("user", "two words")
+        .webhook({ url: `http://127.0.0.1:${port}/hooks`, eventTypes: ["run.status.changed", "message.completed"], headers: { "x-tenant": "t-1" } })
+        .build();
+      const run = await client.create(command);
+      const final = await client.waitForCompletion(run.runId);
+      await server.webhooksSettled(run.runId);
+      expect(failures).toEqual([]);
+      expect(received.map((d) => d.eventType)).toEqual(["run.status.changed", "message.completed", "run.status.changed"]);
+      expect(received.map((d) => d.sequence)).toEqual([...received.map((d) => d.sequence)].sort((a, b) => a! - b!));
+      expect(received.at(-1)).toMatchObject({ sequence: final.eventSequence, version: final.version, tenant: "t-1" });
+      // A subscription to a non-loopback URL is never called.
+      const remote = await client.create(agentRun("a").message("user", "x").webhook({ url: "https://example.com/hooks" }).build());
+      await client.waitForCompletion(remote.runId);
+      await server.webhooksSettled(remote.runId);
+      const remoteLog = server.webhookLog.filter((entry) => entry.url.startsWith("https://example.com"));
+      expect(remoteLog.length).toBeGreaterThan(0);
+      expect(remoteLog.every((entry) => String(entry.outcome).startsWith("refused"))).toBe(true);
+    } finally {
+      await server.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, type CliIo } from "@flowspec/cli";
+import { startTestServer, type TestServer } from "@flowspec/agent-service/testing";
+
+let server: TestServer;
+let dir: string;
+
+function io(env: Record<string, string | undefined> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const cliIo: CliIo = { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) }, cwd: dir, env };
+  return { cliIo, stdout: () => out.join(""), stderr: () => err.join("") };
+}
+
+const connection = () => ["--base-url", server.url, "--org", server.orgId, "--token", server.token];
+const env = () => ({ FLOWSPEC_BASE_URL: server.url, FLOWSPEC_ORG_ID: server.orgId, FLOWSPEC_TOKEN: server.token });
+
+async function run(argv: string[], environment: Record<string, string | undefined> = {}) {
+  const captured = io(environment);
+  const code = await runCli(argv, captured.cliIo);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+}
+
+async function createRun(): Promise<string> {
+  const { stdout } = await run(["runs", "create", "--file", "run.json", "--format", "json", ...connection()]);
+  return (JSON.parse(stdout) as { runId: string }).runId;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  dir = mkdtempSync(join(tmpdir(), "flowspec-runs-"));
+  writeFileSync(join(dir, "run.json"), JSON.stringify({ resourceType: "agent", resourceId: "agent-1", input: { mode: "agent", messages: [{ role: "user", content: "hello from the cli" }] } }));
+  writeFileSync(join(dir, "run.yaml"), "resourceType: tool\nresourceId: tool-1\ninput:\n  mode: agent\n  messages: []\n");
+  writeFileSync(join(dir, "old.json"), JSON.stringify({ resourceType: "agent", resourceId: "agent-1", input: { messages: [{ role: "user", content: "hi" }], tools: [] } }));
+});
+afterAll(() => server.close());
+
+describe("flowspec runs", () => {
+  it("creates a run from a file, with options or environment variables", async () => {
+    const withFlags = await run(["runs", "create", "--file", "run.json", ...connection()]);
+    expect(withFlags).toMatchObject({ code: 0 });
+    expect(withFlags.stdout).toMatch(/^run-\d+ +queued +agent:agent-1 +events 0/);
+    const withEnv = await run(["runs", "create", "--file", "run.json", "--format", "json"], env());
+    expect(withEnv.code).toBe(0);
+    expect(JSON.parse(withEnv.stdout)).toMatchObject({ resourceType: "agent", orgId: server.orgId });
+  });
+
+  it("refuses an invalid file with located errors and exit 1, sending nothing", async () => {
+    const before = server.requests.create;
+    const result = await run(["runs", "create", "--file", "run.yaml", ...connection()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('run.yaml:4:9 /input/mode: resourceType "tool" requires input.mode "tool", got "agent"');
+    expect(server.requests.create).toBe(before);
+  });
+
+  it("upgrades an older-generation body with --upgrade", async () => {
+    expect((await run(["runs", "create", "--file", "old.json", ...connection()])).code).toBe(1);
+    expect((await run(["runs", "create", "--file", "old.json", "--upgrade", ...connection()])).code).toBe(0);
+  });
+
+  it("gets, lists (with --status) and cancels", async () => {
+    const runId = await createRun();
+    const watched = await run(["runs", "watch", runId, ...connection()]);
+    expect(watched.code).toBe(0);
+    const got = await run(["runs", "get", runId, "--format", "json", ...connection()]);
+    expect(JSON.parse(got.stdout)).toMatchObject({ runId, status: "completed" });
+    const listed = await run(["runs", "list", "--status", "completed", "--format", "json", ...connection()]);
+    const runs = JSON.parse(listed.stdout) as { runId: string; status: string }[];
+    expect(runs.map((r) => r.runId)).toContain(runId);
+    expect(runs.every((r) => r.status === "completed")).toBe(true);
+    const text = await run(["runs", "list", "--limit", "1", ...connection()]);
+    expect(text.stdout.trim().split("\n")).toHaveLength(1);
+    const cancelled = await run(["runs", "cancel", runId, ...connection()]);
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.stderr).toMatch(/cancel: 409 .*cannot be cancelled/);
+  });
+
+  it("watches a run to the end across dropped connections, in text and ndjson", async () => {
+    const runId = await createRun();
+    server.fault({ route: "stream", dropAfterEvents: 2, partialFrame: true, times: 2 });
+    const text = await run(["runs", "watch", runId, ...connection()]);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.trim().split("\n");
+    expect(lines[0]).toBe("#1 run.status.changed → running");
+    expect(lines.filter((l) => l.startsWith("#")).map((l) => Number(l.slice(1, l.indexOf(" "))))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(lines.at(-1)).toBe(`run ${runId} ended: completed after 7 events`);
+    expect(text.stderr).toContain("(reconnecting after #2");
+    const ndjson = await run(["runs", "watch", runId, "--format", "ndjson", "--after", "5", ...connection()]);
+    expect(ndjson.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { sequence: number }).sequence)).toEqual([6, 7]);
+  });
+
+  it("exits 1 when the watched run did not complete", async () => {
+    const blocking = await startTestServer({ script: async (ctx) => void (await ctx.requestInteraction({})) });
+    try {
+      const flags = ["--base-url", blocking.url, "--org", blocking.orgId, "--token", blocking.token];
+      const created = await run(["runs", "create", "--file", "run.json", "--format", "json", ...flags]);
+      const runId = (JSON.parse(created.stdout) as { runId: string }).runId;
+      expect((await run(["runs", "cancel", runId, ...flags])).stdout).toContain("canceled");
+      const watched = await run(["runs", "watch", runId, ...flags]);
+      expect(watched.code).toBe(1);
+      expect(watched.stdout).toContain("ended: canceled");
+    } finally {
+      await blocking.close();
+    }
+  });
+
+  it.each([
+    { name: "no base URL", argv: ["runs", "get", "run-1", "--org", "o", "--token", "t"], code: 2, message: "missing --base-url (or FLOWSPEC_BASE_URL)" },
+    { name: "no token", argv: () => ["runs", "get", "run-1", "--base-url", server.url, "--org", "o"], code: 2, message: "missing --token (or FLOWSPEC_TOKEN)" },
+    { name: "a bad format", argv: () => ["runs", "watch", "run-1", "--format", "xml", ...connection()], code: 2, message: "--format must be text or ndjson" },
+    { name: "an unreadable file", argv: () => ["runs", "create", "--file", "nope.json", ...connection()], code: 2, message: "nope.json: cannot read: ENOENT" },
+    { name: "an unknown run", argv: () => ["runs", "get", "run-404", ...connection()], code: 1, message: "get: 404" },
+    { name: "a wrong token", argv: () => ["runs", "list", "--base-url", server.url, "--org", server.orgId, "--token", "bad"], code: 1, message: "list: 401" },
+    { name: "no service", argv: ["runs", "get", "run-1", "--base-url", "http://127.0.0.1:9", "--org", "o", "--token", "t"], code: 2, message: "no answer from the service" },
+    { name: "a missing --file", argv: () => ["runs", "create", ...connection()], code: 2, message: "required option '--file <file>'" },
+  ])("exits $code on $name", async ({ argv, code, message }) => {
+    const result = await run(typeof argv === "function" ? argv() : argv);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain(message);
+  });
+
+  it("documents connection options, exit codes and examples in --help", async () => {
+    const help = await run(["runs", "watch", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("FLOWSPEC_TOKEN");
+    expect(help.stdout).toContain("Exit codes");
+    expect(help.stdout).toContain("flowspec runs watch run-123");
+  });
+});
