@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { connectHttp, connectStdio, type RuntimeServices } from "@flowspec/stepflow/client";
 import { repoRoot } from "../../../test/support.js";
-import { flowspec } from "./validate.test.js";
+import { cli } from "./support.js";
 
 const bin = join(repoRoot, "packages/cli/src/bin.ts");
 const module = join(repoRoot, "examples/stepflow-components/components.ts");
@@ -51,8 +51,18 @@ describe("flowspec stepflow serve", () => {
     [["stepflow", "serve", notComponents], /component \/x has no handler function/],
     [["stepflow", "serve", module, "--http", "--port", "http"], /--port must be a port number/],
   ])("exits 2 for %j", async (argv, message) => {
-    const run = await flowspec(...(argv as string[]));
+    const run = await cli(argv as string[], repoRoot);
     expect(run.stderr).toMatch(message);
     expect(run.code).toBe(2);
   });
+});
+
+describe("flowspec stepflow test with external component servers", () => {
+  it("passes the example flows over stdio and over HTTP (a test server on a free port)", async () => {
+    const run = await cli(["stepflow", "test", join(repoRoot, "examples/stepflow-components")], repoRoot);
+    expect(run.stdout).toMatch(/hello over stdio/);
+    expect(run.stdout).toMatch(/hello over http/);
+    expect(run.stdout).toMatch(/^2 passed, 0 failed, 0 skipped$/m);
+    expect(run.code).toBe(0);
+  }, 120_000);
 });

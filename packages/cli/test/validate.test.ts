@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { runCli, type CliIo } from "../src/index.js";
 import { corpusDir, repoRoot } from "../../../test/support.js";
 
-/** Runs `flowspec ARGS` in-process and returns what it printed and its exit code. */
-export async function flowspec(...argv: string[]) {
+/** Runs `flowspec ARGS` in-process, with an empty environment, and returns what it printed and its exit code. */
+async function flowspec(...argv: string[]) {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createRouter, runFlow, runTestCases, type Plugin, type PluginFactory, type StepflowConfig } from "../src/index.js";
+import { join } from "node:path";
 import { fail500, flow, fromStep, ok, step } from "./helpers.js";
+import { repoRoot } from "../../../test/support.js";
 
 const config: StepflowConfig = {
   plugins: { remote: { type: "stepflow", transport: "stdio", command: "node", args: [] } },
@@ -51,10 +53,19 @@ describe("plugin kinds: how external component servers slot in", () => {
     expect(report).toMatchObject({ status: "skipped", reason: 'needs components no configured plugin can serve: "/remote/echo": command "uv" not found' });
   });
 
-  it("without a factory, the default stepflow type looks the command up before saying it cannot run it yet", async () => {
+  it("without a factory, the default stepflow type skips when its command is not installed", async () => {
     const absent = await runTestCases(f, { config: { ...config, plugins: { remote: { type: "stepflow", transport: "stdio", command: "no-such-command-here", args: [] } } } });
     expect(absent[0]!.reason).toContain('needs the command "no-such-command-here", which is not installed');
-    const present = await runTestCases(f, { config });
-    expect(present[0]!.reason).toContain("external component server (type: stepflow), which this engine does not run yet");
+  });
+
+  it("without a factory, the default stepflow type runs the component server over stdio", async () => {
+    const serve = { type: "stepflow", transport: "stdio", command: process.execPath, args: ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "examples/stepflow-components/components.ts")], env: { PATH: "${PATH}" } };
+    const [report] = await runTestCases(f, { config: { ...config, plugins: { remote: serve } }, workingDirectory: repoRoot });
+    expect(report).toMatchObject({ status: "passed" });
+  });
+
+  it("a stepflow plugin entry without what its transport needs is a config error naming the field", () => {
+    expect(() => createRouter({ config: { ...config, plugins: { remote: { type: "stepflow", transport: "http" } } } })).toThrow(/\/plugins\/remote\/url: a stepflow plugin with transport http needs a url/);
+    expect(() => createRouter({ config: { ...config, plugins: { remote: { type: "stepflow", transport: "tcp" } } } })).toThrow(/transport must be stdio or http/);
   });
 });

@@ -10,6 +10,7 @@ import { createRouter, type RouterOptions } from "../router/router.js";
 import { runTestCases, type CaseReport } from "../testing/test-cases.js";
 import { isObject } from "../values.js";
 import { loadFlowFile, resolveConfig } from "./files.js";
+import { startTestServers, type TestServers } from "./test-servers.js";
 
 export const FLOW_SCHEMA_URL = "https://stepflow.org/schemas/v1/flow.json";
 
@@ -51,41 +52,53 @@ export async function testFlow(file: string, options: TestOptions = {}): Promise
     if (error instanceof DocumentParseError || error instanceof InvalidFlowError) return { file, cases: [], error: error.message };
     throw error;
   }
-  let resolved;
-  try {
-    resolved = resolveConfig(path, { configFile: options.configFile, forTest: true, flow, cwd });
-  } catch (error) {
-    return { file, cases: [], error: `config: ${(error as Error).message}` };
-  }
-  const config = resolved.origin && !resolved.origin.includes("(test.config)") ? relative(cwd, resolved.origin) || resolved.origin : resolved.origin;
-  const skipReason = await testServersReason(flow, dirname(path), options.env ?? process.env);
-  let router;
-  try {
-    router = createRouter({ ...options, config: resolved.config, workingDirectory: resolved.workingDirectory });
-  } catch (error) {
-    if (error instanceof ConfigError) return { file, config, cases: [], error: `config ${config ?? ""}: ${error.message}` };
-    throw error;
+  const env = options.env ?? process.env;
+  const servers = isObject(flow.test) && isObject(flow.test.servers) ? flow.test.servers : {};
+  const skipReason = await missingServerCommand(servers, dirname(path), env);
+  let started: TestServers | undefined;
+  if (!skipReason && Object.keys(servers).length > 0) {
+    try {
+      started = await startTestServers(servers, dirname(path), env);
+    } catch (error) {
+      return { file, cases: [], error: (error as Error).message };
+    }
   }
   try {
-    return { file, config, cases: await runTestCases(flow, { router, signal: options.signal, skipReason }) };
+    let resolved;
+    try {
+      resolved = resolveConfig(path, { configFile: options.configFile, forTest: true, flow: started ? started.substitute(flow) : flow, cwd });
+    } catch (error) {
+      return { file, cases: [], error: `config: ${(error as Error).message}` };
+    }
+    const config = resolved.origin && !resolved.origin.includes("(test.config)") ? relative(cwd, resolved.origin) || resolved.origin : resolved.origin;
+    let router;
+    try {
+      router = createRouter({ ...options, config: resolved.config, workingDirectory: resolved.workingDirectory });
+    } catch (error) {
+      if (error instanceof ConfigError) return { file, config, cases: [], error: `config ${config ?? ""}: ${error.message}` };
+      throw error;
+    }
+    try {
+      return { file, config, cases: await runTestCases(flow, { router, signal: options.signal, skipReason }) };
+    } finally {
+      await router.close();
+    }
   } finally {
-    await router.close();
+    await started?.stop();
   }
 }
 
 /**
- * `test.servers` (78398cdc): servers started before the cases. Cases that need one whose command is
- * not installed are skipped; this runner does not start servers yet, so those cases are skipped too.
+ * `test.servers` whose command is not installed: the cases are skipped with that reason (the
+ * corpus's HTTP flows start their servers with `uv`).
  */
-async function testServersReason(flow: Flow, flowDir: string, env: Record<string, string | undefined>): Promise<string | undefined> {
-  const servers = isObject(flow.test) && isObject(flow.test.servers) ? flow.test.servers : undefined;
-  for (const [name, server] of Object.entries(servers ?? {})) {
+async function missingServerCommand(servers: Record<string, unknown>, flowDir: string, env: Record<string, string | undefined>): Promise<string | undefined> {
+  for (const [name, server] of Object.entries(servers)) {
     const command = isObject(server) && typeof server.command === "string" ? server.command : "";
     const workingDirectory = isObject(server) && typeof server.workingDirectory === "string" && server.workingDirectory ? resolve(flowDir, server.workingDirectory) : flowDir;
     if (!(await findCommand(command, { workingDirectory, env }))) {
       return `test server ${JSON.stringify(name)} needs the command ${JSON.stringify(command)}, which is not installed (not found on PATH)`;
     }
-    return `test server ${JSON.stringify(name)} would have to be started (test.servers), which this runner does not do yet`;
   }
   return undefined;
 }

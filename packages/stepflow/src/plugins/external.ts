@@ -1,7 +1,6 @@
 /**
- * Placeholders for plugin types this engine does not run in-process: `stepflow` (external
- * component servers over stdio or HTTP) and `mcp`. They report why they cannot serve, so the test
- * runner skips what needs them; a caller supplies a real implementation through `pluginKinds`.
+ * Looking up a plugin's command, and the placeholder for `mcp` plugins, which this engine does not
+ * run: it reports why it cannot serve, so the test runner skips what needs it.
  */
 import { ComponentError } from "./errors.js";
 import type { Plugin, PluginEnvironment } from "./types.js";
@@ -30,24 +29,6 @@ export async function findCommand(command: string, environment: PluginEnvironmen
     }
   }
   return undefined;
-}
-
-/** A `stepflow` plugin entry (component server) that this engine cannot run yet. */
-export function unsupportedStepflowPlugin(name: string, config: Record<string, unknown>, environment: PluginEnvironment): Plugin {
-  const reason = async (): Promise<string> => {
-    if (config.transport === "stdio" || config.command !== undefined) {
-      const command = String(config.command ?? "");
-      if (!(await findCommand(command, environment))) return `plugin ${JSON.stringify(name)} needs the command ${JSON.stringify(command)}, which is not installed (not found on PATH)`;
-    }
-    return `plugin ${JSON.stringify(name)} is an external component server (type: stepflow), which this engine does not run yet`;
-  };
-  return {
-    kind: "stepflow",
-    unavailableReason: reason,
-    async execute(component) {
-      throw new ComponentError(component, await reason());
-    },
-  };
 }
 
 /** An `mcp` plugin entry: out of scope for this engine. */

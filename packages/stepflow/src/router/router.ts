@@ -8,7 +8,8 @@ import { createBlobStore, type BlobStore } from "../blobs.js";
 import type { FlowResult } from "../generated/index.js";
 import { parsePath, selectPath } from "../path.js";
 import { builtinPlugin } from "../plugins/builtin.js";
-import { unsupportedMcpPlugin, unsupportedStepflowPlugin } from "../plugins/external.js";
+import { unsupportedMcpPlugin } from "../plugins/external.js";
+import { stepflowPlugin } from "../plugins/stepflow.js";
 import { componentName, functionsPlugin, type ComponentFunction } from "../plugins/functions.js";
 import { mockPlugin, type MockPluginConfig } from "../plugins/mock.js";
 import type { ComponentContext, Plugin, PluginEnvironment, PluginFactory } from "../plugins/types.js";
@@ -16,11 +17,11 @@ import { deepEqual } from "../values.js";
 import { ConfigError, defaultConfig, type RouteRule, type StepflowConfig } from "./config.js";
 import { PatternError, PatternTrie, type Params } from "./patterns.js";
 
-/** The plugin types a router knows by default. `stepflow` and `mcp` only report why they cannot serve. */
+/** The plugin types a router knows by default. `mcp` only reports why it cannot serve. */
 export const DEFAULT_PLUGIN_KINDS: Readonly<Record<string, PluginFactory>> = {
   builtin: () => builtinPlugin(),
   mock: (name, config) => mockPlugin(config as unknown as MockPluginConfig),
-  stepflow: unsupportedStepflowPlugin,
+  stepflow: stepflowPlugin,
   mcp: (name) => unsupportedMcpPlugin(name),
 };
 

@@ -1,0 +1,96 @@
+/**
+ * `type: stepflow` plugins: external component servers over stdio (a child process started with
+ * only the plugin's `env`, after `${NAME}` substitution) or Streamable HTTP (protocol notes §3,
+ * §4.1). The server's calls back (`blobs/put`, `blobs/get`, `flows/evaluate`) are answered from the
+ * engine's blob store and engine. The client code is loaded only when such a plugin starts, so the
+ * engine itself stays free of Node-only imports.
+ */
+import { BlobNotFoundError } from "../blobs.js";
+import { substituteEnv } from "../client/env.js";
+import type { ComponentClient, RuntimeServices } from "../client/client.js";
+import { ConfigError } from "../router/config.js";
+import { isObject } from "../values.js";
+import { ComponentError } from "./errors.js";
+import { findCommand } from "./external.js";
+import type { ComponentContext, Plugin, PluginEnvironment } from "./types.js";
+
+type Launch = { transport: "stdio"; command: string; args: string[]; env: Record<string, string> } | { transport: "http"; url: string };
+
+function launchOf(name: string, config: Record<string, unknown>): Launch {
+  const at = `/plugins/${name}`;
+  const transport = config.transport ?? (config.url !== undefined ? "http" : "stdio");
+  if (transport === "http") {
+    if (typeof config.url !== "string" || config.url === "") throw new ConfigError("a stepflow plugin with transport http needs a url", `${at}/url`);
+    return { transport, url: config.url };
+  }
+  if (transport !== "stdio") throw new ConfigError(`transport must be stdio or http, not ${JSON.stringify(transport)}`, `${at}/transport`);
+  if (typeof config.command !== "string" || config.command === "") throw new ConfigError("a stepflow plugin with transport stdio needs a command", `${at}/command`);
+  const args = config.args ?? [];
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) throw new ConfigError("args must be a list of strings", `${at}/args`);
+  const env = config.env ?? {};
+  if (!isObject(env) || !Object.values(env).every((value) => typeof value === "string")) throw new ConfigError("env must map names to strings", `${at}/env`);
+  return { transport, command: config.command, args: args as string[], env: env as Record<string, string> };
+}
+
+/** Creates a `type: stepflow` plugin from its stepflow-config entry. */
+export function stepflowPlugin(name: string, config: Record<string, unknown>, environment: PluginEnvironment): Plugin {
+  const launch = launchOf(name, config);
+  let client: ComponentClient | undefined;
+  // The engine's services reach the plugin with each execute; every run of an engine shares them.
+  let engine: ComponentContext | undefined;
+  const services: RuntimeServices = {
+    putBlob: (data) => engine!.blobs.put(data),
+    getBlob: (blobId) => engine!.blobs.get(blobId).catch((error: unknown) => (error instanceof BlobNotFoundError ? undefined : Promise.reject(error))),
+    evaluateFlow: (flow, input) => engine!.evaluateFlow(flow, input),
+  };
+  const commandMissing = async () =>
+    launch.transport === "stdio" && !(await findCommand(launch.command, environment))
+      ? `plugin ${JSON.stringify(name)} needs the command ${JSON.stringify(launch.command)}, which is not installed (not found on PATH)`
+      : undefined;
+
+  return {
+    kind: "stepflow",
+    unavailableReason: commandMissing,
+    async init() {
+      const { connectHttp, connectStdio } = await import("../client/client.js");
+      const options = { pluginName: name, onError: (error: Error) => process.stderr.write(`plugin ${name}: ${error.message}\n`) };
+      if (launch.transport === "http") {
+        client = await connectHttp(launch.url, services, options);
+        return;
+      }
+      const substitute = (value: string) => {
+        try {
+          return substituteEnv(value, environment.env);
+        } catch (error) {
+          throw new ComponentError(name, `cannot start plugin ${JSON.stringify(name)}: ${(error as Error).message}`);
+        }
+      };
+      client = await connectStdio(
+        {
+          command: launch.command,
+          args: launch.args.map(substitute),
+          env: Object.fromEntries(Object.entries(launch.env).map(([key, value]) => [key, substitute(value)])),
+          cwd: environment.workingDirectory,
+          searchPath: environment.env.PATH ?? "",
+          onStderr: (line) => process.stderr.write(`[${name}] ${line}\n`),
+        },
+        services,
+        options,
+      );
+    },
+    async execute(component, input, context) {
+      engine ??= context;
+      if (!client) throw new ComponentError(component, `plugin ${JSON.stringify(name)} is not started`);
+      try {
+        return { outcome: "success", result: await client.execute(component, input, { signal: context.signal }) };
+      } catch (error) {
+        throw new ComponentError(component, `plugin ${JSON.stringify(name)}: ${(error as Error).message}`, { cause: error });
+      }
+    },
+    list: async () => (client ? client.list() : []),
+    close: async () => {
+      await client?.close();
+      client = undefined;
+    },
+  };
+}
