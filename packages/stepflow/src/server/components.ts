@@ -5,7 +5,7 @@ import type { Flow, FlowResult } from "../validate.js";
 export type FlowInput = Omit<Flow, "schema"> & { schema?: Flow["schema"] };
 
 /** What a component can ask of the runtime while it runs (StepFlow's bidirectional calls). */
-export interface ComponentContext {
+export interface ServerComponentContext {
   /** Stores any JSON value in the runtime's blob store; resolves with its id (sha256 of its JSON). */
   putBlob(data: unknown): Promise<string>;
   getBlob(blobId: string): Promise<unknown>;
@@ -25,7 +25,7 @@ export type SchemaSource<T> = Record<string, unknown> | (StandardSchemaV1<unknow
 
 type InferSchema<S, Fallback> = S extends StandardSchemaV1<unknown, infer T> ? T : Fallback;
 
-export interface Component<I = unknown, O = unknown> {
+export interface ServerComponent<I = unknown, O = unknown> {
   description?: string;
   inputSchema?: SchemaSource<I>;
   outputSchema?: SchemaSource<O>;
@@ -33,20 +33,20 @@ export interface Component<I = unknown, O = unknown> {
    * Runs the component. Declare the second parameter to use the context: over HTTP such a
    * component answers with an SSE stream, so it can call back to the runtime.
    */
-  handler(input: I, context: ComponentContext): O | Promise<O>;
+  handler(input: I, context: ServerComponentContext): O | Promise<O>;
 }
 
 /**
  * Defines a component with typed input and output. When `inputSchema` is a Standard Schema, the
  * handler's input type is inferred from it and the input is validated before the handler runs.
  */
-export function defineComponent<IS extends SchemaSource<any> | undefined = undefined, OS extends SchemaSource<any> | undefined = undefined, I = InferSchema<IS, unknown>, O = InferSchema<OS, unknown>>(component: {
+export function defineServerComponent<IS extends SchemaSource<any> | undefined = undefined, OS extends SchemaSource<any> | undefined = undefined, I = InferSchema<IS, unknown>, O = InferSchema<OS, unknown>>(component: {
   description?: string;
   inputSchema?: IS;
   outputSchema?: OS;
-  handler(input: I, context: ComponentContext): O | Promise<O>;
-}): Component<I, O> {
-  return component as Component<I, O>;
+  handler(input: I, context: ServerComponentContext): O | Promise<O>;
+}): ServerComponent<I, O> {
+  return component as ServerComponent<I, O>;
 }
 
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
@@ -69,9 +69,4 @@ export function jsonSchemaOf(source: SchemaSource<unknown> | undefined): Record<
   }
   const own = (source as { jsonSchema?: unknown }).jsonSchema;
   return typeof own === "object" && own !== null ? (own as Record<string, unknown>) : undefined;
-}
-
-/** Component names are paths: `echo` and `/echo` name the same component. */
-export function componentName(name: string): string {
-  return name.startsWith("/") ? name : `/${name}`;
 }

@@ -2,7 +2,8 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { JsonRpcError, type RequestContext, type RequestHandler } from "@flowspec/runtime/jsonrpc";
 import type { ValidationIssue } from "@flowspec/runtime/validation";
 import { isMethod, validateRequest, validateResult, type ComponentInfo, type FlowResult } from "../validate.js";
-import { componentName, isStandardSchema, jsonSchemaOf, type Component, type ComponentContext, type FlowInput } from "./components.js";
+import { componentName } from "../plugins/functions.js";
+import { isStandardSchema, jsonSchemaOf, type FlowInput, type ServerComponent, type ServerComponentContext } from "./components.js";
 
 /** The error codes of the StepFlow 0.2.x component protocol docs (protocol notes §5). */
 export const ComponentErrorCode = {
@@ -14,7 +15,7 @@ export const ComponentErrorCode = {
 export const FLOW_SCHEMA = "https://stepflow.org/schemas/v1/flow.json" as const;
 
 /** Components to serve, by name (a leading `/` is added when missing). */
-export type Components = Record<string, Component<any, any>>;
+export type Components = Record<string, ServerComponent<any, any>>;
 
 /** What a transport needs to serve a set of components: the handlers and the validation hooks. */
 export interface ComponentServer {
@@ -34,7 +35,7 @@ export interface ComponentServer {
  */
 export function createComponentServer(components: Components): ComponentServer {
   const byName = new Map(Object.entries(components).map(([name, component]) => [componentName(name), component]));
-  const info = (name: string, component: Component): ComponentInfo => {
+  const info = (name: string, component: ServerComponent): ComponentInfo => {
     const result: ComponentInfo = { component: name };
     if (component.description !== undefined) result.description = component.description;
     const input = jsonSchemaOf(component.inputSchema);
@@ -43,7 +44,7 @@ export function createComponentServer(components: Components): ComponentServer {
     if (output) result.output_schema = output;
     return result;
   };
-  const find = (name: unknown): [string, Component] => {
+  const find = (name: unknown): [string, ServerComponent] => {
     const key = typeof name === "string" ? componentName(name) : "";
     const component = byName.get(key);
     if (!component) throw new JsonRpcError(ComponentErrorCode.ComponentNotFound, `Component not found: ${String(name)}`, { component: name });
@@ -98,7 +99,7 @@ export function createComponentServer(components: Components): ComponentServer {
 }
 
 /** The context a running component gets: calls back to the runtime over the request's channel. */
-function contextFor(rpc: RequestContext): ComponentContext {
+function contextFor(rpc: RequestContext): ServerComponentContext {
   const evaluateFlow = async (flow: FlowInput, input: unknown): Promise<FlowResult> => {
     const { result } = await rpc.request<{ result: FlowResult }>("flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input });
     return result;
