@@ -1,12 +1,12 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
 import { agentsJsonGraph } from "../graph/agents-json.js";
 import { apflowGraph } from "../graph/apflow.js";
 import { GraphInputError, type Graph } from "../graph/model.js";
 import { toDot, toMermaid, toSvg } from "../graph/render.js";
 import { stepflowGraph } from "../graph/stepflow.js";
+import { readDocument } from "../read-document.js";
 import { CliError, colours, EXIT, type CliIo } from "../io.js";
 import { detectKind, findKind } from "../kinds.js";
 
@@ -52,19 +52,7 @@ Examples:
     )
     .action(async (file: string, options: { format: string; spec?: string; flow?: string; output?: string }) => {
       if (!(FORMATS as readonly string[]).includes(options.format)) throw new CliError(`--format must be one of ${FORMATS.join(", ")}, not "${options.format}"`);
-      let text: string;
-      try {
-        text = readFileSync(resolve(io.cwd, file), "utf8");
-      } catch (error) {
-        throw new CliError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-      }
-      let document;
-      try {
-        document = parseSourceDocument(text, { file });
-      } catch (error) {
-        if (error instanceof DocumentParseError) throw new CliError(error.message);
-        throw error;
-      }
+      const document = readDocument(io.cwd, file);
       const kind = options.spec === undefined ? detectKind(document.value) : findKind(options.spec);
       const draw = kind && DRAWERS[kind.id];
       if (!draw) {

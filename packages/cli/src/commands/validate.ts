@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Command } from "commander";
-import { DocumentParseError, parseSourceDocument, type ValidationIssue } from "@flowspec/runtime";
+import type { ValidationIssue } from "@flowspec/runtime";
+import { readDocument } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo, type Format } from "../io.js";
 import { detectKind, findKind, KINDS, MAIN_KIND, type DocumentKind } from "../kinds.js";
 
@@ -50,19 +49,7 @@ Examples:
 }
 
 function validateFile(io: CliIo, file: string, forced: DocumentKind | undefined, variantOption: string | undefined): FileReport {
-  let text: string;
-  try {
-    text = readFileSync(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    throw new CliError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  let document;
-  try {
-    document = parseSourceDocument(text, { file });
-  } catch (error) {
-    if (error instanceof DocumentParseError) throw new CliError(error.message);
-    throw error;
-  }
+  const document = readDocument(io.cwd, file);
   const kind = forced ?? detectKind(document.value);
   if (!kind) {
     throw new CliError(`${file}: cannot tell which kind of document this is; pass --spec (see flowspec validate --help)`);
