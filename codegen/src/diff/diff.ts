@@ -1,3 +1,4 @@
+import { pairUp } from "./pair.js";
 import { compareSchemas } from "./compare.js";
 import { emit, type Ctx, type Loc } from "./context.js";
 import { resetCanonicalMemo } from "./json.js";
@@ -48,24 +49,10 @@ function summarize(changes: readonly SchemaChange[]): DiffReport["summary"] {
 
 /** Pairs the files of the two sides: the roots of two single files, then by path, then by `$id`. */
 function pairFiles(before: SchemaSide, after: SchemaSide) {
-  const left = [...before.files];
-  const right = [...after.files];
-  const pairs: [LoadedFile, LoadedFile][] = [];
-  const take = (match: (x: LoadedFile, y: LoadedFile) => boolean) => {
-    for (let i = 0; i < left.length; i++) {
-      const j = right.findIndex((y) => match(left[i]!, y));
-      if (j >= 0) {
-        pairs.push([left[i]!, right[j]!]);
-        left.splice(i--, 1);
-        right.splice(j, 1);
-      }
-    }
-  };
-  if (before.singleRoot && after.singleRoot) {
-    pairs.push([left.shift()!, right.shift()!]);
-  }
-  take((x, y) => x.path === y.path);
-  take((x, y) => typeof x.json.$id === "string" && x.json.$id === y.json.$id);
+  const pairing = pairUp(before.files, after.files);
+  if (before.singleRoot && after.singleRoot) pairing.take((x, y) => x === before.files[0] && y === after.files[0]);
+  pairing.take((x, y) => x.path === y.path).take((x, y) => typeof x.json.$id === "string" && x.json.$id === y.json.$id);
+  const { pairs, removed, added } = pairing;
   const ids = new Map<LoadedFile, number>();
   pairs.forEach(([x, y], i) => {
     ids.set(x, i);
@@ -76,5 +63,5 @@ function pairFiles(before: SchemaSide, after: SchemaSide) {
     if (!ids.has(file)) ids.set(file, next++);
     return ids.get(file)!;
   };
-  return { pairs, removed: left, added: right, pairOf };
+  return { pairs, removed, added, pairOf };
 }

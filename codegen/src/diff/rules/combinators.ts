@@ -1,3 +1,4 @@
+import { pairUp } from "../pair.js";
 import { isRecord } from "../../config.js";
 import { child, combine, emit, flip, type Ctx, type Loc, type ObjLoc } from "../context.js";
 import { canonical, jsonEqual } from "../json.js";
@@ -22,23 +23,11 @@ function signature(schema: unknown): string | undefined {
  * signature, then a last unmatched pair (an edited entry). The rest are added or removed.
  */
 function pairLists(before: Loc[], after: Loc[]): { pairs: [Loc, Loc][]; removed: Loc[]; added: Loc[] } {
-  const left = [...before];
-  const right = [...after];
-  const pairs: [Loc, Loc][] = [];
-  const take = (match: (x: Loc, y: Loc) => boolean) => {
-    for (let i = 0; i < left.length; i++) {
-      const j = right.findIndex((y) => match(left[i]!, y));
-      if (j >= 0) {
-        pairs.push([left[i]!, right[j]!]);
-        left.splice(i--, 1);
-        right.splice(j, 1);
-      }
-    }
-  };
-  take((x, y) => jsonEqual(x.schema, y.schema));
-  take((x, y) => signature(x.schema) !== undefined && signature(x.schema) === signature(y.schema));
-  if (left.length === 1 && right.length === 1) pairs.push([left.pop()!, right.pop()!]);
-  return { pairs, removed: left, added: right };
+  const pairing = pairUp(before, after)
+    .take((x, y) => jsonEqual(x.schema, y.schema))
+    .take((x, y) => signature(x.schema) !== undefined && signature(x.schema) === signature(y.schema));
+  if (pairing.removed.length === 1 && pairing.added.length === 1) pairing.pairs.push([pairing.removed.pop()!, pairing.added.pop()!]);
+  return pairing;
 }
 
 const listOf = (loc: ObjLoc, keyword: string): Loc[] => (Array.isArray(loc.schema[keyword]) ? (loc.schema[keyword] as unknown[]).map((_, i) => child(loc, keyword, i)) : []);
