@@ -7,3 +7,5 @@ export { splitFieldPath, readPath, writePath } from "./fieldpath.js";
 export { createSourceResolver, resolveLocation, type SourceResolver, type SourceResolverOptions, type SourceText } from "./sources/resolver.js";
 export { loadOpenApiSource, HTTP_METHODS, type OpenApiSource, type OperationEntry, type OpenApiParameter } from "./sources/openapi.js";
 export { loadSources, type LoadedSources, type LoadSourcesOptions } from "./sources/load-sources.js";
+export { lintAgentsJson, LINT_RULES, type LintOptions, type LintReport } from "./lint/lint.js";
+export type { LintRuleId } from "./lint/rules.js";

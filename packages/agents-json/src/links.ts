@@ -25,7 +25,8 @@ export function endpointNode(actionId: unknown, flowId: string): { kind: "flow" 
 export function checkRoot(role: EndpointRole, node: "flow" | "action", segments: readonly string[]): RootVerdict {
   const [first, second] = segments;
   const rest = segments.slice(1);
-  if (first === "responses" && second !== undefined && second !== "success") {
+  const responsesAllowed = (role === "origin") === (node === "action");
+  if (responsesAllowed && first === "responses" && second !== undefined && second !== "success") {
     return {
       segments: [...segments],
       code: "link-responses-success",
