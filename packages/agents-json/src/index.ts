@@ -9,3 +9,7 @@ export { loadOpenApiSource, HTTP_METHODS, type OpenApiSource, type OperationEntr
 export { loadSources, type LoadedSources, type LoadSourcesOptions } from "./sources/load-sources.js";
 export { lintAgentsJson, LINT_RULES, type LintOptions, type LintReport } from "./lint/lint.js";
 export type { LintRuleId } from "./lint/rules.js";
+export { runFlow, hiddenParameters, type RunResult } from "./executor/run.js";
+export type { RunOptions, Credential, Credentials, UpstreamAuth, OutgoingRequest, RetryOptions } from "./executor/options.js";
+export type { TraceStep } from "./executor/trace.js";
+export { flowInputSchema, toJsonSchema } from "./tools/input-schema.js";

@@ -1,0 +1,46 @@
+/** Collects secret values and header/parameter names, and masks them in what traces and errors show (§6). */
+export interface Redactor {
+  secretValues: Set<string>;
+  secretQuery: Set<string>;
+  secretHeaders: Set<string>;
+  headers(headers: Headers): Record<string, string>;
+  url(url: URL): string;
+  text(text: string): string;
+  value(value: unknown): unknown;
+}
+
+const MASK = "***";
+
+export function createRedactor(): Redactor {
+  const secretValues = new Set<string>();
+  const secretQuery = new Set<string>();
+  const secretHeaders = new Set<string>(["authorization", "cookie", "proxy-authorization", "set-cookie"]);
+  const text = (input: string) => {
+    let out = input;
+    for (const secret of secretValues) if (secret.length >= 3) out = out.split(secret).join(MASK);
+    return out;
+  };
+  return {
+    secretValues,
+    secretQuery,
+    secretHeaders,
+    headers(headers) {
+      const out: Record<string, string> = {};
+      headers.forEach((value, name) => {
+        out[name] = secretHeaders.has(name.toLowerCase()) ? MASK : text(value);
+      });
+      return out;
+    },
+    url(url) {
+      const copy = new URL(url.href);
+      for (const name of secretQuery) if (copy.searchParams.has(name)) copy.searchParams.set(name, MASK);
+      return text(copy.href.replace(/%2A%2A%2A/g, MASK));
+    },
+    text,
+    value(value) {
+      if (typeof value === "string") return text(value);
+      if (secretValues.size === 0 || value === null || typeof value !== "object") return value;
+      return JSON.parse(text(JSON.stringify(value))) as unknown;
+    },
+  };
+}
