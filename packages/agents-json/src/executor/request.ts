@@ -101,8 +101,8 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
   const hasBody = bodyValue !== undefined && bodyValue !== null && !(isPlainObject(bodyValue) && Object.keys(bodyValue).length === 0);
   if (hasBody || body?.required) {
     if (!body) {
-      if (context.mode === "strict") {
-        throw new UnsupportedMediaTypeError(`action "${actionId}": operation "${entry.operationId}" declares no request body, but the action has one`, details);
+      if (context.mode === "strict" || request.method === "GET" || request.method === "HEAD") {
+        throw new UnsupportedMediaTypeError(`action "${actionId}": operation "${entry.operationId}" (${request.method}) declares no request body, but the action has one`, details);
       }
       context.notes.push(`operation "${entry.operationId}" declares no request body; sent the action's body as JSON (compat)`);
       request.body = JSON.stringify(bodyValue);

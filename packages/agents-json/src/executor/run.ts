@@ -1,4 +1,4 @@
-import { AmbiguousFlowError, FlowRunError, LinkResolutionError, LinkWriteError, PlanError, UnknownFlowError } from "../errors.js";
+import { AmbiguousFlowError, FlowRunError, LinkResolutionError, LinkWriteError, PlanError, TransportError, UnknownFlowError } from "../errors.js";
 import { cloneJson, isPlainObject, parseFieldPath, readPath, writePath } from "../fieldpath.js";
 import { load } from "../loader/load.js";
 import type { LoadedAgentsJson, NormalisedFlow, NormalisedLink } from "../loader/types.js";
@@ -65,6 +65,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
   let last: unknown = null;
   try {
     for (const action of flow.actions) {
+      if (options.signal?.aborted) throw new TransportError(`flow "${flow.id}": the run was aborted before action "${action.id}"`, { actionId: action.id });
       const source = sources.get(action.sourceId) as OpenApiSource;
       const entry = source.operations.get(action.operationId)!;
       const record: ActionRecord = { parameters: {}, requestBody: {}, responses: { success: null } };
