@@ -13,3 +13,5 @@ export { runFlow, hiddenParameters, type RunResult } from "./executor/run.js";
 export type { RunOptions, Credential, Credentials, UpstreamAuth, OutgoingRequest, RetryOptions } from "./executor/options.js";
 export type { TraceStep } from "./executor/trace.js";
 export { flowInputSchema, toJsonSchema } from "./tools/input-schema.js";
+export { agentsJson, AgentsJsonBuilder, type AgentsJsonBuilderOptions } from "./builder/document.js";
+export { FlowBuilder, type LinkOrigin, type LinkTarget, type ParameterOptions, type RequestBodyOptions } from "./builder/flow.js";
