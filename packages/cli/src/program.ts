@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { registerAgentsJson } from "./commands/agents-json.js";
 import { registerValidate } from "./commands/validate.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
 
@@ -21,6 +22,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError("(add --help for usage)");
   registerValidate(program, io, setExit);
+  registerAgentsJson(program, io, setExit);
   for (const command of program.commands) command.exitOverride();
   try {
     await program.parseAsync([...argv], { from: "user" });

@@ -23,6 +23,8 @@ export interface LintOptions extends SourceRuleOptions {
    */
   resolver?: SourceResolver | SourceResolverOptions;
   sources?: LoadedSources;
+  /** Where the document lives (file path or URL), for relative source paths; default `file`. */
+  location?: string;
 }
 
 export interface LintReport {
@@ -41,20 +43,21 @@ export async function lintAgentsJson(input: string | object | LoadedAgentsJson, 
   const mode = options.mode ?? "compat";
   const value = isLoaded(input) ? input.raw : input;
   const inspection = inspectAgentsJson(value, { mode, ...(options.file === undefined ? {} : { file: options.file }) });
-  const findings = [...inspection.diagnostics];
+  const sourceText = inspection.source ?? (isLoaded(input) ? input.source : undefined);
+  const findings = inspection.source ? [...inspection.diagnostics] : inspection.diagnostics.map((d) => locate(d, sourceText));
   const blocking = inspection.diagnostics.some((d) => d.severity === "error" && (d.code === "schema" || d.code.startsWith("fieldpath-") || d.code === "media-type-key"));
   if (!blocking && validateAgentsJsonCompat(inspection.raw).ok) {
     const doc = inspection.raw as unknown as Compat.AgentsJson;
     const ruleFindings: Diagnostic[] = [];
     const report = reporter(ruleFindings, mode);
     lintDocument(doc, report);
-    const location = isLoaded(input) ? input.location : options.file;
+    const location = options.location ?? (isLoaded(input) ? input.location : undefined) ?? options.file;
     if (options.sources) lintSources(doc, options.sources, report, options);
     else if (options.resolver) {
       const { sources, overrideErrors } = await loadForLint(doc, options.resolver, location);
       lintSources(doc, sources, report, options, overrideErrors);
     }
-    findings.push(...ruleFindings.map((d) => locate(d, inspection.source)));
+    findings.push(...ruleFindings.map((d) => locate(d, sourceText)));
   }
   const configured = applySeverities(findings, options.severities ?? {});
   const counts = { error: 0, warning: 0, info: 0 };
