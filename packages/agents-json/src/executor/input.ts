@@ -49,7 +49,7 @@ export function prepareArguments(flow: NormalisedFlow, input: unknown, mode: Mod
   }
   const args: FlowArguments = { parameters: cleaned, ...(requestBody === undefined ? {} : { requestBody: cloneJson(requestBody) }) };
 
-  const schema = flowInputSchema(flow, { hidden });
+  const schema = cachedSchema(flow, hidden);
   const checked: Record<string, unknown> = {};
   if (Object.keys(cleaned).length > 0 || (schema.required as string[] | undefined)?.includes("parameters")) checked.parameters = withoutHidden(cleaned, hidden);
   if (requestBody !== undefined) checked.requestBody = requestBody;
@@ -66,4 +66,14 @@ export function prepareArguments(flow: NormalisedFlow, input: unknown, mode: Mod
 function withoutHidden(parameters: Record<string, unknown>, hidden: ReadonlySet<string>): Record<string, unknown> {
   if (hidden.size === 0) return parameters;
   return Object.fromEntries(Object.entries(parameters).filter(([name]) => !hidden.has(name)));
+}
+
+const schemaCache = new WeakMap<NormalisedFlow, Map<string, Record<string, unknown>>>();
+function cachedSchema(flow: NormalisedFlow, hidden: ReadonlySet<string>): Record<string, unknown> {
+  const key = [...hidden].sort().join("\u0000");
+  let byHidden = schemaCache.get(flow);
+  if (!byHidden) schemaCache.set(flow, (byHidden = new Map()));
+  let schema = byHidden.get(key);
+  if (!schema) byHidden.set(key, (schema = flowInputSchema(flow, { hidden })));
+  return schema;
 }

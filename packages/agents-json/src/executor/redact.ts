@@ -32,6 +32,7 @@ export function createRedactor(): Redactor {
       return out;
     },
     url(url) {
+      if (secretQuery.size === 0 && secretValues.size === 0) return url.href;
       const copy = new URL(url.href);
       for (const name of secretQuery) if (copy.searchParams.has(name)) copy.searchParams.set(name, MASK);
       return text(copy.href.replace(/%2A%2A%2A/g, MASK));
@@ -39,8 +40,10 @@ export function createRedactor(): Redactor {
     text,
     value(value) {
       if (typeof value === "string") return text(value);
-      if (secretValues.size === 0 || value === null || typeof value !== "object") return value;
-      return JSON.parse(text(JSON.stringify(value))) as unknown;
+      if (secretValues.size === 0 || value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
+      const json = JSON.stringify(value);
+      const masked = text(json);
+      return masked === json ? value : (JSON.parse(masked) as unknown);
     },
   };
 }

@@ -151,7 +151,15 @@ export function joinUrl(server: string, path: string): string {
   return server.replace(/\/+$/, "") + (path.startsWith("/") ? path : `/${path}`);
 }
 
+const acceptCache = new WeakMap<Json, string>();
+
 function acceptOf(operation: Json): string {
+  let accept = acceptCache.get(operation);
+  if (accept === undefined) acceptCache.set(operation, (accept = computeAccept(operation)));
+  return accept;
+}
+
+function computeAccept(operation: Json): string {
   const responses = isPlainObject(operation.responses) ? operation.responses : {};
   const types = new Set<string>();
   for (const [status, response] of Object.entries(responses)) {

@@ -39,7 +39,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
 
   const sourceIds = [...new Set(flow.actions.map((a) => a.sourceId))];
   const sources: LoadedSources = options.sources ?? (await loadSources(loaded, { only: sourceIds, ...(options.resolver ? { resolver: options.resolver } : {}) }));
-  const problems = planCheck(loaded, flow.index, sources);
+  const problems = cachedPlanCheck(loaded, flow.index, sources);
   if (problems.length > 0) throw new PlanError(problems.map((d) => (loaded.source ? { ...d, ...loaded.source.locate(d.path) } : d)), flow.id);
 
   const warnings: string[] = [];
@@ -63,6 +63,9 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
   };
 
   let last: unknown = null;
+  const runController = new AbortController();
+  const forwardAbort = () => runController.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", forwardAbort, { once: true });
   try {
     for (const action of flow.actions) {
       if (options.signal?.aborted) throw new TransportError(`flow "${flow.id}": the run was aborted before action "${action.id}"`, { actionId: action.id });
@@ -103,7 +106,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
 
       const started = performance.now();
       try {
-        const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId });
+        const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, runController);
         step.response = { status: response.status, headers: Object.fromEntries(response.headers), body: redactor.value(response.body) };
         record.responses.success = response.body;
         last = response.body;
@@ -128,7 +131,21 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
     return { result: outputLinks.length > 0 ? result : { success: last }, trace, warnings };
   } catch (error) {
     return fail(error);
+  } finally {
+    options.signal?.removeEventListener("abort", forwardAbort);
   }
+}
+
+// The plan check depends only on the loaded document and sources, so repeated runs reuse it.
+const planCache = new WeakMap<LoadedAgentsJson, WeakMap<LoadedSources, Map<number, ReturnType<typeof planCheck>>>>();
+function cachedPlanCheck(loaded: LoadedAgentsJson, flowIndex: number, sources: LoadedSources): ReturnType<typeof planCheck> {
+  let bySources = planCache.get(loaded);
+  if (!bySources) planCache.set(loaded, (bySources = new WeakMap()));
+  let byFlow = bySources.get(sources);
+  if (!byFlow) bySources.set(sources, (byFlow = new Map()));
+  let problems = byFlow.get(flowIndex);
+  if (!problems) byFlow.set(flowIndex, (problems = planCheck(loaded, flowIndex, sources)));
+  return problems;
 }
 
 function isLoaded(input: unknown): input is LoadedAgentsJson {

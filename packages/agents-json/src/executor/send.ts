@@ -3,6 +3,7 @@ import { concat } from "../sources/resolver.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
 
+const decoder = new TextDecoder();
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]);
 const DEFAULT_RETRY_STATUSES = [429, 502, 503, 504];
 
@@ -16,7 +17,13 @@ export interface ReceivedResponse {
  * Sends one request with a per-call timeout and the run's signal, retrying idempotent methods on
  * the configured statuses and on network failures (§4.6), then reads and parses the body.
  */
-export async function sendRequest(request: OutgoingRequest, options: RunOptions, redactor: Redactor, details: RunErrorDetails): Promise<ReceivedResponse> {
+export async function sendRequest(
+  request: OutgoingRequest,
+  options: RunOptions,
+  redactor: Redactor,
+  details: RunErrorDetails,
+  run: { signal: AbortSignal; abort(reason: unknown): void },
+): Promise<ReceivedResponse> {
   const doFetch = options.fetch ?? fetch;
   const retry = options.retry;
   const statuses = retry?.statuses ?? DEFAULT_RETRY_STATUSES;
@@ -24,27 +31,42 @@ export async function sendRequest(request: OutgoingRequest, options: RunOptions,
   const limit = mayRetry ? retry.limit : 0;
   const what = `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${redactor.url(request.url)})`;
   for (let attempt = 0; ; attempt++) {
-    const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
-    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    // The run's one controller carries both the caller's signal and the per-call timeout: a timeout
+    // ends the run, so one controller per run is enough (and much cheaper than one per call).
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      run.abort(new Error(`timeout after ${options.timeoutMs ?? 30_000} ms`));
+    }, options.timeoutMs ?? 30_000);
     let response: Response;
+    let bodyBytes: Uint8Array;
     try {
-      response = await doFetch(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), signal, redirect: "follow" });
-    } catch (error) {
-      if (options.signal?.aborted) throw new TransportError(`${what}: the run was aborted`, { ...details, cause: error });
-      const reason = timeout.aborted ? `no response within ${options.timeoutMs ?? 30_000} ms` : describeNetworkError(error);
-      if (attempt < limit && !timeout.aborted) {
-        await delay(backoff(retry!, attempt, undefined), options.signal);
+      try {
+        response = await doFetch(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), signal: run.signal, redirect: "follow" });
+      } catch (error) {
+        if (options.signal?.aborted) throw new TransportError(`${what}: the run was aborted`, { ...details, cause: error });
+        const reason = timedOut ? `no response within ${options.timeoutMs ?? 30_000} ms` : describeNetworkError(error);
+        if (attempt < limit && !timedOut) {
+          await delay(backoff(retry!, attempt, undefined), options.signal);
+          continue;
+        }
+        throw new TransportError(`${what}: ${redactor.text(reason)}`, { ...details, cause: error });
+      }
+      if (attempt < limit && statuses.includes(response.status)) {
+        await response.body?.cancel();
+        await delay(backoff(retry!, attempt, response.headers.get("retry-after")), options.signal);
         continue;
       }
-      throw new TransportError(`${what}: ${redactor.text(reason)}`, { ...details, cause: error });
+      try {
+        bodyBytes = await readBody(response, options.maxResponseBytes ?? 10 * 1024 * 1024, what, details);
+      } catch (error) {
+        if (error instanceof ResponseTooLargeError) throw error;
+        throw new TransportError(`${what}: reading the response failed: ${timedOut ? `no response within ${options.timeoutMs ?? 30_000} ms` : (error as Error).message}`, { ...details, cause: error });
+      }
+    } finally {
+      clearTimeout(timer);
     }
-    if (attempt < limit && statuses.includes(response.status)) {
-      await response.body?.cancel();
-      await delay(backoff(retry!, attempt, response.headers.get("retry-after")), options.signal);
-      continue;
-    }
-    const body = await readBody(response, options.maxResponseBytes ?? 10 * 1024 * 1024, what, details);
-    const parsed = parseBody(response, body, what, details, redactor);
+    const parsed = parseBody(response, bodyBytes, what, details, redactor);
     const ok = response.status >= 200 && response.status < 300;
     const accepted = ok && (options.successCriteria ? options.successCriteria(request.actionId, { status: response.status, headers: response.headers, body: parsed }) : true);
     if (!accepted) {
@@ -73,6 +95,8 @@ async function readBody(response: Response, maxBytes: number, what: string, deta
     throw tooLarge();
   }
   if (!response.body) return new Uint8Array();
+  // A declared length within the limit can be read in one go (much cheaper than a reader loop).
+  if (response.headers.has("content-length")) return new Uint8Array(await response.arrayBuffer());
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -94,7 +118,7 @@ function parseBody(response: Response, bytes: Uint8Array, what: string, details:
   const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const isJson = type === "application/json" || type.endsWith("+json");
   if (isJson) {
-    const text = new TextDecoder().decode(bytes);
+    const text = decoder.decode(bytes);
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -103,7 +127,7 @@ function parseBody(response: Response, bytes: Uint8Array, what: string, details:
     }
   }
   if (type === "" || type.startsWith("text/") || type.endsWith("+xml") || type === "application/xml" || type === "application/x-www-form-urlencoded") {
-    return new TextDecoder().decode(bytes);
+    return decoder.decode(bytes);
   }
   return bytes;
 }
