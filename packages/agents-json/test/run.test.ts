@@ -95,6 +95,7 @@ beforeAll(async () => {
     (r) => (r.path === "/status/teapot" ? { status: 418, body: { error: "I am a teapot", echo: r.headers.cookie } } : undefined),
     (r) => (r.path === "/status/boom" ? { status: 500, raw: "internal error", headers: { "content-type": "text/plain" } } : undefined),
     (r) => (r.path === "/status/html" ? { raw: "<html>not json</html>", headers: { "content-type": "application/json" } } : undefined),
+    (r) => (r.path === "/status/array" ? { body: [1, 2] } : undefined),
     (r) => (r.path === "/status/big" ? { body: { blob: "x".repeat(5000) } } : undefined),
     (r) => (r.path === "/status/flaky" ? (++attempts < 2 ? { status: 503, headers: { "retry-after": "0" }, body: {} } : { body: { attempts } }) : undefined),
   ]);
@@ -152,6 +153,14 @@ describe("runFlow with the widgets fixture (header, cookie, styles, bodies)", ()
     const { result, trace } = await runFlow(doc, "chain_flow", { parameters: { code: "list" } }, { servers: { widgets: server.url } });
     expect(trace.map((s) => s.request.url)).toEqual([`${server.url}/status/list`, `${server.url}/status/ok`]);
     expect(result).toEqual({ success: { fine: true } });
+  });
+
+  it("reports responses that do not match their schema as warnings when validateResponses is on", async () => {
+    const { warnings, trace } = await runFlow(doc, "status_flow", { parameters: { code: "array" } }, { servers: { widgets: server.url }, validateResponses: true });
+    expect(warnings).toEqual(['action "status": response 200 does not match the "get_status" schema at /: must be object, got an array']);
+    expect(trace[0]!.notes).toEqual(warnings);
+    expect((await runFlow(doc, "status_flow", { parameters: { code: "array" } }, { servers: { widgets: server.url } })).warnings).toEqual([]);
+    expect((await runFlow(doc, "status_flow", { parameters: { code: "ok" } }, { servers: { widgets: server.url }, validateResponses: true })).warnings).toEqual([]);
   });
 
   it("retries idempotent methods on 503, honouring Retry-After", async () => {

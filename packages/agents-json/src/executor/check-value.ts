@@ -7,12 +7,14 @@ export interface ValueIssue {
 }
 
 /**
- * Checks a value against the JSON Schema subset the derived input schemas use (type, enum,
- * required, properties, additionalProperties: false, items, anyOf). Unknown keywords are ignored.
+ * Checks a value against a JSON Schema subset (type, enum, required, properties,
+ * additionalProperties: false, items, allOf, anyOf, oneOf read as anyOf) plus OpenAPI 3.0
+ * `nullable`. Unknown keywords are ignored. Used for flow inputs and opt-in response checks.
  */
-export function checkValue(value: unknown, schema: unknown, path = ""): ValueIssue[] {
-  if (!isObject(schema)) return [];
+export function checkValue(value: unknown, schema: unknown, path = "", depth = 0): ValueIssue[] {
+  if (!isObject(schema) || depth > 64) return [];
   const issues: ValueIssue[] = [];
+  if (value === null && schema.nullable === true) return [];
   const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
   if (types && !types.some((type) => hasType(value, type))) {
     return [{ path, message: `must be ${types.join(" or ")}, got ${describe(value)}` }];
@@ -20,20 +22,24 @@ export function checkValue(value: unknown, schema: unknown, path = ""): ValueIss
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => JSON.stringify(option) === JSON.stringify(value))) {
     issues.push({ path, message: `must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")}` });
   }
-  if (Array.isArray(schema.anyOf) && !schema.anyOf.some((inner) => checkValue(value, inner, path).length === 0)) {
-    issues.push({ path, message: "matches none of the allowed shapes (anyOf)" });
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const options = schema[key];
+    if (Array.isArray(options) && !options.some((inner) => checkValue(value, inner, path, depth + 1).length === 0)) {
+      issues.push({ path, message: `matches none of the allowed shapes (${key})` });
+    }
   }
+  if (Array.isArray(schema.allOf)) for (const inner of schema.allOf) issues.push(...checkValue(value, inner, path, depth + 1));
   if (isObject(value)) {
     const properties = isObject(schema.properties) ? schema.properties : {};
     for (const name of Array.isArray(schema.required) ? (schema.required as string[]) : []) {
       if (!Object.hasOwn(value, name)) issues.push({ path: `${path}/${name}`, message: "is required" });
     }
     for (const [name, inner] of Object.entries(value)) {
-      if (Object.hasOwn(properties, name)) issues.push(...checkValue(inner, properties[name], `${path}/${name}`));
+      if (Object.hasOwn(properties, name)) issues.push(...checkValue(inner, properties[name], `${path}/${name}`, depth + 1));
       else if (schema.additionalProperties === false) issues.push({ path: `${path}/${name}`, message: "is not a known property" });
     }
   }
-  if (Array.isArray(value) && isObject(schema.items)) value.forEach((item, i) => issues.push(...checkValue(item, schema.items, `${path}/${i}`)));
+  if (Array.isArray(value) && isObject(schema.items)) value.forEach((item, i) => issues.push(...checkValue(item, schema.items, `${path}/${i}`, depth + 1)));
   return issues;
 }
 

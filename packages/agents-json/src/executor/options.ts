@@ -67,6 +67,8 @@ export interface RunOptions {
   retry?: RetryOptions;
   /** Largest response body accepted (default 10 MiB). */
   maxResponseBytes?: number;
+  /** Check each response body against its OpenAPI response schema and report mismatches as warnings (default off). */
+  validateResponses?: boolean;
   /** Narrows success beyond 2xx (Arazzo successCriteria). */
   successCriteria?: (actionId: string, response: { status: number; headers: Headers; body: unknown }) => boolean;
   hooks?: {

@@ -9,6 +9,7 @@ import type { RunOptions } from "./options.js";
 import { planCheck } from "./plan.js";
 import { createRedactor, type Redactor } from "./redact.js";
 import { buildRequest, type ActionRecord } from "./request.js";
+import { responseIssues } from "./response-schema.js";
 import { applySecurity } from "./security.js";
 import { sendRequest } from "./send.js";
 import type { TraceStep } from "./trace.js";
@@ -109,6 +110,13 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
         const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, runController);
         step.response = { status: response.status, headers: Object.fromEntries(response.headers), body: redactor.value(response.body) };
         record.responses.success = response.body;
+        if (options.validateResponses) {
+          for (const issue of responseIssues(entry, response.status, response.body)) {
+            const warning = `action "${action.id}": response ${response.status} does not match the "${entry.operationId}" schema at ${issue.path || "/"}: ${issue.message}`;
+            warnings.push(warning);
+            step.notes.push(warning);
+          }
+        }
         last = response.body;
       } finally {
         step.durationMs = performance.now() - started;
