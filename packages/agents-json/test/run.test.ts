@@ -224,6 +224,8 @@ describe("runFlow bad input: a clear error and nothing sent that should not be",
     expect(http.operationId).toBe("get_status");
     expect(http.message).toMatch(/action "status" \(operation "get_status", GET .*\/status\/teapot\) failed with HTTP 418: .*I am a teapot/);
     expect(http.trace).toHaveLength(1);
+    expect(http.body).toEqual({ error: "I am a teapot", echo: "sid=***" });
+    expect(http.message).not.toContain("sid-secret");
   });
 
   it("a 5xx response with a text body", async () => {

@@ -17,8 +17,17 @@ export function createRedactor(): Redactor {
   const secretHeaders = new Set<string>(["authorization", "cookie", "proxy-authorization", "set-cookie"]);
   const text = (input: string) => {
     let out = input;
-    for (const secret of secretValues) if (secret.length >= 3) out = out.split(secret).join(MASK);
+    for (const secret of secretValues) if (secret.length >= 3 && out.includes(secret)) out = out.split(secret).join(MASK);
     return out;
+  };
+  const containsSecret = (value: unknown, depth: number): boolean => {
+    if (typeof value === "string") {
+      for (const secret of secretValues) if (secret.length >= 3 && value.includes(secret)) return true;
+      return false;
+    }
+    if (value === null || typeof value !== "object" || depth > 100) return false;
+    for (const [key, inner] of Object.entries(value)) if (containsSecret(key, depth + 1) || containsSecret(inner, depth + 1)) return true;
+    return false;
   };
   return {
     secretValues,
@@ -41,9 +50,8 @@ export function createRedactor(): Redactor {
     value(value) {
       if (typeof value === "string") return text(value);
       if (secretValues.size === 0 || value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
-      const json = JSON.stringify(value);
-      const masked = text(json);
-      return masked === json ? value : (JSON.parse(masked) as unknown);
+      // Copy only when some string holds a secret; most bodies are returned as they are.
+      return containsSecret(value, 0) ? (JSON.parse(text(JSON.stringify(value))) as unknown) : value;
     },
   };
 }
