@@ -42,7 +42,7 @@ export async function sendRequest(
     let bodyBytes: Uint8Array;
     try {
       try {
-        response = await doFetch(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), signal: run.signal, redirect: "follow" });
+        response = await doFetch(request.url.href, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), signal: run.signal, redirect: "follow" });
       } catch (error) {
         if (options.signal?.aborted) throw new TransportError(`${what}: the run was aborted`, { ...details, cause: error });
         const reason = timedOut ? `no response within ${options.timeoutMs ?? 30_000} ms` : describeNetworkError(error);
