@@ -23,13 +23,15 @@ export async function sendRequest(
   redactor: Redactor,
   details: RunErrorDetails,
   run: { signal: AbortSignal; abort(reason: unknown): void },
+  /** The URL as traces and errors show it (secrets masked), computed once by the caller. */
+  shownUrl: string,
 ): Promise<ReceivedResponse> {
   const doFetch = options.fetch ?? fetch;
   const retry = options.retry;
   const statuses = retry?.statuses ?? DEFAULT_RETRY_STATUSES;
   const mayRetry = retry !== undefined && (IDEMPOTENT.has(request.method) || retry.retryNonIdempotent === true);
   const limit = mayRetry ? retry.limit : 0;
-  const what = `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${redactor.url(request.url)})`;
+  const what = `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
   for (let attempt = 0; ; attempt++) {
     // The run's one controller carries both the caller's signal and the per-call timeout: a timeout
     // ends the run, so one controller per run is enough (and much cheaper than one per call).
