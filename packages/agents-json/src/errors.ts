@@ -33,6 +33,13 @@ export class SourceFormatError extends AgentsJsonError {
 /** An override names an unknown source or operation, or its fieldPath cannot be applied (§5). */
 export class OverrideError extends AgentsJsonError {
   override name = "OverrideError";
+  constructor(
+    message: string,
+    /** The index of the override in the document's `overrides` array. */
+    readonly overrideIndex: number,
+  ) {
+    super(`/overrides/${overrideIndex}: ${message}`);
+  }
 }
 
 /** The builder was asked for something the protocol notes forbid. */

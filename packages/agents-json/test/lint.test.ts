@@ -67,6 +67,16 @@ describe("lintAgentsJson rules without corpus findings", () => {
     expect(found).toContain("error operation-resolved /overrides/1");
   });
 
+  it("reports every failing override of a source, and still runs the other src rules", async () => {
+    const overrides = [
+      { sourceId: "resend", operationId: "resend_post_emails", fieldPath: "summary.x", value: "through a string" },
+      { sourceId: "resend", operationId: "resend_post_emails", fieldPath: "description", value: "fine" },
+      { sourceId: "resend", operationId: "gone", fieldPath: "summary", value: "x" },
+    ];
+    const found = await codes(doc(ok, { overrides }), { resolver: { map: { resend: resendSpec } } });
+    expect(found).toEqual(["error operation-resolved /overrides/0", "error operation-resolved /overrides/2"]);
+  });
+
   it("reports a source that cannot be loaded under operation-resolved", async () => {
     expect(await codes(doc(ok), { resolver: { map: { resend: "/nonexistent/openapi.yaml" } } })).toEqual(["error operation-resolved /sources/0/path"]);
   });

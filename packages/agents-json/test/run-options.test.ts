@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HttpError, load, loadSources, MissingCredentialsError, NoServerError, runFlow, UnsupportedSecuritySchemeError, type RunOptions, type SourceResolver } from "@flowspec/agents-json";
+import { HttpError, load, loadSources, MissingCredentialsError, NoServerError, PlanError, runFlow, UnsupportedSecuritySchemeError, type RunOptions, type SourceResolver } from "@flowspec/agents-json";
 
 // An in-memory OpenAPI source and an injected fetch: the executor needs nothing but fetch.
 const openapi = {
@@ -106,5 +106,14 @@ describe("runFlow options with an injected fetch", () => {
     const forced = recorder(503);
     await expect(run("keyed", {}, { fetch: forced.fetch, retry: { limit: 2, baseDelayMs: 1, retryNonIdempotent: true } })).rejects.toThrow(HttpError);
     expect(forced.requests).toHaveLength(3);
+  });
+
+  it("stops in the plan check on a failing override of a used source, or a source missing from the sources given", async () => {
+    const { requests, fetch } = recorder();
+    const withOverride = load({ ...doc.raw, overrides: [{ sourceId: "opts", operationId: "keyed", fieldPath: "operationId.x", value: "y" }] });
+    await expect(runFlow(withOverride, "keyed_flow", {}, { resolver, fetch })).rejects.toThrow(/operation-resolved: cannot apply "operationId.x" to opts\/keyed/);
+    await expect(runFlow(doc, "keyed_flow", {}, { sources: new Map(), fetch })).rejects.toThrow(PlanError);
+    await expect(runFlow(doc, "keyed_flow", {}, { sources: new Map(), fetch })).rejects.toThrow(/source "opts" was not loaded/);
+    expect(requests).toEqual([]);
   });
 });

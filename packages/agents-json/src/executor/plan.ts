@@ -1,12 +1,11 @@
 import type { Diagnostic } from "../diagnostics.js";
-import { OverrideError } from "../errors.js";
 import { lintDocument, reporter } from "../lint/document-rules.js";
 import { lintSources } from "../lint/source-rules.js";
 import type { LoadedAgentsJson } from "../loader/types.js";
 import type { LoadedSources } from "../sources/load-sources.js";
 import type { Compat } from "../validate.js";
 
-const PLAN_RULES = new Set(["link-action-defined", "link-order", "link-origin-root", "link-target-root", "link-responses-success", "action-id-shadows-flow", "operation-resolved"]);
+const PLAN_RULES = new Set(["link-action-defined", "link-order", "link-origin-root", "link-target-root", "link-responses-success", "action-id-shadows-flow", "action-source-defined", "operation-resolved"]);
 
 /**
  * The plan check of §4.3 for one flow: link, root and shadowing rules on the flow, and
@@ -16,21 +15,22 @@ export function planCheck(loaded: LoadedAgentsJson, flowIndex: number, sources: 
   const raw = loaded.raw;
   const flow = raw.flows[flowIndex]!;
   const used = new Set(flow.actions.map((a) => a.sourceId));
-  const single: Compat.AgentsJson = {
-    ...raw,
-    sources: raw.sources.filter((s) => used.has(s.id)),
-    overrides: (raw.overrides ?? []).filter((o) => used.has(o.sourceId)),
-    flows: [flow],
-  };
+  const single: Compat.AgentsJson = { ...raw, flows: [flow] };
   const findings: Diagnostic[] = [];
   const report = reporter(findings, "strict");
   lintDocument(single, report);
-  const usedSources: LoadedSources = new Map([...sources].filter(([id]) => used.has(id)));
-  lintSources(single, usedSources, report);
-  for (const [id, entry] of usedSources) {
-    if (entry instanceof OverrideError) findings.push({ code: "operation-resolved", severity: "error", path: "/overrides", message: `source "${id}": ${entry.message}` });
-  }
+  lintSources(single, new Map([...sources].filter(([id]) => used.has(id))), report);
+  flow.actions.forEach((action, a) => {
+    if (raw.sources.some((s) => s.id === action.sourceId) && !sources.has(action.sourceId)) {
+      report("operation-resolved", ["flows", 0, "actions", a, "sourceId"], `source "${action.sourceId}" was not loaded (missing from the sources passed in)`);
+    }
+  });
+  const overrides = raw.overrides ?? [];
+  const concerns = (d: Diagnostic) => {
+    const match = /^\/overrides\/(\d+)/.exec(d.path);
+    return !match || used.has(overrides[Number(match[1])]?.sourceId ?? "");
+  };
   return findings
-    .filter((d) => PLAN_RULES.has(d.code) && d.severity === "error")
+    .filter((d) => PLAN_RULES.has(d.code) && d.severity === "error" && concerns(d))
     .map((d) => ({ ...d, path: d.path.replace(/^\/flows\/0(?=\/|$)/, `/flows/${flowIndex}`) }));
 }

@@ -2,7 +2,7 @@ import { locate, type Diagnostic, type Mode, type Severity } from "../diagnostic
 import { OverrideError } from "../errors.js";
 import { inspectAgentsJson } from "../loader/load.js";
 import type { LoadedAgentsJson } from "../loader/types.js";
-import { loadSources, toResolver, type LoadedSources } from "../sources/load-sources.js";
+import { toResolver, type LoadedSources } from "../sources/load-sources.js";
 import { loadOpenApiSource } from "../sources/openapi.js";
 import type { SourceResolver, SourceResolverOptions } from "../sources/resolver.js";
 import { validateAgentsJsonCompat, type Compat } from "../validate.js";
@@ -69,21 +69,24 @@ function isLoaded(input: unknown): input is LoadedAgentsJson {
   return typeof input === "object" && input !== null && "document" in input && "raw" in input && "mode" in input;
 }
 
-// Sources whose overrides fail are reloaded without them, so the other src rules still run.
+// Every failing override is collected (not just the first), and the source still loads for the other rules.
 async function loadForLint(
   doc: Compat.AgentsJson,
   resolverOption: SourceResolver | SourceResolverOptions,
   location: string | undefined,
-): Promise<{ sources: LoadedSources; overrideErrors: Map<string, OverrideError> }> {
+): Promise<{ sources: LoadedSources; overrideErrors: OverrideError[] }> {
   const resolver = toResolver(resolverOption);
-  const loaded = { document: { sources: doc.sources, overrides: doc.overrides ?? [] }, ...(location === undefined ? {} : { location }) } as unknown as LoadedAgentsJson;
-  const sources = await loadSources(loaded, { resolver });
-  const overrideErrors = new Map<string, OverrideError>();
-  for (const [id, entry] of sources) {
-    if (!(entry instanceof OverrideError)) continue;
-    overrideErrors.set(id, entry);
-    const source = doc.sources.find((s) => s.id === id)!;
-    sources.set(id, await loadOpenApiSource(source, { resolver, ...(location === undefined ? {} : { documentLocation: location }) }).catch((error: Error) => error));
+  const sources: LoadedSources = new Map();
+  const overrideErrors: OverrideError[] = [];
+  for (const source of doc.sources) {
+    if (sources.has(source.id)) continue;
+    const loaded = await loadOpenApiSource(source, {
+      resolver,
+      ...(location === undefined ? {} : { documentLocation: location }),
+      overrides: doc.overrides ?? [],
+      onOverrideError: (error) => overrideErrors.push(error),
+    }).catch((error: Error) => error);
+    sources.set(source.id, loaded);
   }
   return { sources, overrideErrors };
 }

@@ -20,7 +20,7 @@ export function lintSources(
   sources: LoadedSources,
   report: Report,
   options: SourceRuleOptions = {},
-  overrideErrors: ReadonlyMap<string, OverrideError> = new Map(),
+  overrideErrors: readonly OverrideError[] = [],
 ): void {
   doc.sources.forEach((source, i) => {
     const loaded = sources.get(source.id);
@@ -34,8 +34,8 @@ export function lintSources(
       report("operation-resolved", ["overrides", o, "sourceId"], `override source "${override.sourceId}" is not in sources`);
       return;
     }
-    const failed = overrideErrors.get(override.sourceId) ?? (loaded instanceof OverrideError ? loaded : undefined);
-    if (failed?.message.startsWith(`/overrides/${o}:`)) report("operation-resolved", ["overrides", o], failed.message.replace(/^\/overrides\/\d+: /, ""));
+    const failures = [...overrideErrors, ...(loaded instanceof OverrideError ? [loaded] : [])].filter((e) => e.overrideIndex === o);
+    for (const failure of failures) report("operation-resolved", ["overrides", o], failure.message.replace(/^\/overrides\/\d+: /, ""));
   });
 
   doc.flows.forEach((flow, f) => {

@@ -1,6 +1,6 @@
 import { $RefParser } from "@apidevtools/json-schema-ref-parser";
 import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
-import { SourceFormatError, SourceResolutionError } from "../errors.js";
+import { SourceFormatError, SourceResolutionError, type OverrideError } from "../errors.js";
 import type { Override } from "../generated/types.js";
 import { applyOverrides } from "./overrides.js";
 import { effectiveParameters, type OpenApiParameter } from "./parameters.js";
@@ -40,7 +40,7 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
  */
 export async function loadOpenApiSource(
   source: { id: string; path: string },
-  options: { resolver: SourceResolver; documentLocation?: string; overrides?: readonly Override[] },
+  options: { resolver: SourceResolver; documentLocation?: string; overrides?: readonly Override[]; onOverrideError?: (error: OverrideError) => void },
 ): Promise<OpenApiSource> {
   const location = resolveLocation(source.path, options.documentLocation);
   const read = await options.resolver.read(location, { sourceId: source.id, path: source.path });
@@ -69,7 +69,7 @@ export async function loadOpenApiSource(
     throw new SourceFormatError(`source "${source.id}" (${read.location}): cannot resolve $refs: ${(error as Error).message}`, { cause: error });
   }
   const operations = indexOperations(document, source.id);
-  applyOverrides(operations, source.id, options.overrides ?? []);
+  applyOverrides(operations, source.id, options.overrides ?? [], options.onOverrideError);
   return { sourceId: source.id, location: read.location, version, document, operations };
 }
 

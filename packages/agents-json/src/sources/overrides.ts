@@ -8,13 +8,23 @@ import { effectiveParameters } from "./parameters.js";
  * Applies overrides to private copies of their operations, in document order (§5): fieldPath is
  * rooted at the operation, containers are created, objects merged, anything else replaced.
  */
-export function applyOverrides(operations: Map<string, OperationEntry>, sourceId: string, overrides: readonly Override[]): void {
+export function applyOverrides(
+  operations: Map<string, OperationEntry>,
+  sourceId: string,
+  overrides: readonly Override[],
+  /** Collects each failing override instead of throwing the first (the linter reports them all). */
+  onError?: (error: OverrideError) => void,
+): void {
+  const fail = (error: OverrideError) => {
+    if (!onError) throw error;
+    onError(error);
+  };
   const copied = new Set<string>();
   overrides.forEach((override, index) => {
     if (override.sourceId !== sourceId) return;
     const entry = operations.get(override.operationId);
     if (!entry) {
-      throw new OverrideError(`/overrides/${index}: operation "${override.operationId}" does not exist in source "${sourceId}"`);
+      return fail(new OverrideError(`operation "${override.operationId}" does not exist in source "${sourceId}"`, index));
     }
     if (!copied.has(entry.operationId)) {
       // A private copy, so a shared (dereferenced) component edited here never leaks into another operation.
@@ -22,9 +32,7 @@ export function applyOverrides(operations: Map<string, OperationEntry>, sourceId
       copied.add(entry.operationId);
     }
     const problem = writePath(entry.operation, parseFieldPath(override.fieldPath), override.value);
-    if (problem) {
-      throw new OverrideError(`/overrides/${index}: cannot apply "${override.fieldPath}" to ${sourceId}/${override.operationId}: ${problem.message}`);
-    }
+    if (problem) return fail(new OverrideError(`cannot apply "${override.fieldPath}" to ${sourceId}/${override.operationId}: ${problem.message}`, index));
     entry.parameters = effectiveParameters(entry.pathItem, entry.operation);
   });
 }
