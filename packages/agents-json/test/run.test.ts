@@ -76,6 +76,9 @@ const document = {
     ),
     flow("status_flow", [["status", "get_status"]], [["status_flow", "parameters.code", "status", "parameters.code"]], { parameters: [param("code", "string", true)] }),
     flow("bad_operation_flow", [["x", "no_such_operation"]], []),
+    flow("body_flow", [["create", "create_widget"]], [["body_flow", "requestBody", "create", "requestBody"]], {
+      requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["name"], properties: { name: { type: "string" }, colours: { type: "array" } } } } } },
+    }),
     flow("twice", [["a", "get_status"]], []),
     flow("twice", [["b", "get_status"]], []),
   ],
@@ -161,6 +164,12 @@ describe("runFlow with the widgets fixture (header, cookie, styles, bodies)", ()
     expect(trace[0]!.notes).toEqual(warnings);
     expect((await runFlow(doc, "status_flow", { parameters: { code: "array" } }, { servers: { widgets: server.url } })).warnings).toEqual([]);
     expect((await runFlow(doc, "status_flow", { parameters: { code: "ok" } }, { servers: { widgets: server.url }, validateResponses: true })).warnings).toEqual([]);
+  });
+
+  it("drops body nulls the flow schema does not allow (OpenAI strict-mode tool calls send them)", async () => {
+    await runFlow(doc, "body_flow", { requestBody: { name: "Gizmo", colours: null } }, base());
+    expect(server.received.at(-1)!.body).toBe("name=Gizmo");
+    await expect(runFlow(doc, "body_flow", { requestBody: { name: null } }, base())).rejects.toThrow(/\/requestBody\/name: is required/);
   });
 
   it("retries idempotent methods on 503, honouring Retry-After", async () => {

@@ -42,15 +42,15 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
 }
 
 /** Removes null-valued object properties that the schema does not mark nullable (3.0 `nullable`, 3.1 type lists). */
-export function stripNulls(value: unknown, schema: Json | undefined, seen = new Set<unknown>()): unknown {
-  if (Array.isArray(value)) return value.map((item) => stripNulls(item, asSchema(schema?.items), seen));
+export function stripNulls(value: unknown, schema: Json | undefined): unknown {
+  if (Array.isArray(value)) return value.map((item) => stripNulls(item, asSchema(schema?.items)));
   if (!isPlainObject(value)) return value;
   const properties = asSchema(schema?.properties);
   const out: Json = {};
   for (const [key, item] of Object.entries(value)) {
     const propertySchema = asSchema(properties?.[key]);
     if (item === null && !isNullable(propertySchema)) continue;
-    Object.defineProperty(out, key, { value: stripNulls(item, propertySchema, seen), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, { value: stripNulls(item, propertySchema), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -3,6 +3,8 @@ import { FlowInputError } from "../errors.js";
 import { cloneJson, isPlainObject } from "../fieldpath.js";
 import type { NormalisedFlow } from "../loader/types.js";
 import { flowInputSchema } from "../tools/input-schema.js";
+import { pickMediaType } from "../sources/media.js";
+import { stripNulls } from "./body.js";
 import { checkValue } from "./check-value.js";
 
 export interface FlowArguments {
@@ -46,6 +48,12 @@ export function prepareArguments(flow: NormalisedFlow, input: unknown, mode: Mod
     }
     if (value === null && !parameter.required) continue;
     Object.defineProperty(cleaned, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  // Nulls the body schema does not allow (an OpenAI strict-mode tool fills every optional property with null) go.
+  if (requestBody !== undefined && flow.fields.requestBody?.content) {
+    const mediaType = pickMediaType(flow.fields.requestBody.content);
+    const schema = mediaType === undefined ? undefined : flow.fields.requestBody.content[mediaType]?.schema;
+    requestBody = stripNulls(requestBody, schema);
   }
   const args: FlowArguments = { parameters: cleaned, ...(requestBody === undefined ? {} : { requestBody: cloneJson(requestBody) }) };
 
