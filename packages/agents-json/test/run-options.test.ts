@@ -116,4 +116,16 @@ describe("runFlow options with an injected fetch", () => {
     await expect(runFlow(doc, "keyed_flow", {}, { sources: new Map(), fetch })).rejects.toThrow(/source "opts" was not loaded/);
     expect(requests).toEqual([]);
   });
+
+  it("gives fetch an abort signal only when there is a timeout or a run signal", async () => {
+    const signals: (AbortSignal | null | undefined)[] = [];
+    const fetch = (async (_url: string, init: RequestInit) => {
+      signals.push(init.signal);
+      return new Response("{}", { headers: { "content-type": "application/json" } });
+    }) as unknown as typeof globalThis.fetch;
+    await run("keyed", {}, { fetch });
+    await run("keyed", {}, { fetch, timeoutMs: 0 });
+    await run("keyed", {}, { fetch, timeoutMs: 0, signal: new AbortController().signal });
+    expect(signals.map((signal) => signal instanceof AbortSignal)).toEqual([true, false, true]);
+  });
 });

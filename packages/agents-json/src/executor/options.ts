@@ -60,7 +60,7 @@ export interface RunOptions {
   /** Base URL per source id, overriding the OpenAPI servers (§4.5). */
   servers?: Record<string, string>;
   fetch?: typeof fetch;
-  /** Per request (default 30 000 ms). */
+  /** Per request (default 30 000 ms); 0 or Infinity turns the per-request timeout off. */
   timeoutMs?: number;
   /** Aborts the whole run. */
   signal?: AbortSignal;

@@ -31,23 +31,30 @@ export async function sendRequest(
   const statuses = retry?.statuses ?? DEFAULT_RETRY_STATUSES;
   const mayRetry = retry !== undefined && (IDEMPOTENT.has(request.method) || retry.retryNonIdempotent === true);
   const limit = mayRetry ? retry.limit : 0;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const what = `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
   for (let attempt = 0; ; attempt++) {
     // The run's one controller carries both the caller's signal and the per-call timeout: a timeout
     // ends the run, so one controller per run is enough (and much cheaper than one per call).
+    // With no timeout and no run signal, fetch gets no signal at all (undici's abort wiring costs
+    // tens of microseconds per request).
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      run.abort(new Error(`timeout after ${options.timeoutMs ?? 30_000} ms`));
-    }, options.timeoutMs ?? 30_000);
+    const timer =
+      timeoutMs > 0 && Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            timedOut = true;
+            run.abort(new Error(`timeout after ${timeoutMs} ms`));
+          }, timeoutMs)
+        : undefined;
+    const signal = timer !== undefined || options.signal ? { signal: run.signal } : {};
     let response: Response;
     let bodyBytes: Uint8Array;
     try {
       try {
-        response = await doFetch(request.url.href, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), signal: run.signal, redirect: "follow" });
+        response = await doFetch(request.url.href, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), ...signal, redirect: "follow" });
       } catch (error) {
         if (options.signal?.aborted) throw new TransportError(`${what}: the run was aborted`, { ...details, cause: error });
-        const reason = timedOut ? `no response within ${options.timeoutMs ?? 30_000} ms` : describeNetworkError(error);
+        const reason = timedOut ? `no response within ${timeoutMs} ms` : describeNetworkError(error);
         if (attempt < limit && !timedOut) {
           await delay(backoff(retry!, attempt, undefined), options.signal);
           continue;
@@ -63,10 +70,10 @@ export async function sendRequest(
         bodyBytes = await readBody(response, options.maxResponseBytes ?? 10 * 1024 * 1024, what, details);
       } catch (error) {
         if (error instanceof ResponseTooLargeError) throw error;
-        throw new TransportError(`${what}: reading the response failed: ${timedOut ? `no response within ${options.timeoutMs ?? 30_000} ms` : (error as Error).message}`, { ...details, cause: error });
+        throw new TransportError(`${what}: reading the response failed: ${timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
       }
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
     }
     const parsed = parseBody(response, bodyBytes, what, details, redactor);
     const ok = response.status >= 200 && response.status < 300;
@@ -149,7 +156,7 @@ function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
     if (signal?.aborted) return reject(new TransportError("the run was aborted"));
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       reject(new TransportError("the run was aborted"));
     }, { once: true });
   });
