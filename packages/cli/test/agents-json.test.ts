@@ -86,6 +86,22 @@ describe("flowspec agents-json run", () => {
     expect(seen.at(-1)).toBe("GET /v1/gifs/search?q=cats&api_key=KEY ");
   });
 
+  it("prints the redacted trace to stderr with --trace", async () => {
+    const { code, stderr } = await cli(
+      "agents-json", "run", "agents_json__giphy__agents.json", "search_gifs_flow",
+      "--input", '{"parameters":{"q":"cats"}}',
+      "--openapi", "giphy=agents_json__giphy__openapi.yaml",
+      "--server", `giphy=${url}/v1`,
+      "--param", "giphy.api_key=SECRETKEY",
+      "--trace",
+    );
+    expect(code).toBe(0);
+    const trace = JSON.parse(stderr) as { actionId: string; request: { url: string } }[];
+    expect(trace.map((s) => s.actionId)).toEqual(["search_gifs"]);
+    expect(trace[0]!.request.url).toBe(`${url}/v1/gifs/search?q=cats&api_key=***`);
+    expect(stderr).not.toContain("SECRETKEY");
+  });
+
   it("sends --auth bearer credentials and exits 1 on an HTTP error", async () => {
     const { code, stderr } = await cli(
       "agents-json", "run", "agents_json__resend__agents.json", "resend_post_audiences_contacts_by_audience_id_flow",
