@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { registerAgentsJson } from "./commands/agents-json.js";
 import { registerDiff } from "./commands/diff.js";
 import { registerGraph } from "./commands/graph.js";
 import { registerStepflow } from "./commands/stepflow.js";
@@ -31,6 +32,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerStepflow(program, io, setExit);
   registerStepflowServe(program, io);
   registerRuns(program, io, setExit);
+  registerAgentsJson(program, io, setExit);
   const override = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(override);

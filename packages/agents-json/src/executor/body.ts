@@ -1,0 +1,72 @@
+import { isPlainObject } from "../fieldpath.js";
+import type { RequestBody } from "./options.js";
+import { scalarText } from "./serialize.js";
+
+type Json = Record<string, unknown>;
+
+/** Why a body cannot be serialised; the caller turns it into `UnsupportedMediaTypeError`. */
+export class BodyProblem extends Error {}
+
+/** Serialises a request body for its media type (§4.5). */
+export function serializeBody(value: unknown, mediaType: string, schema: Json | undefined, encoding: Json | undefined): RequestBody {
+  const bare = mediaType.split(";")[0]!.trim().toLowerCase();
+  if (bare === "application/json" || bare.endsWith("+json")) return JSON.stringify(stripNulls(value, schema));
+  if (bare === "application/x-www-form-urlencoded") {
+    if (!isPlainObject(value)) throw new BodyProblem(`${mediaType} needs an object body`);
+    const form = new URLSearchParams();
+    for (const [name, field] of Object.entries(value)) {
+      if (field === null || field === undefined) continue;
+      const fieldEncoding = isPlainObject(encoding?.[name]) ? (encoding[name] as Json) : undefined;
+      if (Array.isArray(field)) {
+        if (fieldEncoding?.explode === false) form.append(name, field.map(scalarText).join(","));
+        else for (const item of field) form.append(name, scalarText(item));
+      } else form.append(name, scalarText(field));
+    }
+    return form;
+  }
+  if (bare === "multipart/form-data") {
+    if (!isPlainObject(value)) throw new BodyProblem(`${mediaType} needs an object body`);
+    const form = new FormData();
+    for (const [name, field] of Object.entries(value)) {
+      if (field === null || field === undefined) continue;
+      if (field instanceof Blob) form.append(name, field, "file");
+      else if (field instanceof Uint8Array || field instanceof ArrayBuffer) form.append(name, new Blob([field]), "file");
+      else if (typeof field === "object") form.append(name, new Blob([JSON.stringify(field)], { type: "application/json" }));
+      else form.append(name, scalarText(field));
+    }
+    return form;
+  }
+  if (typeof value === "string") return value;
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof Blob) return value;
+  throw new BodyProblem(`a ${mediaType} body must be a string or bytes, got ${Array.isArray(value) ? "an array" : typeof value}`);
+}
+
+/** Removes null-valued object properties that the schema does not mark nullable (3.0 `nullable`, 3.1 type lists). */
+export function stripNulls(value: unknown, schema: Json | undefined): unknown {
+  if (Array.isArray(value)) return value.map((item) => stripNulls(item, asSchema(schema?.items)));
+  if (!isPlainObject(value)) return value;
+  const properties = asSchema(schema?.properties);
+  const out: Json = {};
+  for (const [key, item] of Object.entries(value)) {
+    const propertySchema = asSchema(properties?.[key]);
+    if (item === null && !isNullable(propertySchema)) continue;
+    Object.defineProperty(out, key, { value: stripNulls(item, propertySchema), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function asSchema(value: unknown): Json | undefined {
+  return isPlainObject(value) ? value : undefined;
+}
+
+function isNullable(schema: Json | undefined): boolean {
+  if (!schema) return false;
+  if (schema.nullable === true) return true;
+  if (Array.isArray(schema.type) && schema.type.includes("null")) return true;
+  if (schema.type === "null") return true;
+  for (const key of ["anyOf", "oneOf"]) {
+    const list = schema[key];
+    if (Array.isArray(list) && list.some((inner) => isNullable(asSchema(inner)))) return true;
+  }
+  return false;
+}

@@ -1,0 +1,57 @@
+/** Collects secret values and header/parameter names, and masks them in what traces and errors show (§6). */
+export interface Redactor {
+  secretValues: Set<string>;
+  secretQuery: Set<string>;
+  secretHeaders: Set<string>;
+  headers(headers: Headers): Record<string, string>;
+  url(url: URL): string;
+  text(text: string): string;
+  value(value: unknown): unknown;
+}
+
+const MASK = "***";
+
+export function createRedactor(): Redactor {
+  const secretValues = new Set<string>();
+  const secretQuery = new Set<string>();
+  const secretHeaders = new Set<string>(["authorization", "cookie", "proxy-authorization", "set-cookie"]);
+  const text = (input: string) => {
+    let out = input;
+    for (const secret of secretValues) if (secret.length >= 3 && out.includes(secret)) out = out.split(secret).join(MASK);
+    return out;
+  };
+  const containsSecret = (value: unknown, depth: number): boolean => {
+    if (typeof value === "string") {
+      for (const secret of secretValues) if (secret.length >= 3 && value.includes(secret)) return true;
+      return false;
+    }
+    if (value === null || typeof value !== "object" || depth > 100) return false;
+    for (const [key, inner] of Object.entries(value)) if (containsSecret(key, depth + 1) || containsSecret(inner, depth + 1)) return true;
+    return false;
+  };
+  return {
+    secretValues,
+    secretQuery,
+    secretHeaders,
+    headers(headers) {
+      const out: Record<string, string> = {};
+      headers.forEach((value, name) => {
+        out[name] = secretHeaders.has(name.toLowerCase()) ? MASK : text(value);
+      });
+      return out;
+    },
+    url(url) {
+      if (secretQuery.size === 0 && secretValues.size === 0) return url.href;
+      const copy = new URL(url.href);
+      for (const name of secretQuery) if (copy.searchParams.has(name)) copy.searchParams.set(name, MASK);
+      return text(copy.href.replace(/%2A%2A%2A/g, MASK));
+    },
+    text,
+    value(value) {
+      if (typeof value === "string") return text(value);
+      if (secretValues.size === 0 || value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
+      // Copy only when some string holds a secret; most bodies are returned as they are.
+      return containsSecret(value, 0) ? (JSON.parse(text(JSON.stringify(value))) as unknown) : value;
+    },
+  };
+}

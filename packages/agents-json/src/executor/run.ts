@@ -1,0 +1,220 @@
+import { AmbiguousFlowError, FlowRunError, LinkResolutionError, LinkWriteError, PlanError, TransportError, UnknownFlowError } from "../errors.js";
+import { cloneJson, isPlainObject, parseFieldPath, readPath, writePath } from "../fieldpath.js";
+import { load } from "../loader/load.js";
+import type { LoadedAgentsJson, NormalisedFlow, NormalisedLink } from "../loader/types.js";
+import { loadSources, type LoadedSources } from "../sources/load-sources.js";
+import type { OpenApiSource } from "../sources/openapi.js";
+import { prepareArguments } from "./input.js";
+import type { RunOptions } from "./options.js";
+import { planCheck } from "./plan.js";
+import { createRedactor, type Redactor } from "./redact.js";
+import { buildRequest, type ActionRecord } from "./request.js";
+import { responseIssues } from "./response-schema.js";
+import { applySecurity } from "./security.js";
+import { sendRequest } from "./send.js";
+import type { TraceStep } from "./trace.js";
+
+export interface RunResult {
+  /** `{success: …}` by default (§4.7), or what the links that target the flow built. */
+  result: Record<string, unknown>;
+  trace: TraceStep[];
+  /** Things the run tolerated (flat arguments, dropped names, compat fallbacks). */
+  warnings: string[];
+}
+
+/**
+ * Runs one flow (§4): loads the sources its actions use, checks the plan, then runs the actions in
+ * order as HTTP calls built from their OpenAPI operations, applying links before each action and
+ * the flow's output links at the end. Errors carry the trace so far.
+ */
+export async function runFlow(document: LoadedAgentsJson | string | object, flowId: string, input: unknown, options: RunOptions = {}): Promise<RunResult> {
+  const loaded = isLoaded(document) ? document : load(document as string | object, options.mode ? { mode: options.mode } : {});
+  const mode = options.mode ?? loaded.mode;
+  const matches = loaded.document.flows.filter((f) => f.id === flowId);
+  if (matches.length === 0) {
+    const known = loaded.document.flows.map((f) => f.id);
+    throw new UnknownFlowError(`no flow "${flowId}" in "${loaded.document.info.title}"; flows: ${known.slice(0, 20).join(", ")}${known.length > 20 ? ", …" : ""}`);
+  }
+  if (matches.length > 1) throw new AmbiguousFlowError(`flow id "${flowId}" is used by ${matches.length} flows (indexes ${matches.map((f) => f.index).join(", ")})`);
+  const flow = matches[0]!;
+
+  const sourceIds = [...new Set(flow.actions.map((a) => a.sourceId))];
+  const sources: LoadedSources = options.sources ?? (await loadSources(loaded, { only: sourceIds, ...(options.resolver ? { resolver: options.resolver } : {}) }));
+  const problems = cachedPlanCheck(loaded, flow.index, sources);
+  if (problems.length > 0) throw new PlanError(problems.map((d) => (loaded.source ? { ...d, ...loaded.source.locate(d.path) } : d)), flow.id);
+
+  const warnings: string[] = [];
+  const hidden = hiddenParameters(flow, options);
+  const args = prepareArguments(flow, input, mode, hidden, warnings);
+  const redactor = createRedactor();
+  for (const [sourceId, values] of Object.entries(options.parameterDefaults ?? {})) {
+    if (!sourceIds.includes(sourceId)) continue;
+    for (const value of Object.values(values)) if (typeof value === "string") redactor.secretValues.add(value);
+  }
+
+  const flowRecord: ActionRecord = { parameters: args.parameters, requestBody: args.requestBody ?? {}, responses: { success: null } };
+  const records = new Map<string, ActionRecord>([[flow.id, flowRecord]]);
+  const trace: TraceStep[] = [];
+  const fail = (error: unknown): never => {
+    if (error instanceof FlowRunError) {
+      error.trace = trace;
+      throw error;
+    }
+    throw error;
+  };
+
+  let last: unknown = null;
+  const runController = new AbortController();
+  const forwardAbort = () => runController.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", forwardAbort, { once: true });
+  try {
+    for (const action of flow.actions) {
+      if (options.signal?.aborted) throw new TransportError(`flow "${flow.id}": the run was aborted before action "${action.id}"`, { actionId: action.id });
+      const source = sources.get(action.sourceId) as OpenApiSource;
+      const entry = source.operations.get(action.operationId)!;
+      const record: ActionRecord = { parameters: {}, requestBody: {}, responses: { success: null } };
+      const step: TraceStep = { actionId: action.id, operationId: entry.operationId, request: { method: entry.method.toUpperCase(), url: "", headers: {} }, durationMs: 0, appliedLinks: [], skippedLinks: [], notes: [] };
+      const wholeRootNames = new Set<string>();
+      const incoming = flow.links.filter((link) => link.target.actionId === action.id && action.id !== flow.id);
+      for (const link of incoming) applyLink(link, records, record, step, flow, wholeRootNames, redactor);
+      records.set(action.id, record);
+
+      const defaults = options.parameterDefaults?.[action.sourceId] ?? {};
+      for (const [name, value] of Object.entries(defaults)) {
+        if (!Object.hasOwn(record.parameters, name) && entry.parameters.some((p) => p.name === name)) {
+          Object.defineProperty(record.parameters, name, { value, enumerable: true, writable: true, configurable: true });
+          redactor.secretQuery.add(name);
+          redactor.secretHeaders.add(name.toLowerCase());
+        }
+      }
+
+      trace.push(step);
+      const { request, cookies } = buildRequest({
+        actionId: action.id,
+        entry,
+        source,
+        record,
+        mode,
+        wholeRootNames,
+        ...(options.servers?.[action.sourceId] ? { serverOverride: options.servers[action.sourceId] } : {}),
+        feeders: (name) => describeFeeders(flow, action.id, name, step),
+        notes: step.notes,
+      });
+      await applySecurity(request, cookies, source, entry, options, redactor);
+      if (cookies.length) request.headers.set("cookie", [request.headers.get("cookie"), ...cookies].filter(Boolean).join("; "));
+      await options.hooks?.onRequest?.(request);
+      step.request = { method: request.method, url: redactor.url(request.url), headers: redactor.headers(request.headers) };
+
+      const started = performance.now();
+      try {
+        const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, runController, step.request.url);
+        step.response = { status: response.status, headers: Object.fromEntries(response.headers), body: redactor.value(response.body) };
+        record.responses.success = response.body;
+        if (options.validateResponses) {
+          for (const issue of responseIssues(entry, response.status, response.body)) {
+            const warning = `action "${action.id}": response ${response.status} does not match the "${entry.operationId}" schema at ${issue.path || "/"}: ${issue.message}`;
+            warnings.push(warning);
+            step.notes.push(warning);
+          }
+        }
+        last = response.body;
+      } finally {
+        step.durationMs = performance.now() - started;
+      }
+    }
+
+    const result: Record<string, unknown> = {};
+    const outputLinks = flow.links.filter((link) => link.target.actionId === flow.id);
+    for (const link of outputLinks) {
+      const value = readOrigin(link, records, flow);
+      if (!value.found) continue;
+      const segments = parseFieldPath(link.target.fieldPath).slice(1);
+      if (segments.length === 0) {
+        if (isPlainObject(value.value)) Object.assign(result, cloneJson(value.value));
+        continue;
+      }
+      const problem = writePath(result, segments, value.value);
+      if (problem) throw new LinkWriteError(`link ${link.index} of flow "${flow.id}": cannot write "${link.target.fieldPath}": ${problem.message}`);
+    }
+    return { result: outputLinks.length > 0 ? result : { success: last }, trace, warnings };
+  } catch (error) {
+    return fail(error);
+  } finally {
+    options.signal?.removeEventListener("abort", forwardAbort);
+  }
+}
+
+// The plan check depends only on the loaded document and sources, so repeated runs reuse it.
+const planCache = new WeakMap<LoadedAgentsJson, WeakMap<LoadedSources, Map<number, ReturnType<typeof planCheck>>>>();
+function cachedPlanCheck(loaded: LoadedAgentsJson, flowIndex: number, sources: LoadedSources): ReturnType<typeof planCheck> {
+  let bySources = planCache.get(loaded);
+  if (!bySources) planCache.set(loaded, (bySources = new WeakMap()));
+  let byFlow = bySources.get(sources);
+  if (!byFlow) bySources.set(sources, (byFlow = new Map()));
+  let problems = byFlow.get(flowIndex);
+  if (!problems) byFlow.set(flowIndex, (problems = planCheck(loaded, flowIndex, sources)));
+  return problems;
+}
+
+function isLoaded(input: unknown): input is LoadedAgentsJson {
+  return typeof input === "object" && input !== null && "document" in input && "raw" in input && "mode" in input;
+}
+
+/** Flow parameters supplied by parameterDefaults for every source the flow uses (§4.9). */
+export function hiddenParameters(flow: NormalisedFlow, options: Pick<RunOptions, "parameterDefaults">): Set<string> {
+  const sourceIds = [...new Set(flow.actions.map((a) => a.sourceId))];
+  const hidden = new Set<string>();
+  for (const parameter of flow.fields.parameters) {
+    if (sourceIds.length > 0 && sourceIds.every((id) => Object.hasOwn(options.parameterDefaults?.[id] ?? {}, parameter.name))) hidden.add(parameter.name);
+  }
+  return hidden;
+}
+
+function readOrigin(link: NormalisedLink, records: Map<string, ActionRecord>, flow: NormalisedFlow): { found: true; value: unknown } | { found: false; reason: string } {
+  const segments = parseFieldPath(link.origin.fieldPath);
+  const record = records.get(link.origin.actionId);
+  if (!record) return { found: false, reason: `node "${link.origin.actionId}" has not run` };
+  if (segments[0] === "responses") {
+    // §3.5: through a response every intermediate must exist and be non-empty; a missing last segment skips.
+    const walked = readPath(record.responses, segments.slice(1), true);
+    if (walked.found) return walked;
+    const failing = segments.slice(0, walked.failedAt + 2).join(".");
+    if (walked.reason === "empty" || walked.failedAt + 1 < segments.length - 1) {
+      throw new LinkResolutionError(
+        `link ${link.index} of flow "${flow.id}": "${link.origin.fieldPath}" of action "${link.origin.actionId}" fails at "${failing}" (${walked.reason === "empty" ? "null or empty" : "missing"})`,
+        { actionId: link.target.actionId },
+      );
+    }
+    return { found: false, reason: `"${link.origin.fieldPath}" is absent` };
+  }
+  const walked = readPath(record, segments);
+  return walked.found ? walked : { found: false, reason: `"${link.origin.fieldPath}" is absent` };
+}
+
+function applyLink(link: NormalisedLink, records: Map<string, ActionRecord>, record: ActionRecord, step: TraceStep, flow: NormalisedFlow, wholeRootNames: Set<string>, redactor: Redactor): void {
+  const value = readOrigin(link, records, flow);
+  if (!value.found) {
+    step.skippedLinks.push({ index: link.index, reason: value.reason });
+    return;
+  }
+  const segments = parseFieldPath(link.target.fieldPath);
+  if (segments.length === 1 && segments[0] === "parameters" && isPlainObject(value.value)) {
+    for (const name of Object.keys(value.value)) wholeRootNames.add(name);
+  }
+  const problem = writePath(record as unknown as Record<string, unknown>, segments, value.value);
+  if (problem) {
+    throw new LinkWriteError(`link ${link.index} of flow "${flow.id}": cannot write "${redactor.text(link.target.fieldPath)}" of action "${link.target.actionId}": ${problem.message}`, { actionId: link.target.actionId });
+  }
+  step.appliedLinks.push(link.index);
+}
+
+function describeFeeders(flow: NormalisedFlow, actionId: string, name: string, step: TraceStep): string {
+  const feeders = flow.links.filter((l) => l.target.actionId === actionId && (l.target.fieldPath === `parameters.${name}` || l.target.fieldPath === "parameters"));
+  if (feeders.length === 0) return "no link feeds it; add a link, a parameterDefaults entry or a credential";
+  return feeders
+    .map((l) => {
+      const skipped = step.skippedLinks.find((s) => s.index === l.index);
+      return `link ${l.index} from ${l.origin.actionId}.${l.origin.fieldPath}${skipped ? ` was skipped: ${skipped.reason}` : " gave no value"}`;
+    })
+    .join("; ");
+}

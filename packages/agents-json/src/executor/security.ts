@@ -1,0 +1,131 @@
+import { MissingCredentialsError, UnsupportedSecuritySchemeError } from "../errors.js";
+import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
+import type { Credential, OutgoingRequest, RunOptions, UpstreamAuth } from "./options.js";
+import type { Redactor } from "./redact.js";
+
+type Json = Record<string, unknown>;
+type SchemeDefinition = { type?: string; scheme?: string; in?: string; name?: string } & Json;
+
+function schemesOf(source: OpenApiSource): Record<string, SchemeDefinition> {
+  const components = source.document.components as { securitySchemes?: Record<string, SchemeDefinition> } | undefined;
+  return components?.securitySchemes ?? {};
+}
+
+/** Upstream's single auth config → a credential for the first scheme it fits (§6). */
+export function upstreamCredentials(source: OpenApiSource, auth: UpstreamAuth): Record<string, Credential | "sign"> {
+  if (auth.type === "none") return {};
+  for (const [name, scheme] of Object.entries(schemesOf(source))) {
+    const bearerLike = (scheme.type === "http" && scheme.scheme?.toLowerCase() === "bearer") || scheme.type === "oauth2" || scheme.type === "openIdConnect";
+    if ((auth.type === "bearer" || auth.type === "oauth2") && bearerLike) {
+      return { [name]: auth.type === "bearer" ? { token: auth.token } : { accessToken: auth.accessToken } };
+    }
+    if (auth.type === "apiKey" && scheme.type === "apiKey") return { [name]: { value: auth.value } };
+    if (auth.type === "basic" && scheme.type === "http" && scheme.scheme?.toLowerCase() === "basic") return { [name]: { username: auth.username, password: auth.password } };
+    if (auth.type === "oauth1" && scheme.type === "http" && scheme.scheme?.toLowerCase() !== "bearer" && scheme.scheme?.toLowerCase() !== "basic") return { [name]: "sign" };
+  }
+  return {};
+}
+
+/**
+ * Applies the operation's security (§6): the first requirement whose schemes all have credentials
+ * wins; `{}` makes auth optional; none satisfiable is `MissingCredentialsError` before sending.
+ */
+export async function applySecurity(
+  request: OutgoingRequest,
+  cookies: string[],
+  source: OpenApiSource,
+  entry: OperationEntry,
+  options: RunOptions,
+  redactor: Redactor,
+): Promise<void> {
+  const requirements = (entry.operation.security ?? source.document.security ?? []) as Record<string, unknown>[];
+  if (!Array.isArray(requirements) || requirements.length === 0) return;
+  const schemes = schemesOf(source);
+  const given: Record<string, unknown> = {
+    ...(options.auth?.[source.sourceId] ? upstreamCredentials(source, options.auth[source.sourceId]!) : {}),
+    ...(options.credentials?.[source.sourceId] ?? {}),
+  };
+  const chosen = requirements.find((requirement) => Object.keys(requirement).every((name) => given[name] !== undefined));
+  if (!chosen) {
+    const wanted = requirements.map((r) => Object.keys(r).join(" + ")).join(" | ");
+    throw new MissingCredentialsError(
+      `action "${request.actionId}" (operation "${entry.operationId}") needs credentials for source "${source.sourceId}": one of ${wanted}; pass credentials: {${source.sourceId}: {<scheme>: …}}`,
+      { actionId: request.actionId, operationId: entry.operationId },
+    );
+  }
+  for (const name of Object.keys(chosen)) {
+    const definition = schemes[name];
+    if (!definition) {
+      throw new UnsupportedSecuritySchemeError(`source "${source.sourceId}" names security scheme "${name}" but does not define it`, { actionId: request.actionId, operationId: entry.operationId });
+    }
+    let credential = given[name];
+    if (typeof credential === "function") credential = await (credential as () => Promise<Credential>)();
+    await applyScheme(request, cookies, name, definition, credential as Credential | "sign", source, options, redactor);
+  }
+}
+
+async function applyScheme(
+  request: OutgoingRequest,
+  cookies: string[],
+  name: string,
+  definition: SchemeDefinition,
+  credential: Credential | "sign",
+  source: OpenApiSource,
+  options: RunOptions,
+  redactor: Redactor,
+): Promise<void> {
+  const fail = (why: string) =>
+    new UnsupportedSecuritySchemeError(`security scheme "${name}" of source "${source.sourceId}": ${why}`, { actionId: request.actionId, operationId: request.operationId });
+  const sign = async () => {
+    if (!options.hooks?.sign) throw fail(`${definition.type}${definition.scheme ? `/${definition.scheme}` : ""} needs a sign(request) hook`);
+    await options.hooks.sign(request, { sourceId: source.sourceId, name, definition });
+  };
+  if (credential === "sign") return sign();
+  const secret = (value: string) => {
+    redactor.secretValues.add(value);
+    return value;
+  };
+  const field = (key: string): string => {
+    const value = (credential as Record<string, unknown>)[key];
+    if (typeof value !== "string") throw fail(`the credential needs a string "${key}"`);
+    return secret(value);
+  };
+  switch (definition.type) {
+    case "http": {
+      const scheme = definition.scheme?.toLowerCase();
+      if (scheme === "bearer") request.headers.set("authorization", `Bearer ${field("token" in credential ? "token" : "accessToken")}`);
+      else if (scheme === "basic") {
+        const pair = `${field("username")}:${field("password")}`;
+        request.headers.set("authorization", `Basic ${secret(base64(pair))}`);
+      } else await sign();
+      return;
+    }
+    case "apiKey": {
+      const value = field("value");
+      const keyName = definition.name ?? name;
+      if (definition.in === "header") {
+        request.headers.set(keyName, value);
+        redactor.secretHeaders.add(keyName.toLowerCase());
+      } else if (definition.in === "query") {
+        request.url.searchParams.append(keyName, value);
+        redactor.secretQuery.add(keyName);
+      } else if (definition.in === "cookie") cookies.push(`${keyName}=${encodeURIComponent(value)}`);
+      else throw fail(`apiKey "in" must be header, query or cookie, not ${JSON.stringify(definition.in)}`);
+      return;
+    }
+    case "oauth2":
+    case "openIdConnect":
+      request.headers.set("authorization", `Bearer ${field("accessToken" in credential ? "accessToken" : "token")}`);
+      return;
+    case "mutualTLS":
+      return; // The caller's fetch (or agent) carries the client certificate.
+    default:
+      throw fail(`type ${JSON.stringify(definition.type)} is not supported`);
+  }
+}
+
+function base64(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

@@ -1,0 +1,163 @@
+import { HttpError, ResponseParseError, ResponseTooLargeError, TransportError, type RunErrorDetails } from "../errors.js";
+import { concat } from "../sources/resolver.js";
+import type { OutgoingRequest, RunOptions } from "./options.js";
+import type { Redactor } from "./redact.js";
+
+const decoder = new TextDecoder();
+const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]);
+const DEFAULT_RETRY_STATUSES = [429, 502, 503, 504];
+
+export interface ReceivedResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/**
+ * Sends one request with a per-call timeout and the run's signal, retrying idempotent methods on
+ * the configured statuses and on network failures (§4.6), then reads and parses the body.
+ */
+export async function sendRequest(
+  request: OutgoingRequest,
+  options: RunOptions,
+  redactor: Redactor,
+  details: RunErrorDetails,
+  run: { signal: AbortSignal; abort(reason: unknown): void },
+  /** The URL as traces and errors show it (secrets masked), computed once by the caller. */
+  shownUrl: string,
+): Promise<ReceivedResponse> {
+  const doFetch = options.fetch ?? fetch;
+  const retry = options.retry;
+  const statuses = retry?.statuses ?? DEFAULT_RETRY_STATUSES;
+  const mayRetry = retry !== undefined && (IDEMPOTENT.has(request.method) || retry.retryNonIdempotent === true);
+  const limit = mayRetry ? retry.limit : 0;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const what = `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
+  for (let attempt = 0; ; attempt++) {
+    // The run's one controller carries both the caller's signal and the per-call timeout: a timeout
+    // ends the run, so one controller per run is enough (and much cheaper than one per call).
+    // With no timeout and no run signal, fetch gets no signal at all (undici's abort wiring costs
+    // tens of microseconds per request).
+    let timedOut = false;
+    const timer =
+      timeoutMs > 0 && Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            timedOut = true;
+            run.abort(new Error(`timeout after ${timeoutMs} ms`));
+          }, timeoutMs)
+        : undefined;
+    const signal = timer !== undefined || options.signal ? { signal: run.signal } : {};
+    let response: Response;
+    let bodyBytes: Uint8Array;
+    try {
+      try {
+        response = await doFetch(request.url.href, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), ...signal, redirect: "follow" });
+      } catch (error) {
+        if (options.signal?.aborted) throw new TransportError(`${what}: the run was aborted`, { ...details, cause: error });
+        const reason = timedOut ? `no response within ${timeoutMs} ms` : describeNetworkError(error);
+        if (attempt < limit && !timedOut) {
+          await delay(backoff(retry!, attempt, undefined), options.signal);
+          continue;
+        }
+        throw new TransportError(`${what}: ${redactor.text(reason)}`, { ...details, cause: error });
+      }
+      if (attempt < limit && statuses.includes(response.status)) {
+        await response.body?.cancel();
+        await delay(backoff(retry!, attempt, response.headers.get("retry-after")), options.signal);
+        continue;
+      }
+      try {
+        bodyBytes = await readBody(response, options.maxResponseBytes ?? 10 * 1024 * 1024, what, details);
+      } catch (error) {
+        if (error instanceof ResponseTooLargeError) throw error;
+        throw new TransportError(`${what}: reading the response failed: ${timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
+      }
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+    const parsed = parseBody(response, bodyBytes, what, details, redactor);
+    const ok = response.status >= 200 && response.status < 300;
+    const accepted = ok && (options.successCriteria ? options.successCriteria(request.actionId, { status: response.status, headers: response.headers, body: parsed }) : true);
+    if (!accepted) {
+      const shown = typeof parsed === "string" ? parsed : JSON.stringify(parsed);
+      throw new HttpError(
+        `${what} failed with HTTP ${response.status}${ok ? " (rejected by successCriteria)" : ""}: ${redactor.text((shown ?? "").slice(0, 500))}`,
+        response.status,
+        redactor.value(parsed),
+        details,
+      );
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ? `${cause.code} ${cause.message ?? ""}`.trim() : (error as Error).message;
+}
+
+async function readBody(response: Response, maxBytes: number, what: string, details: RunErrorDetails): Promise<Uint8Array> {
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  const tooLarge = () => new ResponseTooLargeError(`${what}: the response body is over maxResponseBytes (${maxBytes})`, details);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return new Uint8Array();
+  // A declared length within the limit can be read in one go (much cheaper than a reader loop).
+  if (response.headers.has("content-length")) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return concat(chunks, total);
+}
+
+function parseBody(response: Response, bytes: Uint8Array, what: string, details: RunErrorDetails, redactor: Redactor): unknown {
+  if (response.status === 204 || bytes.byteLength === 0) return null;
+  const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const isJson = type === "application/json" || type.endsWith("+json");
+  if (isJson) {
+    const text = decoder.decode(bytes);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      const start = redactor.text(text.slice(0, 200));
+      throw new ResponseParseError(`${what}: HTTP ${response.status} said ${type} but the body is not JSON: ${JSON.stringify(start)}`, response.status, start, details);
+    }
+  }
+  if (type === "" || type.startsWith("text/") || type.endsWith("+xml") || type === "application/xml" || type === "application/x-www-form-urlencoded") {
+    return decoder.decode(bytes);
+  }
+  return bytes;
+}
+
+function backoff(retry: NonNullable<RunOptions["retry"]>, attempt: number, retryAfter: string | null | undefined): number {
+  if (retryAfter) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
+    const date = Date.parse(retryAfter);
+    if (Number.isFinite(date)) return Math.max(0, Math.min(date - Date.now(), 60_000));
+  }
+  return Math.min((retry.baseDelayMs ?? 200) * 2 ** attempt, 5_000);
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new TransportError("the run was aborted"));
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      if (timer !== undefined) clearTimeout(timer);
+      reject(new TransportError("the run was aborted"));
+    }, { once: true });
+  });
+}

@@ -1,0 +1,123 @@
+import { $RefParser } from "@apidevtools/json-schema-ref-parser";
+import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
+import { SourceFormatError, SourceResolutionError, type OverrideError } from "../errors.js";
+import type { Override } from "../generated/types.js";
+import { applyOverrides } from "./overrides.js";
+import { effectiveParameters, type OpenApiParameter } from "./parameters.js";
+import { isUrl, resolveLocation, type SourceResolver } from "./resolver.js";
+
+export type Json = Record<string, unknown>;
+export type { OpenApiParameter };
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+/** One operation of a source, ready to call: its private copy after overrides and its effective parameters. */
+export interface OperationEntry {
+  operationId: string;
+  method: (typeof HTTP_METHODS)[number];
+  path: string;
+  operation: Json;
+  pathItem: Json;
+  /** Path-item parameters overlaid by operation parameters, keyed by (name, in). */
+  parameters: OpenApiParameter[];
+}
+
+/** A loaded OpenAPI 3.0/3.1 source. */
+export interface OpenApiSource {
+  sourceId: string;
+  location: string;
+  version: string;
+  /** The dereferenced document (shared objects; operations with overrides have private copies in `operations`). */
+  document: Json;
+  operations: Map<string, OperationEntry>;
+}
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Reads, checks and dereferences one source through the resolver (§4.2), indexes its operations
+ * by `operationId` and applies the document's overrides for it (§5).
+ */
+export async function loadOpenApiSource(
+  source: { id: string; path: string },
+  options: { resolver: SourceResolver; documentLocation?: string; overrides?: readonly Override[]; onOverrideError?: (error: OverrideError) => void },
+): Promise<OpenApiSource> {
+  const location = resolveLocation(source.path, options.documentLocation);
+  const read = await options.resolver.read(location, { sourceId: source.id, path: source.path });
+  let parsed: unknown;
+  try {
+    parsed = parseSourceDocument(read.text, { file: read.location, format: detectFormat(read.location, read.contentType, read.text) }).value;
+  } catch (error) {
+    if (error instanceof DocumentParseError) throw new SourceFormatError(`source "${source.id}": ${error.message}`, { cause: error });
+    throw error;
+  }
+  const version = checkOpenApi(parsed, source.id, read.location);
+  const base = isUrl(read.location) ? read.location : `file://${encodeURI(absolute(read.location))}`;
+  let document: Json;
+  try {
+    document = (await new $RefParser().dereference(base, parsed as Json, {
+      resolve: {
+        file: false,
+        http: false,
+        flowspec: { order: 1, canRead: true, read: async (file: { url: string }) => (await options.resolver.read(file.url)).text },
+      },
+      dereference: { circular: true },
+      mutateInputSchema: true,
+    })) as Json;
+  } catch (error) {
+    if (error instanceof SourceResolutionError) throw error;
+    throw new SourceFormatError(`source "${source.id}" (${read.location}): cannot resolve $refs: ${(error as Error).message}`, { cause: error });
+  }
+  const operations = indexOperations(document, source.id);
+  applyOverrides(operations, source.id, options.overrides ?? [], options.onOverrideError);
+  return { sourceId: source.id, location: read.location, version, document, operations };
+}
+
+function absolute(path: string): string {
+  if (path.startsWith("/")) return path;
+  const cwd = typeof process === "object" && typeof process.cwd === "function" ? process.cwd() : "";
+  return `${cwd}/${path}`;
+}
+
+/** The format by extension, then content type, then sniffing (§4.2). */
+function detectFormat(location: string, contentType: string | undefined, text: string): "json" | "yaml" {
+  const path = location.split(/[?#]/)[0]!;
+  if (/\.ya?ml$/i.test(path)) return "yaml";
+  if (/\.json$/i.test(path)) return "json";
+  if (contentType && /json/i.test(contentType)) return "json";
+  if (contentType && /yaml/i.test(contentType)) return "yaml";
+  return /^\s*[{[]/.test(text) ? "json" : "yaml";
+}
+
+function checkOpenApi(value: unknown, sourceId: string, location: string): string {
+  const where = `source "${sourceId}" (${location})`;
+  if (!isObject(value)) throw new SourceFormatError(`${where} is not an OpenAPI document (not an object)`);
+  if (typeof value.swagger === "string") throw new SourceFormatError(`${where} is Swagger ${value.swagger}; only OpenAPI 3.0.x and 3.1.x are supported (convert it first)`);
+  if (typeof value.discoveryVersion === "string") throw new SourceFormatError(`${where} is a Google API discovery document, not OpenAPI 3.0/3.1`);
+  if (typeof value.openapi !== "string" || !/^3\.[01]\.\d+/.test(value.openapi)) {
+    throw new SourceFormatError(`${where}: "openapi" must be a 3.0.x or 3.1.x version, found ${JSON.stringify(value.openapi ?? null)}`);
+  }
+  if (!isObject(value.paths) && value.paths !== undefined) throw new SourceFormatError(`${where}: "paths" must be an object`);
+  return value.openapi;
+}
+
+function indexOperations(document: Json, sourceId: string): Map<string, OperationEntry> {
+  const operations = new Map<string, OperationEntry>();
+  const paths = isObject(document.paths) ? document.paths : {};
+  for (const [path, pathItem] of Object.entries(paths)) {
+    if (!isObject(pathItem)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (!isObject(operation) || typeof operation.operationId !== "string") continue;
+      const previous = operations.get(operation.operationId);
+      if (previous) {
+        throw new SourceFormatError(
+          `source "${sourceId}": operationId "${operation.operationId}" is used twice (${previous.method.toUpperCase()} ${previous.path} and ${method.toUpperCase()} ${path})`,
+        );
+      }
+      operations.set(operation.operationId, { operationId: operation.operationId, method, path, operation, pathItem, parameters: effectiveParameters(pathItem, operation) });
+    }
+  }
+  return operations;
+}
+

@@ -1,0 +1,149 @@
+import { SourceResolutionError } from "../errors.js";
+
+/** The text of a source document and where it was read from. */
+export interface SourceText {
+  text: string;
+  /** The absolute location (file path or URL) the text stands for; relative `$ref`s resolve against it. */
+  location: string;
+  /** The HTTP `Content-Type`, when the text was fetched. */
+  contentType?: string;
+}
+
+/** Reads source documents (OpenAPI files and their external `$ref`s). Supply your own for other storage. */
+export interface SourceResolver {
+  read(location: string, request?: { sourceId?: string; path?: string }): Promise<SourceText>;
+}
+
+export interface SourceResolverOptions {
+  /**
+   * Sends a source to a local file instead: keys are source ids, source paths as written, or
+   * resolved locations (URLs); values are file paths. This is how tests run offline.
+   */
+  map?: Record<string, string>;
+  /** Fetch http(s) URLs. Off by default: only local files (and `map`) are read. */
+  allowUrls?: boolean;
+  /** With `allowUrls`, the origins (`https://host[:port]`) that may be fetched; empty or absent means any. */
+  allowedOrigins?: readonly string[];
+  /** Per-request timeout for fetched sources (default 10 000 ms). */
+  timeoutMs?: number;
+  /** Largest source accepted, in bytes (default 10 MiB), for files and URLs. */
+  maxBytes?: number;
+  fetch?: typeof fetch;
+  /** Reads a local file (default: `node:fs/promises`, loaded on first use). */
+  readFile?: (path: string) => Promise<string>;
+}
+
+const URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+export function isUrl(location: string): boolean {
+  return URL_SCHEME.test(location);
+}
+
+/** Resolves a source path against the location of the document that names it (§4.2). */
+export function resolveLocation(path: string, base: string | undefined): string {
+  if (isUrl(path) || path.startsWith("/") || /^[a-z]:[\\/]/i.test(path)) return path;
+  if (base === undefined) return path;
+  if (isUrl(base)) return new URL(path, base).href;
+  const slash = Math.max(base.lastIndexOf("/"), base.lastIndexOf("\\"));
+  return slash < 0 ? path : `${base.slice(0, slash + 1)}${path}`;
+}
+
+/** A file path for a `file://` URL, else the location unchanged. */
+export function filePathOf(location: string): string {
+  return location.startsWith("file://") ? decodeURIComponent(new URL(location).pathname) : location;
+}
+
+/**
+ * The default resolver: local files (and the `map`), and http(s) URLs only when `allowUrls` is set,
+ * within the allow-list, the timeout and the size limit.
+ */
+export function createSourceResolver(options: SourceResolverOptions = {}): SourceResolver {
+  const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const readFile =
+    options.readFile ??
+    (async (path: string) => {
+      const fs = await import("node:fs/promises");
+      const { size } = await fs.stat(path);
+      if (size > maxBytes) throw new SourceResolutionError(`${path} is ${size} bytes, over the ${maxBytes}-byte limit`);
+      return fs.readFile(path, "utf8");
+    });
+  const map = options.map ?? {};
+  return {
+    async read(location, request = {}) {
+      const mapped = [request.sourceId, request.path, location].find((key) => key !== undefined && Object.hasOwn(map, key));
+      if (mapped !== undefined) return { text: await readLocal(map[mapped]!), location };
+      if (/^https?:\/\//i.test(location)) return fetchText(location);
+      if (isUrl(location) && !location.startsWith("file://")) {
+        throw new SourceResolutionError(`cannot read ${location}: only files and http(s) URLs are supported`);
+      }
+      return { text: await readLocal(filePathOf(location)), location };
+    },
+  };
+
+  async function readLocal(path: string): Promise<string> {
+    try {
+      const text = await readFile(path);
+      if (text.length > maxBytes) throw new SourceResolutionError(`${path} is over the ${maxBytes}-byte limit`);
+      return text;
+    } catch (error) {
+      if (error instanceof SourceResolutionError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new SourceResolutionError(`cannot read ${path}: ${code ?? (error as Error).message}`, { cause: error });
+    }
+  }
+
+  async function fetchText(url: string): Promise<SourceText> {
+    if (!options.allowUrls) {
+      throw new SourceResolutionError(
+        `${url} is a URL and URL fetching is off: map it to a local file (resolver map) or set allowUrls (with allowedOrigins)`,
+      );
+    }
+    const origin = new URL(url).origin;
+    if (options.allowedOrigins && options.allowedOrigins.length > 0 && !options.allowedOrigins.includes(origin)) {
+      throw new SourceResolutionError(`${url}: origin ${origin} is not in allowedOrigins (${options.allowedOrigins.join(", ")})`);
+    }
+    const doFetch = options.fetch ?? fetch;
+    let response: Response;
+    try {
+      response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+    } catch (error) {
+      throw new SourceResolutionError(`cannot fetch ${url}: ${(error as Error).message}`, { cause: error });
+    }
+    if (!response.ok) throw new SourceResolutionError(`cannot fetch ${url}: HTTP ${response.status}`);
+    const declared = Number(response.headers.get("content-length") ?? "0");
+    if (declared > maxBytes) throw new SourceResolutionError(`${url} is ${declared} bytes, over the ${maxBytes}-byte limit`);
+    const text = await readLimited(response, maxBytes, url);
+    const contentType = response.headers.get("content-type");
+    return { text, location: response.url || url, ...(contentType ? { contentType } : {}) };
+  }
+}
+
+/** Reads a response body as text, failing once it passes `maxBytes`. */
+export async function readLimited(response: Response, maxBytes: number, what: string): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new SourceResolutionError(`${what} is over the ${maxBytes}-byte limit`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(concat(chunks, total));
+}
+
+export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+import { ToolExportError } from "../errors.js";
+import { hiddenParameters } from "../executor/run.js";
+import { load } from "../loader/load.js";
+import type { LoadedAgentsJson, NormalisedAgentsJson } from "../loader/types.js";
+import { flowInputSchema } from "./input-schema.js";
+
+export type ToolFormat = "openai-chat" | "openai-responses" | "anthropic";
+
+export interface ExportToolsOptions {
+  /** `openai-chat` (Chat Completions), `openai-responses` (Responses API) or `anthropic` (Messages). */
+  format: ToolFormat;
+  /** OpenAI strict mode: `strict: true`, every property required, optional ones widened with "null". */
+  openaiStrict?: boolean;
+  /** Flow parameters these supply for every source of a flow are hidden from the model (§4.9). */
+  parameterDefaults?: Record<string, Record<string, unknown>>;
+  /** Only these flows (default: all). */
+  flows?: readonly string[];
+}
+
+export type OpenAiChatTool = { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean } };
+export type OpenAiResponsesTool = { type: "function"; name: string; description: string; parameters: Record<string, unknown>; strict?: boolean };
+export type AnthropicTool = { name: string; description: string; input_schema: Record<string, unknown> };
+export type Tool = OpenAiChatTool | OpenAiResponsesTool | AnthropicTool;
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function asLoaded(document: LoadedAgentsJson | string | object): LoadedAgentsJson {
+  const candidate = document as Partial<LoadedAgentsJson>;
+  return typeof document === "object" && candidate.document !== undefined && candidate.raw !== undefined ? (document as LoadedAgentsJson) : load(document);
+}
+
+/** One tool per flow (§4.9), named by the flow id, with the `{parameters, requestBody}` input schema. */
+export function exportTools(document: LoadedAgentsJson | string | object, options: ExportToolsOptions): Tool[] {
+  const { document: doc } = asLoaded(document);
+  return selectFlows(doc, options.flows).map((flow) => {
+    if (!TOOL_NAME.test(flow.id)) {
+      throw new ToolExportError(`flow id "${flow.id}" cannot be a tool name (must match ^[a-zA-Z0-9_-]{1,64}$); tool names are never renamed silently`);
+    }
+    let schema = flowInputSchema(flow, { hidden: hiddenParameters(flow, options) });
+    if (options.openaiStrict) schema = strictSchema(schema);
+    const strict = options.openaiStrict ? { strict: true } : {};
+    switch (options.format) {
+      case "openai-chat":
+        return { type: "function", function: { name: flow.id, description: flow.description, parameters: schema, ...strict } };
+      case "openai-responses":
+        return { type: "function", name: flow.id, description: flow.description, parameters: schema, ...strict };
+      case "anthropic":
+        return { name: flow.id, description: flow.description, input_schema: schema };
+      default:
+        throw new ToolExportError(`unknown tool format "${String(options.format)}" (openai-chat, openai-responses or anthropic)`);
+    }
+  });
+}
+
+/** One line `"<flow id>: <description>"` per flow, for a system prompt. */
+export function flowsPrompt(document: LoadedAgentsJson | string | object): string {
+  return asLoaded(document)
+    .document.flows.map((flow) => `${flow.id}: ${flow.description}`)
+    .join("\n");
+}
+
+function selectFlows(doc: NormalisedAgentsJson, only: readonly string[] | undefined) {
+  if (!only) return doc.flows;
+  for (const id of only) if (!doc.flows.some((f) => f.id === id)) throw new ToolExportError(`no flow "${id}" to export`);
+  return doc.flows.filter((f) => only.includes(f.id));
+}
+
+// OpenAI strict mode: every property required, optional ones nullable, no additional properties.
+function strictSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...schema };
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (properties && typeof properties === "object") {
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    const next: Record<string, unknown> = {};
+    for (const [name, inner] of Object.entries(properties)) {
+      let converted = strictSchema(inner);
+      if (!required.has(name)) converted = nullable(converted);
+      next[name] = converted;
+    }
+    out.properties = next;
+    out.required = Object.keys(properties);
+    out.additionalProperties = false;
+  }
+  if (schema.items && typeof schema.items === "object") out.items = strictSchema(schema.items as Record<string, unknown>);
+  return out;
+}
+
+function nullable(schema: Record<string, unknown>): Record<string, unknown> {
+  if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
+  if (Array.isArray(schema.type)) return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
+  return { anyOf: [schema, { type: "null" }] };
+}

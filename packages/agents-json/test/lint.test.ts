@@ -1,0 +1,94 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { lintAgentsJson, LINT_RULES } from "@flowspec/agents-json";
+import { corpusDir } from "../../../test/support.js";
+
+const resendSpec = join(corpusDir("agents-json"), "agents_json__resend__openapi.yaml");
+
+const doc = (links: unknown[], extra: Record<string, unknown> = {}) => ({
+  agentsJson: "0.1.0",
+  info: { title: "T", version: "1.0.0", description: "d" },
+  sources: [{ id: "resend", path: "https://example.com/openapi.yaml" }],
+  flows: [
+    {
+      id: "mail_flow",
+      title: "Mail",
+      description: "Send mail",
+      actions: [
+        { id: "get_email", sourceId: "resend", operationId: "resend_get_emails_by_email_id" },
+        { id: "send", sourceId: "resend", operationId: "resend_post_emails" },
+      ],
+      links,
+      fields: { parameters: [{ name: "email_id", type: "string", required: true }], requestBody: { content: { "application/json": { schema: { type: "object", properties: { to: { type: "string" } } } } } }, responses: { success: {} } },
+    },
+  ],
+  ...extra,
+});
+const ok = [
+  { origin: { actionId: "mail_flow", fieldPath: "parameters.email_id" }, target: { actionId: "get_email", fieldPath: "parameters.email_id" } },
+  { origin: { actionId: "mail_flow", fieldPath: "requestBody" }, target: { actionId: "send", fieldPath: "requestBody" } },
+];
+const codes = async (input: object, options = {}) => (await lintAgentsJson(input, options)).findings.map((d) => `${d.severity} ${d.code} ${d.path}`);
+
+describe("lintAgentsJson rules without corpus findings", () => {
+  it("a clean document has no findings", async () => {
+    expect(await codes(doc(ok))).toEqual([]);
+  });
+
+  it.each([
+    ["link-action-defined", { origin: { actionId: "nope", fieldPath: "responses.success.id" }, target: { actionId: "send", fieldPath: "requestBody.to" } }, "error link-action-defined /flows/0/links/2/origin/actionId"],
+    ["link-order", { origin: { actionId: "send", fieldPath: "responses.success.id" }, target: { actionId: "get_email", fieldPath: "parameters.email_id" } }, "error link-order /flows/0/links/2"],
+    ["flow-input-declared (parameter)", { origin: { actionId: "mail_flow", fieldPath: "parameters.other" }, target: { actionId: "send", fieldPath: "requestBody.to" } }, "warning flow-input-declared /flows/0/links/2/origin/fieldPath"],
+    ["flow-input-declared (body)", { origin: { actionId: "mail_flow", fieldPath: "requestBody.cc" }, target: { actionId: "send", fieldPath: "requestBody.to" } }, "warning flow-input-declared /flows/0/links/2/origin/fieldPath"],
+    ["link-target-root", { origin: { actionId: "mail_flow", fieldPath: "parameters.email_id" }, target: { actionId: "send", fieldPath: "headers.x" } }, "error link-target-root /flows/0/links/2/target/fieldPath"],
+    ["link-responses-success", { origin: { actionId: "get_email", fieldPath: "responses.id" }, target: { actionId: "send", fieldPath: "requestBody.to" } }, "error link-responses-success /flows/0/links/2/origin/fieldPath"],
+    ["link-action-null", { origin: { actionId: null, fieldPath: "parameters.email_id" }, target: { actionId: "send", fieldPath: "requestBody.to" } }, "info link-action-null /flows/0/links/2/origin/actionId"],
+  ])("%s", async (_name, link, expected) => {
+    expect(await codes(doc([...ok, link]))).toContain(expected);
+  });
+
+  it("reports integral override values and operation-resolved problems against the source", async () => {
+    const overrides = [
+      { sourceId: "resend", operationId: "resend_post_emails", fieldPath: "summary", value: "x" },
+      { sourceId: "resend", operationId: "no_such_operation", fieldPath: "summary", value: 3 },
+      { sourceId: "other", operationId: "x", fieldPath: "summary", value: "x" },
+    ];
+    const input = doc(ok, { overrides });
+    input.flows[0]!.actions.push({ id: "gone", sourceId: "resend", operationId: "resend_missing" });
+    const found = await codes(input, { resolver: { map: { resend: resendSpec } } });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        "warning override-integer-value /overrides/1/value",
+        "error operation-resolved /overrides/1",
+        "error operation-resolved /overrides/2/sourceId",
+        "error operation-resolved /flows/0/actions/2/operationId",
+      ]),
+    );
+    expect(found).toContain("error operation-resolved /overrides/1");
+  });
+
+  it("reports every failing override of a source, and still runs the other src rules", async () => {
+    const overrides = [
+      { sourceId: "resend", operationId: "resend_post_emails", fieldPath: "summary.x", value: "through a string" },
+      { sourceId: "resend", operationId: "resend_post_emails", fieldPath: "description", value: "fine" },
+      { sourceId: "resend", operationId: "gone", fieldPath: "summary", value: "x" },
+    ];
+    const found = await codes(doc(ok, { overrides }), { resolver: { map: { resend: resendSpec } } });
+    expect(found).toEqual(["error operation-resolved /overrides/0", "error operation-resolved /overrides/2"]);
+  });
+
+  it("reports a source that cannot be loaded under operation-resolved", async () => {
+    expect(await codes(doc(ok), { resolver: { map: { resend: "/nonexistent/openapi.yaml" } } })).toEqual(["error operation-resolved /sources/0/path"]);
+  });
+
+  it("lets parameterDefaults feed required parameters", async () => {
+    const input = doc([ok[1]!]);
+    const without = await codes(input, { resolver: { map: { resend: resendSpec } }, severities: { "flow-input-unused": "off" } });
+    expect(without).toEqual(["warning operation-required-inputs /flows/0/actions/0"]);
+    expect(await codes(input, { resolver: { map: { resend: resendSpec } }, severities: { "flow-input-unused": "off" }, parameterDefaults: { resend: { email_id: "e" } } })).toEqual([]);
+  });
+
+  it("knows every rule of §7", () => {
+    expect(Object.keys(LINT_RULES)).toHaveLength(24);
+  });
+});

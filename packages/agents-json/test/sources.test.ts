@@ -1,0 +1,111 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSourceResolver, load, loadOpenApiSource, loadSources, OverrideError, SourceFormatError, SourceResolutionError, type OpenApiSource } from "@flowspec/agents-json";
+import { corpusDir } from "../../../test/support.js";
+
+const dir = corpusDir("agents-json");
+const specs = [
+  ["resend", 29, "3.0.3"],
+  ["linkup", 1, "3.1.0"],
+  ["theodds", 9, "3.0.1"],
+  ["giphy", 18, "3.0.0"],
+  ["hubspotcontacts", 12, "3.0.1"],
+] as const;
+
+let server: Server;
+let origin = "";
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === "/big.yaml") {
+      res.writeHead(200, { "content-type": "application/yaml" });
+      res.end(`openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {}\n# ${"x".repeat(5000)}`);
+    } else if (req.url === "/slow.yaml") {
+      setTimeout(() => res.end("openapi: 3.0.0"), 2000);
+    } else {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/x": { get: { operationId: "get_x" } } } }));
+    }
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }));
+
+describe("OpenAPI sources (§4.2)", () => {
+  it.each(specs)("the corpus document of %s resolves through a map and indexes %i operations", async (name, count, version) => {
+    const loaded = load(readFileSync(join(dir, `agents_json__${name}__agents.json`), "utf8"));
+    const sources = await loadSources(loaded, { resolver: { map: { [name]: join(dir, `agents_json__${name}__openapi.yaml`) } } });
+    const source = sources.get(name) as OpenApiSource;
+    expect(source).not.toBeInstanceOf(Error);
+    expect(source.version).toBe(version);
+    expect(source.operations.size).toBe(count);
+    for (const flow of loaded.document.flows) for (const action of flow.actions) expect(source.operations.has(action.operationId)).toBe(true);
+  });
+
+  it("dereferences $refs and applies overrides to a private copy (§5)", async () => {
+    const giphy = join(dir, "agents_json__giphy__openapi.yaml");
+    const overrides = [
+      { sourceId: "giphy", operationId: "giphy_get_gifs_search", fieldPath: "parameters.0.required", value: false },
+      { sourceId: "giphy", operationId: "giphy_get_gifs_search", fieldPath: "servers", value: [{ url: "https://api.giphy.com/v1" }] },
+      { sourceId: "giphy", operationId: "giphy_get_gifs_search", fieldPath: "parameters.2.schema.maximum", value: 10 },
+    ];
+    const source = await loadOpenApiSource({ id: "giphy", path: giphy }, { resolver: createSourceResolver(), overrides });
+    const search = source.operations.get("giphy_get_gifs_search")!;
+    expect(search.parameters.find((p) => p.name === "api_key")!.required).toBe(false);
+    expect(search.parameters.find((p) => p.name === "limit")!.schema!.maximum).toBe(10);
+    expect(search.operation.servers).toEqual([{ url: "https://api.giphy.com/v1" }]);
+    expect(source.operations.get("giphy_get_gifs_trending")!.parameters.find((p) => p.name === "api_key")!.required).toBe(true);
+  });
+
+  it.each([
+    [{ sourceId: "giphy", operationId: "nope", fieldPath: "x", value: 1 }, /operation "nope" does not exist/],
+    [{ sourceId: "giphy", operationId: "giphy_get_gifs_search", fieldPath: "summary.x", value: 1 }, /cannot write through the string/],
+    [{ sourceId: "giphy", operationId: "giphy_get_gifs_search", fieldPath: "parameters.40.required", value: false }, /past the end/],
+  ])("raises OverrideError for %j", async (override, message) => {
+    const giphy = join(dir, "agents_json__giphy__openapi.yaml");
+    const loading = loadOpenApiSource({ id: "giphy", path: giphy }, { resolver: createSourceResolver(), overrides: [override] });
+    await expect(loading).rejects.toThrow(OverrideError);
+    await expect(loading).rejects.toThrow(message);
+  });
+
+  it("resolves relative paths against the document and external $refs through the resolver", async () => {
+    const files: Record<string, string> = {
+      "/virtual/api/openapi.yaml": "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      operationId: get_a\n      parameters:\n        - $ref: './common.yaml#/id'\n",
+      "/virtual/api/common.yaml": "id: {name: id, in: query, required: true, schema: {type: string}}\n",
+    };
+    const resolver = createSourceResolver({ readFile: async (path) => files[path] ?? Promise.reject(Object.assign(new Error("no"), { code: "ENOENT" })) });
+    const source = await loadOpenApiSource({ id: "api", path: "openapi.yaml" }, { resolver, documentLocation: "/virtual/api/agents.json" });
+    expect(source.operations.get("get_a")!.parameters).toEqual([{ name: "id", in: "query", required: true, schema: { type: "string" } }]);
+  });
+
+  it.each([
+    ["swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}", /Swagger 2.0/],
+    ['{"discoveryVersion": "v1", "resources": {}}', /discovery document/],
+    ["openapi: 2.5.0\npaths: {}", /3.0.x or 3.1.x/],
+    ["openapi: 3.0.0\npaths:\n  /a: {get: {operationId: x}}\n  /b: {get: {operationId: x}}", /used twice/],
+    ["openapi: [", /source "s"/],
+  ])("rejects a source that is not usable OpenAPI 3.0/3.1: %s", async (text, message) => {
+    const resolver = createSourceResolver({ readFile: async () => text });
+    await expect(loadOpenApiSource({ id: "s", path: "/x/spec.yaml" }, { resolver })).rejects.toThrow(SourceFormatError);
+    await expect(loadOpenApiSource({ id: "s", path: "/x/spec.yaml" }, { resolver })).rejects.toThrow(message);
+  });
+
+  it("fetches URLs only when allowed, within the allow-list, the size limit and the timeout", async () => {
+    const source = { id: "s", path: `${origin}/spec.json` };
+    await expect(loadOpenApiSource(source, { resolver: createSourceResolver() })).rejects.toThrow(/URL fetching is off/);
+    await expect(loadOpenApiSource(source, { resolver: createSourceResolver({ allowUrls: true, allowedOrigins: ["https://example.com"] }) })).rejects.toThrow(/not in allowedOrigins/);
+    const ok = await loadOpenApiSource(source, { resolver: createSourceResolver({ allowUrls: true, allowedOrigins: [origin] }) });
+    expect([...ok.operations.keys()]).toEqual(["get_x"]);
+    await expect(loadOpenApiSource({ id: "s", path: `${origin}/big.yaml` }, { resolver: createSourceResolver({ allowUrls: true, maxBytes: 1000 }) })).rejects.toThrow(/1000-byte limit/);
+    await expect(loadOpenApiSource({ id: "s", path: `${origin}/slow.yaml` }, { resolver: createSourceResolver({ allowUrls: true, timeoutMs: 100 }) })).rejects.toThrow(SourceResolutionError);
+  });
+
+  it("keeps an unloadable source as an error entry instead of failing", async () => {
+    const loaded = load(readFileSync(join(dir, "agents_json__resend__agents.json"), "utf8"));
+    const sources = await loadSources(loaded);
+    expect(sources.get("resend")).toBeInstanceOf(SourceResolutionError);
+  });
+});
