@@ -1,1 +1,3 @@
 export * from "./validate.js";
+export * from "./checks/index.js";
+export { canTransition, copyForReexecution, isTerminal, resetForReexecution, type ResetOptions, type TaskStatus } from "./lifecycle.js";
