@@ -1,0 +1,386 @@
+import { checkTaskList, checkTaskTree } from "../checks/check.js";
+import { validateInputs } from "../checks/inputs.js";
+import { isoNow, type TaskStatus } from "../lifecycle.js";
+import { parentIndexes, treeFromParents } from "../tree/convert.js";
+import type { Task, TaskTreeNode } from "../validate.js";
+import { createIntHeap } from "./heap.js";
+import { executorKeyOf, type ExecutorContext, type ExecutorObject } from "./registry.js";
+import { TaskTreeRunError, type RunHandle, type RunOptions, type RunResult } from "./types.js";
+import { cloneJson, deepFreeze, errorMessageOf, mergeFlat, toStoredResult } from "./values.js";
+
+const DEFAULT_REASON = "Cancelled by user";
+
+/**
+ * Runs a task tree (or flat list) locally, following the Spec's lifecycle and the project rules
+ * of notes §4–§5. Works on copies: the caller's objects are never touched.
+ */
+export function runTaskTree(input: TaskTreeNode | readonly Task[], options: RunOptions): RunHandle {
+  const mode = options.mode ?? "strict";
+  const check = Array.isArray(input) ? checkTaskList(input, { mode }) : checkTaskTree(input, { mode });
+  if (!check.ok) {
+    const detail = check.errors.slice(0, 10).map((i) => `  ${i.path || "/"}: [${i.code}] ${i.message}`).join("\n");
+    const more = check.errors.length > 10 ? `\n  … and ${check.errors.length - 10} more` : "";
+    return rejected(new TaskTreeRunError(`the task tree is invalid (${check.errors.length} error(s)):\n${detail}${more}`, check.errors));
+  }
+  const original: readonly Task[] = Array.isArray(input) ? input : preOrder(input as TaskTreeNode);
+  const running = original.find((task) => task.status === "in_progress");
+  if (running) {
+    return rejected(new TaskTreeRunError(`task ${running.id} is in_progress; a run can only start from pending, completed, failed or cancelled tasks`));
+  }
+  return startRun(original, options);
+}
+
+function rejected(error: Error): RunHandle {
+  const done = Promise.reject(error);
+  done.catch(() => {}); // the caller sees it through `done`; never an unhandled rejection
+  return {
+    done,
+    cancel: (taskId) => {
+      throw new Error(`unknown task id ${JSON.stringify(taskId)} (the run did not start: ${error.message.split("\n")[0]})`);
+    },
+    cancelAll: () => {},
+  };
+}
+
+function preOrder(node: TaskTreeNode): Task[] {
+  const out: Task[] = [];
+  const stack: TaskTreeNode[] = [node];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    out.push(next.task);
+    const children = next.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return out;
+}
+
+function startRun(original: readonly Task[], options: RunOptions): RunHandle {
+  const now = options.now ?? isoNow;
+  const concurrency = options.concurrency ?? Infinity;
+  if (!(concurrency >= 1)) throw new RangeError(`concurrency must be at least 1, not ${concurrency}`);
+  const flat = options.mergeDependencyResults === "flat";
+  const { registry, onStatusChange, onProgress } = options;
+  const startedAt = now();
+
+  const n = original.length;
+  const tasks: Task[] = original.map((task) => withDefaults(cloneJson(task), startedAt));
+  const status: TaskStatus[] = tasks.map((task) => task.status);
+  const indexById = new Map<string, number>();
+  tasks.forEach((task, i) => indexById.set(task.id, i));
+
+  // Dependencies as flat arrays: edge k of task i is depTarget[k] for k in [depStart[i], depStart[i+1]).
+  const depStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) depStart[i + 1] = depStart[i]! + (tasks[i]!.dependencies?.length ?? 0);
+  const depTarget = new Int32Array(depStart[n]!);
+  const depRequired = new Uint8Array(depStart[n]!);
+  const dependentCount = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const deps = tasks[i]!.dependencies ?? [];
+    for (let k = 0; k < deps.length; k++) {
+      const target = indexById.get(deps[k]!.id)!;
+      depTarget[depStart[i]! + k] = target;
+      depRequired[depStart[i]! + k] = deps[k]!.required === false ? 0 : 1;
+      dependentCount[target + 1]!++;
+    }
+  }
+  // Reverse edges (dependents), same layout.
+  for (let i = 0; i < n; i++) dependentCount[i + 1]! += dependentCount[i]!;
+  const dependentStart = dependentCount.slice();
+  const fill = dependentCount.slice(0, n);
+  const dependentOf = new Int32Array(depStart[n]!);
+  const dependentEdge = new Int32Array(depStart[n]!);
+  for (let i = 0; i < n; i++) {
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const slot = fill[depTarget[k]!]!++;
+      dependentOf[slot] = i;
+      dependentEdge[slot] = k;
+    }
+  }
+
+  const waiting = new Int32Array(n);
+  const ready = createIntHeap();
+  const readyKey = (i: number) => (tasks[i]!.priority ?? 2) * n + i;
+  const controllers: (AbortController | undefined)[] = new Array(n);
+  const executors: (ExecutorObject | undefined)[] = new Array(n);
+  const cancelReason: (string | undefined)[] = new Array(n);
+  const terminalQueue: number[] = [];
+  let terminalHead = 0;
+  let terminalCount = 0;
+  let runningCount = 0;
+  let pumping = false;
+  let holdDispatch = false;
+  let callbackError: unknown;
+  let finished = false;
+  let resolveDone!: (result: RunResult) => void;
+  let rejectDone!: (error: unknown) => void;
+  const done = new Promise<RunResult>((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
+
+  const isTerminal = (s: TaskStatus) => s === "completed" || s === "failed" || s === "cancelled";
+
+  const emit = (i: number, from: TaskStatus, to: TaskStatus) => {
+    if (!onStatusChange) return;
+    const task = tasks[i]!;
+    try {
+      onStatusChange({ taskId: task.id, from, to, task: { ...task } });
+    } catch (error) {
+      callbackError ??= error;
+    }
+  };
+
+  const move = (i: number, to: TaskStatus, at: string) => {
+    const task = tasks[i]!;
+    const from = status[i]!;
+    status[i] = to;
+    task.status = to;
+    task.updated_at = at;
+    if (to === "in_progress") task.started_at = at;
+    if (isTerminal(to)) {
+      task.completed_at = at;
+      terminalCount++;
+      terminalQueue.push(i);
+    }
+    emit(i, from, to);
+  };
+
+  const firstBrokenRequired = (i: number): string => {
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const s = status[depTarget[k]!]!;
+      if (depRequired[k] && (s === "failed" || s === "cancelled")) return tasks[depTarget[k]!]!.id;
+    }
+    return "?";
+  };
+
+  // Rule (d): a pending task whose required dependency failed or was cancelled is cancelled.
+  const cancelForDependency = (i: number) => {
+    const task = tasks[i]!;
+    task.error = `dependency ${firstBrokenRequired(i)} failed`;
+    task.result = null;
+    move(i, "cancelled", now());
+  };
+
+  const afterTerminal = (t: number) => {
+    const s = status[t]!;
+    for (let slot = dependentStart[t]!; slot < dependentStart[t + 1]!; slot++) {
+      const d = dependentOf[slot]!;
+      if (status[d] !== "pending") continue;
+      if (s === "completed" || !depRequired[dependentEdge[slot]!]) {
+        if (--waiting[d]! === 0) ready.push(readyKey(d));
+      } else cancelForDependency(d);
+    }
+  };
+
+  const fail = (i: number, message: string, at = now()) => {
+    const task = tasks[i]!;
+    task.error = message;
+    task.result = null;
+    move(i, "failed", at);
+  };
+
+  const pump = () => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      for (;;) {
+        while (terminalHead < terminalQueue.length) afterTerminal(terminalQueue[terminalHead++]!);
+        terminalQueue.length = terminalHead = 0;
+        if (holdDispatch || runningCount >= concurrency || ready.size === 0) break;
+        const i = ready.pop()! % n; // keys are priority * n + input index
+        if (status[i] === "pending") start(i);
+      }
+    } finally {
+      pumping = false;
+    }
+    if (!finished && terminalCount === n) finish();
+  };
+
+  const finish = () => {
+    finished = true;
+    options.signal?.removeEventListener("abort", onAbort);
+    if (callbackError !== undefined) {
+      rejectDone(callbackError);
+      return;
+    }
+    const byId: Record<string, Task> = {};
+    for (const task of tasks) byId[task.id] = task;
+    const runStatus = status.every((s) => s === "completed") ? "completed" : status.includes("failed") ? "failed" : "cancelled";
+    resolveDone({ status: runStatus, tree: treeFromParents(tasks, parentIndexes(tasks)), tasks: byId });
+  };
+
+  const start = (i: number) => {
+    const task = tasks[i]!;
+    const at = now();
+    move(i, "in_progress", at);
+    const key = executorKeyOf(task);
+    const executor = registry.get(key);
+    if (!executor) {
+      fail(i, `Executor '${key}' not found in registry`, at);
+      return;
+    }
+    const dependencyResults: Record<string, Record<string, unknown>> = {};
+    const completed: [string, Record<string, unknown>][] = [];
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const dep = tasks[depTarget[k]!]!;
+      if (status[depTarget[k]!] === "completed" && dep.result) {
+        dependencyResults[dep.id] = cloneJson(dep.result);
+        completed.push([dep.id, dep.result]);
+      }
+    }
+    const inputs = flat ? mergeFlat(task.inputs ?? {}, completed) : cloneJson(task.inputs ?? {});
+    const schemas = task.schemas;
+    for (const schema of [schemas?.input_schema, executor.inputSchema]) {
+      if (typeof schema !== "object" || schema === null || Array.isArray(schema)) continue;
+      const verdict = validateInputs(inputs, schema);
+      if (verdict.ok) continue;
+      const why = "schemaError" in verdict ? `the schema does not compile: ${verdict.schemaError}` : verdict.issues.map((issue) => `${issue.path || "/"} ${issue.message}`).join("; ");
+      fail(i, `inputs do not conform to input_schema: ${why}`, at);
+      return;
+    }
+    const controller = new AbortController();
+    controllers[i] = controller;
+    executors[i] = executor;
+    runningCount++;
+    let frozen: Readonly<Task> | undefined;
+    const ctx: ExecutorContext = {
+      taskId: task.id,
+      get task() {
+        return (frozen ??= deepFreeze(cloneJson(task)));
+      },
+      dependencyResults,
+      signal: controller.signal,
+      reportProgress: (p: number) => {
+        if (status[i] !== "in_progress" || typeof p !== "number" || !Number.isFinite(p)) return;
+        const clamped = Math.min(1, Math.max(0, p));
+        task.progress = clamped;
+        task.updated_at = now();
+        if (onProgress) {
+          try {
+            onProgress(task.id, clamped);
+          } catch (error) {
+            callbackError ??= error;
+          }
+        }
+      },
+    };
+    let outcome: Promise<unknown>;
+    try {
+      outcome = Promise.resolve(executor.execute(inputs, ctx));
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    outcome.then(
+      (value) => settle(i, key, true, value),
+      (error) => settle(i, key, false, error),
+    );
+  };
+
+  const settle = (i: number, key: string, resolved: boolean, value: unknown) => {
+    runningCount--;
+    controllers[i] = undefined;
+    executors[i] = undefined;
+    const task = tasks[i]!;
+    const reason = cancelReason[i];
+    if (reason !== undefined) {
+      task.error = reason;
+      task.result = null;
+      move(i, "cancelled", now());
+    } else if (resolved) {
+      const stored = toStoredResult(value);
+      if (stored.ok) {
+        task.result = stored.result;
+        task.error = null;
+        task.progress = 1;
+        move(i, "completed", now());
+      } else fail(i, `result is not JSON-serializable: ${stored.reason}`);
+    } else fail(i, errorMessageOf(value, key));
+    pump();
+  };
+
+  const cancel = (taskId: string, reason: string = DEFAULT_REASON): boolean => {
+    const i = indexById.get(taskId);
+    if (i === undefined) throw new Error(`unknown task id ${JSON.stringify(taskId)}`);
+    const s = status[i]!;
+    if (isTerminal(s)) return false;
+    if (s === "pending") {
+      const task = tasks[i]!;
+      task.error = reason;
+      task.result = null;
+      move(i, "cancelled", now());
+      pump();
+      return true;
+    }
+    if (cancelReason[i] === undefined) {
+      cancelReason[i] = reason;
+      controllers[i]?.abort(reason);
+      try {
+        const pending = executors[i]?.cancel?.();
+        if (pending && typeof (pending as Promise<unknown>).catch === "function") (pending as Promise<unknown>).catch(() => {});
+      } catch {
+        // an executor's cancel() failing changes nothing: the task still ends cancelled
+      }
+    }
+    return true;
+  };
+
+  const cancelAll = (reason: string = DEFAULT_REASON) => {
+    holdDispatch = true;
+    try {
+      for (let i = 0; i < n; i++) if (!isTerminal(status[i]!)) cancel(tasks[i]!.id, reason);
+    } finally {
+      holdDispatch = false;
+    }
+    pump();
+  };
+
+  const onAbort = () => {
+    const reason = options.signal?.reason;
+    cancelAll(typeof reason === "string" && reason !== "" ? reason : DEFAULT_REASON);
+  };
+
+  // Settle the states the input already has (step 2), then start on the next microtask so the
+  // caller holds the handle (and can cancel) before any executor runs.
+  for (let i = 0; i < n; i++) {
+    if (isTerminal(status[i]!)) terminalCount++;
+    if (status[i] !== "pending") continue;
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const s = status[depTarget[k]!]!;
+      if (s === "completed" || (!depRequired[k] && isTerminal(s))) continue;
+      if (s === "pending" || s === "in_progress") waiting[i]!++;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (status[i] !== "pending") continue;
+    let broken = false;
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const s = status[depTarget[k]!]!;
+      if (depRequired[k] && (s === "failed" || s === "cancelled")) broken = true;
+    }
+    if (broken) cancelForDependency(i);
+    else if (waiting[i] === 0) ready.push(readyKey(i));
+  }
+  if (options.signal?.aborted) queueMicrotask(onAbort);
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+  queueMicrotask(pump);
+  return { done, cancel, cancelAll };
+}
+
+/** Every one of the 17 fields, with the defaults of notes §2.1 where the input left one out. */
+function withDefaults(task: Task, at: string): Task {
+  task.parent_id ??= null;
+  task.user_id ??= null;
+  task.priority ??= 2;
+  task.inputs ??= {};
+  task.schemas ??= null;
+  task.params ??= null;
+  task.result ??= null;
+  task.error ??= null;
+  task.dependencies ??= [];
+  task.progress ??= 0;
+  task.created_at ??= at;
+  task.updated_at ??= at;
+  task.started_at ??= null;
+  task.completed_at ??= null;
+  return task;
+}
