@@ -4,3 +4,5 @@ export { canTransition, copyForReexecution, isTerminal, resetForReexecution, typ
 export * from "./scheduler/index.js";
 export * from "./executors/index.js";
 export { taskListToTree, taskTreeToList } from "./tree/convert.js";
+export { createTaskTree, TaskTreeBuildError, type Priority, type TaskHandle, type TaskSpec, type TaskTreeBuilder, type TaskTreeBuilderOptions } from "./builder/task-tree-builder.js";
+export type { TaskSchemas } from "./task-schemas.js";
