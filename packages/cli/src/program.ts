@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerValidate } from "./commands/validate.js";
+import { registerApflow } from "./commands/apflow.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
 
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -21,6 +22,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError("(add --help for usage)");
   registerValidate(program, io, setExit);
+  registerApflow(program, io, setExit);
   for (const command of program.commands) command.exitOverride();
   try {
     await program.parseAsync([...argv], { from: "user" });
