@@ -61,6 +61,15 @@ export function copyForReexecution<T extends Task>(task: T, options: ResetOption
   };
 }
 
+let lastMs = Number.NaN;
+let lastIso = "";
+
+/** `new Date().toISOString()`, formatted once per millisecond (a scheduler asks for it several times per task). */
 export function isoNow(): string {
-  return new Date().toISOString();
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }

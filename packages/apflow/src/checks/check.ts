@@ -1,9 +1,8 @@
 import { schemaIssues } from "../validate.js";
 import { checkDependencyGraph, checkListParents, checkUserIds, indexIds, type TaskScope } from "./graph.js";
 import { createIssueSink, resultOf, type CheckOptions, type CheckResult, type IssueSink } from "./issue.js";
-import { checkOneTask, isObject } from "./task.js";
+import { checkId, checkOneTask, isObject } from "./task.js";
 import { walkTree } from "./tree.js";
-import { isUuidV4 } from "./formats.js";
 
 /**
  * Checks one Task: the JSON Schema (layer 1) and the per-task rules of notes §3.2. Dependency
@@ -46,23 +45,20 @@ export function checkTaskList(tasks: unknown, options: CheckOptions = {}): Check
 export function checkDependency(value: unknown, options: Pick<CheckOptions, "mode"> = {}): CheckResult {
   const mode = options.mode ?? "strict";
   const sink = createIssueSink(mode);
-  for (const issue of schemaIssues("Dependency", mode, value)) {
-    if (issue.keyword === "format" && issue.params.format === "uuid") continue;
+  for (const issue of schemaIssues("Dependency", value)) {
     sink.error("schema", issue.path, issue.message, { keyword: issue.keyword, params: issue.params });
   }
   if (isObject(value)) {
     for (const key in value) if (key !== "id" && key !== "required") sink.warn("unknown-field", `/${key}`, `unknown Dependency field "${key}" (kept as it is)`);
-    if (typeof value.id === "string") {
-      if (value.id === "") sink.error("uuid", "/id", "must be a non-empty id");
-      else if (!isUuidV4(value.id)) (mode === "strict" ? sink.error : sink.warn)("uuid", "/id", `${JSON.stringify(value.id)} is not a UUID v4`);
-    }
+    checkId(sink, value.id, () => "", "/id", undefined);
   }
   return resultOf(sink);
 }
 
 function checkScope(sink: IssueSink, scope: TaskScope, options: CheckOptions, isList = false): void {
   const checkInputs = options.checkInputs ?? false;
-  for (let i = 0; i < scope.tasks.length; i++) checkOneTask(sink, scope.tasks[i], scope.pointer(i), checkInputs);
+  const { tasks, pointer } = scope;
+  for (let i = 0; i < tasks.length; i++) checkOneTask(sink, tasks[i], () => pointer(i), checkInputs);
   const index = indexIds(sink, scope);
   if (isList) checkListParents(sink, scope, index);
   checkDependencyGraph(sink, scope, index);

@@ -22,6 +22,18 @@ export interface ParsedTimestamp {
  * out-of-range fields such as February 30.
  */
 export function parseTimestamp(text: string): ParsedTimestamp | undefined {
+  // Trees often share a handful of timestamps (a builder writes one per build): parse each once.
+  const cached = recent.get(text);
+  if (cached !== undefined) return cached ?? undefined;
+  const parsed = parseUncached(text);
+  if (recent.size >= 256) recent.clear();
+  recent.set(text, parsed ? Object.freeze(parsed) : null);
+  return parsed;
+}
+
+const recent = new Map<string, ParsedTimestamp | null>();
+
+function parseUncached(text: string): ParsedTimestamp | undefined {
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
@@ -37,6 +49,8 @@ export function parseTimestamp(text: string): ParsedTimestamp | undefined {
     if (oh > 23 || om > 59) return undefined;
     offsetMin = (m[9] === "-" ? -1 : 1) * (oh * 60 + om);
   }
+  // A leap second exists only as the last second of a UTC day (as ajv-formats checks it).
+  if (second === 60 && (((hour * 60 + minute - offsetMin) % 1440) + 1440) % 1440 !== 1439) return undefined;
   const fraction = m[7] ? Number(m[7]) * 1000 : 0;
   const epochMs = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59)) + fraction - offsetMin * 60_000;
   return { epochMs, hasOffset: zone !== undefined, utc: offsetMin === 0 };

@@ -1,7 +1,6 @@
 import { checkTaskList, checkTaskTree } from "../checks/check.js";
 import { validateInputs } from "../checks/inputs.js";
 import { isoNow, type TaskStatus } from "../lifecycle.js";
-import { parentIndexes, treeFromParents } from "../tree/convert.js";
 import type { Task, TaskTreeNode } from "../validate.js";
 import { createIntHeap } from "./heap.js";
 import { executorKeyOf, type ExecutorContext, type ExecutorObject } from "./registry.js";
@@ -9,6 +8,16 @@ import { TaskTreeRunError, type RunHandle, type RunOptions, type RunResult } fro
 import { cloneJson, deepFreeze, errorMessageOf, mergeFlat, toStoredResult } from "./values.js";
 
 const DEFAULT_REASON = "Cancelled by user";
+const NO_RESULTS: Readonly<Record<string, Record<string, unknown>>> = Object.freeze({});
+
+/** Why `inputs` fail a schema (`<pointer> <message>; …`), or undefined when they pass or there is no schema. */
+function inputProblem(inputs: unknown, schema: unknown): string | undefined {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return undefined;
+  const verdict = validateInputs(inputs, schema);
+  if (verdict.ok) return undefined;
+  if ("schemaError" in verdict) return `the schema does not compile: ${verdict.schemaError}`;
+  return verdict.issues.map((issue) => `${issue.path || "/"} ${issue.message}`).join("; ");
+}
 
 /**
  * Runs a task tree (or flat list) locally, following the Spec's lifecycle and the project rules
@@ -28,6 +37,10 @@ export function runTaskTree(input: TaskTreeNode | readonly Task[], options: RunO
     return rejected(new TaskTreeRunError(`task ${running.id} is in_progress; a run can only start from pending, completed, failed or cancelled tasks`));
   }
   return startRun(original, options);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 function rejected(error: Error): RunHandle {
@@ -118,6 +131,15 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     rejectDone = reject;
   });
 
+  const signalOf = (i: number): AbortSignal => {
+    let controller = controllers[i];
+    if (!controller) {
+      controller = controllers[i] = new AbortController();
+      if (cancelReason[i] !== undefined) controller.abort(cancelReason[i]);
+    }
+    return controller.signal;
+  };
+
   const isTerminal = (s: TaskStatus) => s === "completed" || s === "failed" || s === "cancelled";
 
   const emit = (i: number, from: TaskStatus, to: TaskStatus) => {
@@ -196,6 +218,18 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     if (!finished && terminalCount === n) finish();
   };
 
+  /** The final tasks arranged by parent_id (already validated: one root, no loops), children in input order. */
+  const finalTree = (): TaskTreeNode => {
+    const nodes: TaskTreeNode[] = tasks.map((task) => ({ task, children: [] }));
+    let root = nodes[0]!;
+    for (let i = 0; i < n; i++) {
+      const parentId = tasks[i]!.parent_id;
+      if (parentId === null || parentId === undefined) root = nodes[i]!;
+      else nodes[indexById.get(parentId)!]!.children!.push(nodes[i]!);
+    }
+    return root;
+  };
+
   const finish = () => {
     finished = true;
     options.signal?.removeEventListener("abort", onAbort);
@@ -206,7 +240,7 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     const byId: Record<string, Task> = {};
     for (const task of tasks) byId[task.id] = task;
     const runStatus = status.every((s) => s === "completed") ? "completed" : status.includes("failed") ? "failed" : "cancelled";
-    resolveDone({ status: runStatus, tree: treeFromParents(tasks, parentIndexes(tasks)), tasks: byId });
+    resolveDone({ status: runStatus, tree: finalTree(), tasks: byId });
   };
 
   const start = (i: number) => {
@@ -219,62 +253,97 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
       fail(i, `Executor '${key}' not found in registry`, at);
       return;
     }
-    const dependencyResults: Record<string, Record<string, unknown>> = {};
-    const completed: [string, Record<string, unknown>][] = [];
+    let dependencyResults: Record<string, Record<string, unknown>> = NO_RESULTS;
+    let completed: [string, Record<string, unknown>][] | undefined;
     for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
       const dep = tasks[depTarget[k]!]!;
       if (status[depTarget[k]!] === "completed" && dep.result) {
+        if (dependencyResults === NO_RESULTS) dependencyResults = {};
         dependencyResults[dep.id] = cloneJson(dep.result);
-        completed.push([dep.id, dep.result]);
+        (completed ??= []).push([dep.id, dep.result]);
       }
     }
-    const inputs = flat ? mergeFlat(task.inputs ?? {}, completed) : cloneJson(task.inputs ?? {});
-    const schemas = task.schemas;
-    for (const schema of [schemas?.input_schema, executor.inputSchema]) {
-      if (typeof schema !== "object" || schema === null || Array.isArray(schema)) continue;
-      const verdict = validateInputs(inputs, schema);
-      if (verdict.ok) continue;
-      const why = "schemaError" in verdict ? `the schema does not compile: ${verdict.schemaError}` : verdict.issues.map((issue) => `${issue.path || "/"} ${issue.message}`).join("; ");
+    const inputs = flat ? mergeFlat(task.inputs ?? {}, completed ?? []) : cloneJson(task.inputs ?? {});
+    const inputSchema = task.schemas?.input_schema;
+    const why = inputProblem(inputs, inputSchema) ?? inputProblem(inputs, executor.inputSchema);
+    if (why !== undefined) {
       fail(i, `inputs do not conform to input_schema: ${why}`, at);
       return;
     }
-    const controller = new AbortController();
-    controllers[i] = controller;
     executors[i] = executor;
     runningCount++;
-    let frozen: Readonly<Task> | undefined;
-    const ctx: ExecutorContext = {
-      taskId: task.id,
-      get task() {
-        return (frozen ??= deepFreeze(cloneJson(task)));
-      },
-      dependencyResults,
-      signal: controller.signal,
-      reportProgress: (p: number) => {
-        if (status[i] !== "in_progress" || typeof p !== "number" || !Number.isFinite(p)) return;
-        const clamped = Math.min(1, Math.max(0, p));
-        task.progress = clamped;
-        task.updated_at = now();
-        if (onProgress) {
-          try {
-            onProgress(task.id, clamped);
-          } catch (error) {
-            callbackError ??= error;
-          }
-        }
-      },
-    };
-    let outcome: Promise<unknown>;
+    const ctx = new TaskContext(i, task, dependencyResults, reportProgressOf(i));
+    let value: unknown;
     try {
-      outcome = Promise.resolve(executor.execute(inputs, ctx));
+      value = executor.execute(inputs, ctx);
     } catch (error) {
-      outcome = Promise.reject(error);
+      settleLater(i, key, false, error);
+      return;
     }
-    outcome.then(
-      (value) => settle(i, key, true, value),
-      (error) => settle(i, key, false, error),
-    );
+    if (isThenable(value)) {
+      Promise.resolve(value).then(
+        (result) => settle(i, key, true, result),
+        (error) => settle(i, key, false, error),
+      );
+    } else settleLater(i, key, true, value);
   };
+
+  // Executors that return at once are settled on one shared microtask, in order, as their
+  // promises would be: a run of no-op executors allocates no promise per task.
+  const laterTask: number[] = [];
+  const laterResolved: boolean[] = [];
+  const laterValue: unknown[] = [];
+  let laterHead = 0;
+  const drainLater = () => {
+    while (laterHead < laterTask.length) {
+      const i = laterTask[laterHead]!;
+      const resolved = laterResolved[laterHead]!;
+      const value = laterValue[laterHead];
+      laterValue[laterHead++] = undefined;
+      settle(i, executorKeyOf(tasks[i]!), resolved, value);
+    }
+    laterTask.length = laterResolved.length = laterValue.length = laterHead = 0;
+  };
+  const settleLater = (i: number, _key: string, resolved: boolean, value: unknown) => {
+    laterResolved.push(resolved);
+    laterValue.push(value);
+    if (laterTask.push(i) === 1) queueMicrotask(drainLater);
+  };
+
+  const reportProgressOf = (i: number) => (p: number) => {
+    if (status[i] !== "in_progress" || typeof p !== "number" || !Number.isFinite(p)) return;
+    const task = tasks[i]!;
+    const clamped = Math.min(1, Math.max(0, p));
+    task.progress = clamped;
+    task.updated_at = now();
+    if (onProgress) {
+      try {
+        onProgress(task.id, clamped);
+      } catch (error) {
+        callbackError ??= error;
+      }
+    }
+  };
+
+  /** The executor's `ctx`; `task` and `signal` are made on first use (most executors never read them). */
+  class TaskContext implements ExecutorContext {
+    readonly taskId: string;
+    private frozen: Readonly<Task> | undefined = undefined;
+    constructor(
+      private readonly index: number,
+      private readonly live: Task,
+      readonly dependencyResults: Readonly<Record<string, Record<string, unknown>>>,
+      readonly reportProgress: (progress: number) => void,
+    ) {
+      this.taskId = live.id;
+    }
+    get task(): Readonly<Task> {
+      return (this.frozen ??= deepFreeze(cloneJson(this.live)));
+    }
+    get signal(): AbortSignal {
+      return signalOf(this.index);
+    }
+  }
 
   const settle = (i: number, key: string, resolved: boolean, value: unknown) => {
     runningCount--;

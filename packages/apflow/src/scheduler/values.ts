@@ -27,6 +27,7 @@ export function deepFreeze<T>(value: T): T {
  */
 export function toStoredResult(value: unknown): { ok: true; result: Record<string, unknown> } | { ok: false; reason: string } {
   if (value === undefined) return { ok: true, result: {} };
+  if (isPlainObject(value) && isEmpty(value)) return { ok: true, result: {} };
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -64,4 +65,9 @@ export function mergeFlat(
     else merged[id] = cloneJson(v);
   }
   return merged;
+}
+
+function isEmpty(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
 }
