@@ -5,7 +5,7 @@ export interface ExecutorContext {
   readonly taskId: string;
   /** A frozen copy of the task as it is when the executor starts. */
   readonly task: Readonly<Task>;
-  /** The `result` of each dependency that completed, by task id. */
+  /** The `result` of each dependency that completed, by task id (a null-prototype object: use `in` or `Object.keys`). */
   readonly dependencyResults: Readonly<Record<string, Record<string, unknown>>>;
   /** Aborted (with the reason) when the task is cancelled. */
   readonly signal: AbortSignal;

@@ -237,7 +237,7 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
       rejectDone(callbackError);
       return;
     }
-    const byId: Record<string, Task> = {};
+    const byId: Record<string, Task> = Object.create(null); // keyed by id: see dependencyResults
     for (const task of tasks) byId[task.id] = task;
     const runStatus = status.every((s) => s === "completed") ? "completed" : status.includes("failed") ? "failed" : "cancelled";
     resolveDone({ status: runStatus, tree: finalTree(), tasks: byId });
@@ -258,7 +258,9 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
       const dep = tasks[depTarget[k]!]!;
       if (status[depTarget[k]!] === "completed" && dep.result) {
-        if (dependencyResults === NO_RESULTS) dependencyResults = {};
+        // Null-prototype objects start in dictionary mode: keys that are task ids (all different)
+        // would otherwise grow V8's hidden-class tree by one class per task.
+        if (dependencyResults === NO_RESULTS) dependencyResults = Object.create(null) as Record<string, Record<string, unknown>>;
         dependencyResults[dep.id] = cloneJson(dep.result);
         (completed ??= []).push([dep.id, dep.result]);
       }

@@ -33,7 +33,7 @@ export interface RunResult {
   status: "completed" | "failed" | "cancelled";
   /** The tree with every task in its final state (a flat input is arranged by parent_id). */
   tree: TaskTreeNode;
-  /** The same final tasks, by id. */
+  /** The same final tasks, by id (a null-prototype object). */
   tasks: Record<string, Task>;
 }
 
