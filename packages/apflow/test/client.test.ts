@@ -194,6 +194,14 @@ describe("streaming tasks.execute", () => {
     expect(outcome.blocked).toEqual([B]);
     expect(outcome.tree!.data.children!.map((n) => n.task.status)).toEqual(["failed", "pending"]);
   });
+  it("breaking out of the loop early rejects result instead of leaving it pending", async () => {
+    const client = createApflowClient({ baseUrl: server.url });
+    await client.createTasks(seed());
+    const stream = client.streamExecute({ task_id: ROOT });
+    for await (const event of stream) if (event.type === "started") break;
+    await expect(stream.result).rejects.toThrow(/closed before its end/);
+    expect(() => stream[Symbol.asyncIterator]()).toThrow(/only once/);
+  });
   it("a dropped connection raises ApflowStreamError with the root task id", async () => {
     server.behaviour = "normal";
     const client = createApflowClient({ baseUrl: server.url });

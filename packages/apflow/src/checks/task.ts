@@ -19,8 +19,7 @@ type Extra = { taskId: string } | undefined;
  * of the task inside the checked value. Never throws, whatever the value.
  */
 export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | At, checkInputs: boolean): void {
-  let cached: string | undefined = typeof pointer === "string" ? pointer : undefined;
-  const at: At = () => (cached ??= (pointer as At)());
+  const at = typeof pointer === "string" ? constant(pointer) : memo(pointer);
   const taskId = isObject(task) && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
   const extra: Extra = taskId === undefined ? undefined : { taskId };
   for (const issue of schemaIssues("Task", task)) {
@@ -56,6 +55,21 @@ export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | A
   if (checkInputs && isObject(task.schemas) && isObject(task.schemas.input_schema)) {
     checkInputsAgainstSchema(sink, task.inputs ?? {}, task.schemas.input_schema, `${at()}/inputs`, `${at()}/schemas/input_schema`, extra);
   }
+}
+
+// Factories return anonymous arrows: this runs once per task, and tools that keep function names
+// (esbuild's keepNames, as tsx uses) would otherwise wrap every named closure at creation.
+function constant(value: string): At {
+  return () => value;
+}
+
+function memo(compute: At): At {
+  let value: string | undefined;
+  return () => (value ??= compute());
+}
+
+function present(task: Record<string, unknown>, field: string): boolean {
+  return task[field] !== undefined && task[field] !== null;
 }
 
 /** `uuid`: a UUID v4 in strict mode (error), any non-empty string in wire mode (warning otherwise). */
@@ -112,20 +126,19 @@ function checkConsistency(
   at: At,
   extra: Extra,
 ): void {
-  const has = (field: string) => task[field] !== undefined && task[field] !== null;
   const terminal = TERMINAL_STATUSES.has(status);
-  if (has("result") && status !== "completed") {
+  if (present(task, "result") && status !== "completed") {
     sink.must("status-result", `${at()}/result`, `result must be null while status is "${status}"`, extra);
   }
-  if (status === "completed" && !has("result")) sink.warn("missing-result", `${at()}/result`, "a completed task SHOULD have a result", extra);
+  if (status === "completed" && !present(task, "result")) sink.warn("missing-result", `${at()}/result`, "a completed task SHOULD have a result", extra);
   const failedOrCancelled = status === "failed" || status === "cancelled";
-  if (has("error") && !failedOrCancelled) sink.must("status-error", `${at()}/error`, `error must be null while status is "${status}"`, extra);
-  if (failedOrCancelled && !has("error")) sink.warn("missing-error", `${at()}/error`, `a ${status} task SHOULD have an error message`, extra);
+  if (present(task, "error") && !failedOrCancelled) sink.must("status-error", `${at()}/error`, `error must be null while status is "${status}"`, extra);
+  if (failedOrCancelled && !present(task, "error")) sink.warn("missing-error", `${at()}/error`, `a ${status} task SHOULD have an error message`, extra);
   if (task.error === "") sink.must("empty-error", `${at()}/error`, "error must be a non-empty message when present", extra);
-  if (status === "pending" && has("started_at")) sink.must("started-at", `${at()}/started_at`, "a pending task must not have started_at", extra);
-  if (status === "in_progress" && !has("started_at")) sink.must("started-at", `${at()}/started_at`, "an in_progress task must have started_at", extra);
-  if (terminal && !has("completed_at")) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must have completed_at`, extra);
-  if (!terminal && has("completed_at")) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must not have completed_at`, extra);
+  if (status === "pending" && present(task, "started_at")) sink.must("started-at", `${at()}/started_at`, "a pending task must not have started_at", extra);
+  if (status === "in_progress" && !present(task, "started_at")) sink.must("started-at", `${at()}/started_at`, "an in_progress task must have started_at", extra);
+  if (terminal && !present(task, "completed_at")) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must have completed_at`, extra);
+  if (!terminal && present(task, "completed_at")) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must not have completed_at`, extra);
   if (started && completed && started.epochMs > completed.epochMs) {
     sink.must("timestamp-order", `${at()}/started_at`, "started_at is later than completed_at", extra);
   }

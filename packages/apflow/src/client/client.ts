@@ -1,7 +1,7 @@
 import { checkTask, checkTaskTree } from "../checks/check.js";
 import type { Issue } from "../checks/issue.js";
 import type { Task, TaskTreeNode } from "../validate.js";
-import { ApflowResponseError, ApflowTransportError } from "./errors.js";
+import { ApflowResponseError, ApflowStreamError, ApflowTransportError } from "./errors.js";
 import { readExecutionStream, type StreamState } from "./stream.js";
 import { createTransport } from "./transport.js";
 import type {
@@ -121,19 +121,30 @@ export function createApflowClient(options: ApflowClientOptions): ApflowClient {
       result.catch(() => {}); // the iterator reports failures; `result` repeats them for whoever awaits it
       let started = false;
       const pollId = "task_id" in params ? params.task_id : undefined;
+      let settled = false;
+      const finish = (outcome: { ok: true; value: StreamOutcome } | { ok: false; error: unknown }) => {
+        settled = true;
+        if (outcome.ok) settle.resolve(outcome.value);
+        else settle.reject(outcome.error);
+      };
       async function* events(): AsyncGenerator<StreamEvent, void> {
         try {
-          const response = await transport.open("/tasks", "tasks.execute", { ...stripExecute(params), use_streaming: true }, callOptions);
-          yield* readExecutionStream("tasks.execute", response, state);
-        } catch (error) {
-          settle.reject(error);
-          throw error;
-        }
-        try {
-          settle.resolve(await settleTree(pollId ?? state.firstTaskId ?? state.rootTaskId, state.rootTaskId, callOptions.signal));
-        } catch (error) {
-          settle.reject(error);
-          throw error;
+          try {
+            const response = await transport.open("/tasks", "tasks.execute", { ...stripExecute(params), use_streaming: true }, callOptions);
+            yield* readExecutionStream("tasks.execute", response, state);
+          } catch (error) {
+            finish({ ok: false, error });
+            throw error;
+          }
+          try {
+            finish({ ok: true, value: await settleTree(pollId ?? state.firstTaskId ?? state.rootTaskId, state.rootTaskId, callOptions.signal) });
+          } catch (error) {
+            finish({ ok: false, error });
+            throw error;
+          }
+        } finally {
+          // The consumer stopped early (break/return): `result` must not wait forever.
+          if (!settled) finish({ ok: false, error: new ApflowStreamError("tasks.execute: the stream was closed before its end", state.rootTaskId) });
         }
       }
       return {
