@@ -210,8 +210,8 @@ describe("outcomes (rule g) and the executor registry (§5)", () => {
     const result = await run([task("t", { progress: 0 })], { exec }).done;
     expect(result.tasks.t).toMatchObject({ status: "failed", error: message, result: null });
   });
-  it("keeps the last reported progress on failure", async () => {
-    const result = await run([task("t")], { exec: (_i, ctx) => { ctx.reportProgress(0.3); throw new Error("x"); } }).done;
+  it("keeps the last reported progress on failure (reportProgress and signal survive destructuring)", async () => {
+    const result = await run([task("t")], { exec: (_i, { reportProgress, signal }) => { reportProgress(0.3); if (!signal.aborted) throw new Error("x"); } }).done;
     expect(result.tasks.t!.progress).toBe(0.3);
   });
   it("an unknown executor fails the task in one step and cancels its dependents", async () => {

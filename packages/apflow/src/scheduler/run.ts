@@ -274,7 +274,7 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     }
     executors[i] = executor;
     runningCount++;
-    const ctx = new TaskContext(i, task, dependencyResults, reportProgressOf(i));
+    const ctx = new TaskContext(i, task, dependencyResults);
     let value: unknown;
     try {
       value = executor.execute(inputs, ctx);
@@ -331,13 +331,17 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
   class TaskContext implements ExecutorContext {
     readonly taskId: string;
     private frozen: Readonly<Task> | undefined = undefined;
+    private progressReporter: ((progress: number) => void) | undefined = undefined;
     constructor(
       private readonly index: number,
       private readonly live: Task,
       readonly dependencyResults: Readonly<Record<string, Record<string, unknown>>>,
-      readonly reportProgress: (progress: number) => void,
     ) {
       this.taskId = live.id;
+    }
+    // A getter returning a bound function, so `const { reportProgress } = ctx` works too.
+    get reportProgress(): (progress: number) => void {
+      return (this.progressReporter ??= reportProgressOf(this.index));
     }
     get task(): Readonly<Task> {
       return (this.frozen ??= deepFreeze(cloneJson(this.live)));
