@@ -236,6 +236,16 @@ describe("streaming tasks.execute", () => {
   });
 });
 
+describe("tree shapes", () => {
+  it("getTree also accepts the API doc's task-with-nested-children shape", async () => {
+    const nested = { id: ROOT, name: "root", status: "pending", children: [{ id: A, name: "a", status: "pending", parent_id: ROOT, children: [] }] };
+    const fakeFetch = (async () => new Response(JSON.stringify({ jsonrpc: "2.0", id: 1, result: nested }), { headers: { "content-type": "application/json" } })) as typeof fetch;
+    const client = createApflowClient({ baseUrl: "http://127.0.0.1:9", fetch: fakeFetch });
+    const tree = await client.getTree(ROOT);
+    expect(tree.data).toEqual({ task: { id: ROOT, name: "root", status: "pending" }, children: [{ task: { id: A, name: "a", status: "pending", parent_id: ROOT }, children: [] }] });
+  });
+});
+
 describe("settledState", () => {
   it("counts pending tasks behind broken required dependencies as blocked, transitively", () => {
     const t = (id: string, status: string, deps: string[] = [], required = true) => ({ task: { id, name: id, status, dependencies: deps.map((d) => ({ id: d, required })) }, children: [] }) as never;
