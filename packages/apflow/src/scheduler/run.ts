@@ -2,6 +2,7 @@ import { checkTaskList, checkTaskTree } from "../checks/check.js";
 import { validateInputs } from "../checks/inputs.js";
 import { isoNow, type TaskStatus } from "../lifecycle.js";
 import type { Task, TaskTreeNode } from "../validate.js";
+import { layoutDependencies } from "./edges.js";
 import { createIntHeap } from "./heap.js";
 import { executorKeyOf, type ExecutorContext, type ExecutorObject } from "./registry.js";
 import { TaskTreeRunError, type RunHandle, type RunOptions, type RunResult } from "./types.js";
@@ -81,34 +82,7 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
   const indexById = new Map<string, number>();
   tasks.forEach((task, i) => indexById.set(task.id, i));
 
-  // Dependencies as flat arrays: edge k of task i is depTarget[k] for k in [depStart[i], depStart[i+1]).
-  const depStart = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) depStart[i + 1] = depStart[i]! + (tasks[i]!.dependencies?.length ?? 0);
-  const depTarget = new Int32Array(depStart[n]!);
-  const depRequired = new Uint8Array(depStart[n]!);
-  const dependentCount = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    const deps = tasks[i]!.dependencies ?? [];
-    for (let k = 0; k < deps.length; k++) {
-      const target = indexById.get(deps[k]!.id)!;
-      depTarget[depStart[i]! + k] = target;
-      depRequired[depStart[i]! + k] = deps[k]!.required === false ? 0 : 1;
-      dependentCount[target + 1]!++;
-    }
-  }
-  // Reverse edges (dependents), same layout.
-  for (let i = 0; i < n; i++) dependentCount[i + 1]! += dependentCount[i]!;
-  const dependentStart = dependentCount.slice();
-  const fill = dependentCount.slice(0, n);
-  const dependentOf = new Int32Array(depStart[n]!);
-  const dependentEdge = new Int32Array(depStart[n]!);
-  for (let i = 0; i < n; i++) {
-    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
-      const slot = fill[depTarget[k]!]!++;
-      dependentOf[slot] = i;
-      dependentEdge[slot] = k;
-    }
-  }
+  const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, indexById);
 
   const waiting = new Int32Array(n);
   const ready = createIntHeap();
@@ -279,7 +253,7 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     try {
       value = executor.execute(inputs, ctx);
     } catch (error) {
-      settleLater(i, key, false, error);
+      settleLater(i, false, error);
       return;
     }
     if (isThenable(value)) {
@@ -287,7 +261,7 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
         (result) => settle(i, key, true, result),
         (error) => settle(i, key, false, error),
       );
-    } else settleLater(i, key, true, value);
+    } else settleLater(i, true, value);
   };
 
   // Executors that return at once are settled on one shared microtask, in order, as their
@@ -306,7 +280,7 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     }
     laterTask.length = laterResolved.length = laterValue.length = laterHead = 0;
   };
-  const settleLater = (i: number, _key: string, resolved: boolean, value: unknown) => {
+  const settleLater = (i: number, resolved: boolean, value: unknown) => {
     laterResolved.push(resolved);
     laterValue.push(value);
     if (laterTask.push(i) === 1) queueMicrotask(drainLater);
