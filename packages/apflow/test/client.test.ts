@@ -188,11 +188,22 @@ describe("streaming tasks.execute", () => {
     for await (const event of stream) events.push(event);
     expect(events.map((e) => e.type)).toEqual(["started", "task_start", "progress", "task_completed", "stream_end"]);
     expect(events[0]).toMatchObject({ root_task_id: ROOT, streaming: true });
-    expect(server.requests.at(-2)!.body.params).toEqual({ task_id: ROOT, use_streaming: true });
+    expect(server.requests.find((r) => r.body.method === "tasks.execute")!.body.params).toEqual({ task_id: ROOT, use_streaming: true });
     const outcome = await stream.result;
     expect(outcome.rootTaskId).toBe(ROOT);
     expect(outcome.blocked).toEqual([B]);
     expect(outcome.tree!.data.children!.map((n) => n.task.status)).toEqual(["failed", "pending"]);
+  });
+  it("in {tasks} mode polls with the first real task id, not the temporary root id", async () => {
+    const client = createApflowClient({ baseUrl: server.url, pollIntervalMs: 10 });
+    const stream = client.streamExecute({ tasks: seed() });
+    const events: StreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(events[0]!.root_task_id).toBe("99999999-9999-4999-8999-999999999999");
+    expect((server.requests.find((r) => r.body.method === "tasks.execute")!.body.params as { tasks: unknown[] }).tasks[0]).toEqual({ id: ROOT, name: "root" });
+    const outcome = await stream.result;
+    expect(outcome.rootTaskId).toBe(ROOT);
+    expect(outcome.blocked).toEqual([B]);
   });
   it("breaking out of the loop early rejects result instead of leaving it pending", async () => {
     const client = createApflowClient({ baseUrl: server.url });

@@ -120,11 +120,13 @@ export async function startFakeV1Server(options: { token?: string } = {}): Promi
     res.end(JSON.stringify(body));
   };
 
-  const stream = (res: ServerResponse, id: unknown, taskId: string) => {
+  const stream = (res: ServerResponse, id: unknown, taskId: string, temporaryRoot: boolean) => {
     const root = rootOf(taskId);
+    // In {tasks:[…]} mode a v1 server announces a temporary random root id, not a stored one.
+    const announced = temporaryRoot ? "99999999-9999-4999-8999-999999999999" : root;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const event = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-    event({ jsonrpc: "2.0", id, result: { success: true, protocol: "jsonrpc", root_task_id: root, task_id: taskId, status: "started", streaming: true, message: "started" } });
+    event({ jsonrpc: "2.0", id, result: { success: true, protocol: "jsonrpc", root_task_id: announced, task_id: announced, status: "started", streaming: true, message: "started" } });
     res.write(": keepalive\n\n");
     event({ type: "task_start", task_id: root, status: "in_progress", timestamp: iso() });
     event({ type: "progress", task_id: root, progress: 0.5, timestamp: iso() });
@@ -177,7 +179,11 @@ export async function startFakeV1Server(options: { token?: string } = {}): Promi
       if (!handler) return send(res, 400, { jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found", data: `Unknown task method: ${method}` } });
       const params = body.params as Record<string, unknown>;
       try {
-        if (method === "tasks.execute" && params.use_streaming) return stream(res, id, params.task_id as string);
+        if (method === "tasks.execute" && params.use_streaming) {
+          const fromTasks = Array.isArray(params.tasks);
+          const taskId = fromTasks ? (create(params.tasks)[0]!.id as string) : (params.task_id as string);
+          return stream(res, id, taskId, fromTasks);
+        }
         let result = handler(params ?? {});
         if (state.behaviour === "bad-task" && result && typeof result === "object" && "status" in result) result = { ...result, status: "exploded" };
         send(res, 200, { jsonrpc: "2.0", id, result });
