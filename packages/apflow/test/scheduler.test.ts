@@ -331,6 +331,15 @@ describe("cancellation (rule h)", () => {
       expect(result.tasks.d).toMatchObject({ status: "cancelled", error: "shutdown", started_at: null });
     }
   });
+  it("an AbortSignal that is already aborted cancels everything before it starts", async () => {
+    const r = recorder();
+    const result = await run([task("r"), task("c", { parent_id: "r" })], { exec: r.exec, signal: AbortSignal.abort("too late") }).done;
+    expect(r.started).toEqual([]);
+    expect(Object.values(result.tasks).map((t) => [t.status, t.error])).toEqual([
+      ["cancelled", "too late"],
+      ["cancelled", "too late"],
+    ]);
+  });
   it("lets the caller cancel before anything starts", async () => {
     const r = recorder();
     const handle = run([task("r")], { exec: r.exec });
