@@ -11,6 +11,7 @@ import {
   TaskTreeBuildError,
   validateTaskTreeNode,
   type TaskHandle,
+  type TaskSchemas,
   type TaskTreeNode,
 } from "@flowspec/apflow";
 
@@ -125,6 +126,14 @@ describe("createTaskTree", () => {
     root.child("q", { type: "stdio" });
     // @ts-expect-error unknown option
     root.child("s", { executor: "x" });
+    const schemas: TaskSchemas = { method: "rest_executor", type: "local", input_schema: { type: "object" }, model: "extra keys allowed" };
+    expectTypeOf(schemas.method).toEqualTypeOf<string>();
+    // @ts-expect-error TaskSchemas needs a method
+    const noMethod: TaskSchemas = { type: "local" };
+    // @ts-expect-error schemas.type is local, remote or external
+    const badType: TaskSchemas = { method: "m", type: "stdio" };
+    void noMethod;
+    void badType;
   });
 });
 
