@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerAgentsJson } from "./commands/agents-json.js";
+import { registerApflow } from "./commands/apflow.js";
 import { registerDiff } from "./commands/diff.js";
 import { registerGraph } from "./commands/graph.js";
-import { registerStepflow } from "./commands/stepflow.js";
-import { registerStepflowServe } from "./commands/stepflow-serve.js";
 import { registerRuns } from "./commands/runs.js";
+import { registerStepflowServe } from "./commands/stepflow-serve.js";
+import { registerStepflow } from "./commands/stepflow.js";
 import { registerValidate } from "./commands/validate.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
 
@@ -31,8 +32,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerGraph(program, io, setExit);
   registerStepflow(program, io, setExit);
   registerStepflowServe(program, io);
-  registerRuns(program, io, setExit);
   registerAgentsJson(program, io, setExit);
+  registerApflow(program, io, setExit);
+  registerRuns(program, io, setExit);
   const override = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(override);

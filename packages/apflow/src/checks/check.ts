@@ -1,0 +1,66 @@
+import { schemaIssues } from "../validate.js";
+import { checkDependencyGraph, checkListParents, checkUserIds, indexIds, type TaskScope } from "./graph.js";
+import { createIssueSink, resultOf, type CheckOptions, type CheckResult, type IssueSink } from "./issue.js";
+import { checkId, checkOneTask, isObject } from "./task.js";
+import { walkTree } from "./tree.js";
+
+/**
+ * Checks one Task: the JSON Schema (layer 1) and the per-task rules of notes §3.2. Dependency
+ * references cannot be resolved from one task; use `checkTaskTree` or `checkTaskList` for those.
+ */
+export function checkTask(value: unknown, options: CheckOptions = {}): CheckResult {
+  const sink = createIssueSink(options.mode ?? "strict");
+  checkOneTask(sink, value, "", options.checkInputs ?? false);
+  return resultOf(sink);
+}
+
+/**
+ * Checks a TaskTreeNode: every task as `checkTask` does, the node shapes, one root with a null
+ * parent_id, each child's parent_id equal to its parent's id, unique ids, dependency references
+ * inside the tree and no dependency cycles. Every issue is reported, never only the first.
+ */
+export function checkTaskTree(node: unknown, options: CheckOptions = {}): CheckResult {
+  const sink = createIssueSink(options.mode ?? "strict");
+  const scope = walkTree(sink, node);
+  checkScope(sink, scope, options);
+  return resultOf(sink);
+}
+
+/**
+ * Checks a flat task list (the shape `tasks.create` sends): every task, unique ids, exactly one
+ * root, parents that exist and do not loop, dependency references inside the list, no cycles.
+ */
+export function checkTaskList(tasks: unknown, options: CheckOptions = {}): CheckResult {
+  const sink = createIssueSink(options.mode ?? "strict");
+  if (!Array.isArray(tasks)) {
+    sink.error("schema", "", "must be an array of tasks", { keyword: "type", params: { type: "array" } });
+    return resultOf(sink);
+  }
+  const scope: TaskScope = { kind: "list", tasks, pointer: (i) => `/${i}` };
+  checkScope(sink, scope, options, true);
+  return resultOf(sink);
+}
+
+/** Checks one Dependency object: its schema, a UUID v4 `id` (strict) and unknown keys. */
+export function checkDependency(value: unknown, options: Pick<CheckOptions, "mode"> = {}): CheckResult {
+  const mode = options.mode ?? "strict";
+  const sink = createIssueSink(mode);
+  for (const issue of schemaIssues("Dependency", value)) {
+    sink.error("schema", issue.path, issue.message, { keyword: issue.keyword, params: issue.params });
+  }
+  if (isObject(value)) {
+    for (const key in value) if (key !== "id" && key !== "required") sink.warn("unknown-field", `/${key}`, `unknown Dependency field "${key}" (kept as it is)`);
+    checkId(sink, value.id, () => "", "/id", undefined);
+  }
+  return resultOf(sink);
+}
+
+function checkScope(sink: IssueSink, scope: TaskScope, options: CheckOptions, isList = false): void {
+  const checkInputs = options.checkInputs ?? false;
+  const { tasks, pointer } = scope;
+  for (let i = 0; i < tasks.length; i++) checkOneTask(sink, tasks[i], () => pointer(i), checkInputs);
+  const index = indexIds(sink, scope);
+  if (isList) checkListParents(sink, scope, index);
+  checkDependencyGraph(sink, scope, index);
+  checkUserIds(sink, scope);
+}

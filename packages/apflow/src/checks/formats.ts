@@ -1,0 +1,62 @@
+/** UUID v4 as the Spec's validation page writes it (case-insensitive; no `urn:uuid:` prefix, no braces). */
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export function isUuidV4(value: string): boolean {
+  return UUID_V4.test(value);
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))?$/;
+
+export interface ParsedTimestamp {
+  /** Milliseconds since the epoch; a value without an offset is read as UTC. */
+  epochMs: number;
+  /** The text carries `Z` or a numeric offset (RFC 3339 requires one). */
+  hasOffset: boolean;
+  /** `Z`, `+00:00`, `-00:00`, or no offset at all. */
+  utc: boolean;
+}
+
+/**
+ * Parses an RFC 3339 date-time, also accepting a missing offset (Python `isoformat()` output) so
+ * the caller can decide how to report it. Returns undefined for anything else, including
+ * out-of-range fields such as February 30.
+ */
+export function parseTimestamp(text: string): ParsedTimestamp | undefined {
+  // Trees often share a handful of timestamps (a builder writes one per build): parse each once.
+  const cached = recent.get(text);
+  if (cached !== undefined) return cached ?? undefined;
+  const parsed = parseUncached(text);
+  if (recent.size >= 256) recent.clear();
+  recent.set(text, parsed ? Object.freeze(parsed) : null);
+  return parsed;
+}
+
+const recent = new Map<string, ParsedTimestamp | null>();
+
+function parseUncached(text: string): ParsedTimestamp | undefined {
+  const m = DATE_TIME.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+    number, number, number, number, number, number,
+  ];
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  if (hour > 23 || minute > 59 || second > 60) return undefined;
+  let offsetMin = 0;
+  const zone = m[8];
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return undefined;
+    offsetMin = (m[9] === "-" ? -1 : 1) * (oh * 60 + om);
+  }
+  // A leap second exists only as the last second of a UTC day (as ajv-formats checks it).
+  if (second === 60 && (((hour * 60 + minute - offsetMin) % 1440) + 1440) % 1440 !== 1439) return undefined;
+  const fraction = m[7] ? Number(m[7]) * 1000 : 0;
+  const epochMs = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59)) + fraction - offsetMin * 60_000;
+  return { epochMs, hasOffset: zone !== undefined, utc: offsetMin === 0 };
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}

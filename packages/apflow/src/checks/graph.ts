@@ -1,0 +1,170 @@
+import type { IssueSink } from "./issue.js";
+import { isObject } from "./task.js";
+
+/** The tasks of one scope (a tree or a list) in input order, with a way to name where each one is. */
+export interface TaskScope {
+  readonly kind: "tree" | "list";
+  readonly tasks: readonly unknown[];
+  /** JSON Pointer of task `i` inside the checked value (built on demand: most tasks never need one). */
+  pointer(i: number): string;
+}
+
+const idOf = (task: unknown): string | undefined =>
+  isObject(task) && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
+
+/** Maps each id to its first task index; reports `duplicate-id` for every later one. */
+export function indexIds(sink: IssueSink, scope: TaskScope): Map<string, number> {
+  const index = new Map<string, number>();
+  const { tasks } = scope;
+  for (let i = 0; i < tasks.length; i++) {
+    const id = idOf(tasks[i]);
+    if (id === undefined) continue;
+    if (index.has(id)) {
+      sink.error("duplicate-id", `${scope.pointer(i)}/id`, `task id ${JSON.stringify(id)} appears more than once (first at ${scope.pointer(index.get(id)!) || "/"})`, { taskId: id });
+    } else index.set(id, i);
+  }
+  return index;
+}
+
+/**
+ * Dependency references and cycles (notes §3.3). The edges are laid out flat (CSR: `offsets[i]` to
+ * `offsets[i + 1]` are task i's dependencies in listed order, -1 for skipped ones), then one
+ * iterative depth-first walk in input order finds every back edge in O(tasks + dependencies).
+ */
+export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, index: Map<string, number>): void {
+  const { tasks } = scope;
+  const n = tasks.length;
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const task = tasks[i];
+    const deps = isObject(task) && Array.isArray(task.dependencies) ? task.dependencies.length : 0;
+    offsets[i + 1] = offsets[i]! + deps;
+  }
+  const targets = new Int32Array(offsets[n]!);
+  for (let i = 0; i < n; i++) {
+    const task = tasks[i];
+    if (!isObject(task) || !Array.isArray(task.dependencies)) continue;
+    const ownId = idOf(task);
+    const deps = task.dependencies as unknown[];
+    const base = offsets[i]!;
+    for (let k = 0; k < deps.length; k++) {
+      const dep = deps[k];
+      const id = isObject(dep) && typeof dep.id === "string" ? dep.id : undefined;
+      let target = -1;
+      if (id !== undefined && id !== ownId) {
+        const found = index.get(id);
+        if (found === undefined) {
+          sink.error("dangling-dependency", `${scope.pointer(i)}/dependencies/${k}`, `dependency ${JSON.stringify(id)} names no task in this ${scope.kind}`, ownId === undefined ? undefined : { taskId: ownId });
+        } else target = found;
+      }
+      targets[base + k] = target;
+    }
+  }
+
+  // 0 unvisited, 1 on the current path, 2 done.
+  const state = new Uint8Array(n);
+  const next = offsets.slice(0, n);
+  const stack = new Int32Array(n);
+  const depth = new Int32Array(n);
+  for (let start = 0; start < n; start++) {
+    if (state[start] !== 0) continue;
+    let sp = 0;
+    state[start] = 1;
+    depth[start] = 0;
+    stack[sp++] = start;
+    while (sp > 0) {
+      const top = stack[sp - 1]!;
+      const k = next[top]!;
+      if (k === offsets[top + 1]) {
+        state[top] = 2;
+        sp--;
+        continue;
+      }
+      next[top] = k + 1;
+      const t = targets[k]!;
+      if (t < 0) continue;
+      const s = state[t];
+      if (s === 0) {
+        state[t] = 1;
+        depth[t] = sp;
+        stack[sp++] = t;
+      } else if (s === 1) {
+        const cycle: string[] = [];
+        for (let j = depth[t]!; j < sp; j++) cycle.push(idOf(tasks[stack[j]!])!);
+        cycle.push(idOf(tasks[t])!);
+        sink.error("dependency-cycle", `${scope.pointer(top)}/dependencies/${k - offsets[top]!}`, `circular dependency: ${cycle.join(" → ")}`, { taskId: idOf(tasks[top])!, cycle });
+      }
+    }
+  }
+}
+
+/** Flat-list rules (notes §3.4): exactly one root, parents that exist, no parent loops. */
+export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<string, number>): void {
+  const { tasks } = scope;
+  const n = tasks.length;
+  const parent = new Int32Array(n).fill(-1);
+  const roots: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const task = tasks[i];
+    if (!isObject(task)) continue;
+    const parentId = task.parent_id;
+    if (parentId === undefined || parentId === null) {
+      roots.push(i);
+      continue;
+    }
+    if (typeof parentId !== "string") continue;
+    const found = index.get(parentId);
+    if (found === undefined) {
+      sink.error("dangling-parent", `${scope.pointer(i)}/parent_id`, `parent_id ${JSON.stringify(parentId)} names no task in this list`, withId(task));
+    } else parent[i] = found;
+  }
+  if (roots.length !== 1) {
+    const names = roots.map((i) => JSON.stringify(idOf(tasks[i]) ?? `#${i}`)).join(", ");
+    sink.error(
+      "root-count",
+      "",
+      roots.length === 0
+        ? "no root task: every task has a parent_id (a task list needs exactly one root)"
+        : `${roots.length} root tasks (${names}); a task list needs exactly one task with a null parent_id`,
+    );
+  }
+  // Each task has at most one parent, so a walk up from each unvisited task finds every loop once.
+  const state = new Uint8Array(n);
+  const path: number[] = [];
+  for (let start = 0; start < n; start++) {
+    if (state[start] !== 0) continue;
+    path.length = 0;
+    let at = start;
+    while (at >= 0 && state[at] === 0) {
+      state[at] = 1;
+      path.push(at);
+      at = parent[at]!;
+    }
+    if (at >= 0 && state[at] === 1) {
+      const from = path.indexOf(at);
+      const cycle = path.slice(from).map((i) => idOf(tasks[i])!);
+      cycle.push(idOf(tasks[at])!);
+      const closing = path[path.length - 1]!;
+      sink.error("parent-cycle", `${scope.pointer(closing)}/parent_id`, `parent_id loop: ${cycle.join(" → ")}`, { taskId: idOf(tasks[closing])!, cycle });
+    }
+    for (const i of path) state[i] = 2;
+  }
+}
+
+/** `mixed-user-id` (warning): tasks of one tree or list carry different non-null user_ids. */
+export function checkUserIds(sink: IssueSink, scope: TaskScope): void {
+  const { tasks } = scope;
+  let first: string | undefined;
+  for (let i = 0; i < tasks.length; i++) {
+    const task = tasks[i];
+    if (!isObject(task) || typeof task.user_id !== "string") continue;
+    if (first === undefined) first = task.user_id;
+    else if (task.user_id !== first) {
+      sink.warn("mixed-user-id", `${scope.pointer(i)}/user_id`, `user_id ${JSON.stringify(task.user_id)} differs from ${JSON.stringify(first)}; a v1 server rejects trees of mixed users`, withId(task));
+    }
+  }
+}
+
+function withId(task: Record<string, unknown>): { taskId: string } | undefined {
+  return typeof task.id === "string" ? { taskId: task.id } : undefined;
+}

@@ -1,0 +1,58 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { formats } from "@flowspec/runtime/ajv";
+import { issuesFromAjv, type ValidationIssue } from "@flowspec/runtime";
+import type { IssueSink } from "./issue.js";
+
+// Built on first use: most callers never check inputs, and compiling is the expensive part.
+let ajv: Ajv | undefined;
+const compiled = new WeakMap<object, ValidateFunction | Error>();
+
+function compile(schema: object): ValidateFunction | Error {
+  let entry = compiled.get(schema);
+  if (entry === undefined) {
+    ajv ??= new Ajv({ allErrors: true, strict: false, formats: formats as never, validateSchema: true });
+    try {
+      entry = ajv.compile(schema);
+    } catch (error) {
+      entry = error instanceof Error ? error : new Error(String(error));
+    }
+    compiled.set(schema, entry);
+  }
+  return entry;
+}
+
+export type InputsVerdict = { ok: true } | { ok: false; schemaError: string } | { ok: false; issues: ValidationIssue[] };
+
+/**
+ * Validates `inputs` against a draft-07 JSON Schema compiled at run time, cached per schema object
+ * (so the same task definition is compiled once however often it runs).
+ */
+export function validateInputs(inputs: unknown, inputSchema: object): InputsVerdict {
+  const validate = compile(inputSchema);
+  if (validate instanceof Error) return { ok: false, schemaError: validate.message };
+  if (validate(inputs)) return { ok: true };
+  return { ok: false, issues: issuesFromAjv(validate.errors as ErrorObject[]) };
+}
+
+export function checkInputsAgainstSchema(
+  sink: IssueSink,
+  inputs: unknown,
+  inputSchema: object,
+  inputsAt: string,
+  schemaAt: string,
+  extra: { taskId: string } | undefined,
+): void {
+  const verdict = validateInputs(inputs, inputSchema);
+  if (verdict.ok) return;
+  if ("schemaError" in verdict) {
+    sink.error("input-schema", schemaAt, `input_schema does not compile: ${verdict.schemaError}`, extra);
+    return;
+  }
+  for (const issue of verdict.issues) {
+    sink.error("inputs", inputsAt + issue.path, `inputs do not conform to input_schema: ${issue.message}`, {
+      ...extra,
+      keyword: issue.keyword,
+      params: issue.params,
+    });
+  }
+}

@@ -1,0 +1,172 @@
+import { schemaIssues } from "../validate.js";
+import { checkInputsAgainstSchema } from "./inputs.js";
+import { DEPENDENCY_FIELDS, SCHEMAS_TYPES, TASK_FIELDS, TERMINAL_STATUSES, TIMESTAMP_FIELDS, V1_EXTENSION_FIELDS } from "./fields.js";
+import { isUuidV4, parseTimestamp, type ParsedTimestamp } from "./formats.js";
+import type { IssueSink } from "./issue.js";
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const pointerToken = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The task's JSON Pointer, computed only when an issue needs it (most tasks have none). */
+type At = () => string;
+type Extra = { taskId: string } | undefined;
+
+/**
+ * Runs layer 1 and the per-task rules of notes §3.2 on one task. `pointer` gives the JSON Pointer
+ * of the task inside the checked value. Never throws, whatever the value.
+ */
+export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | At, checkInputs: boolean): void {
+  const at = typeof pointer === "string" ? constant(pointer) : memo(pointer);
+  const taskId = isObject(task) && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
+  const extra: Extra = taskId === undefined ? undefined : { taskId };
+  for (const issue of schemaIssues("Task", task)) {
+    sink.error("schema", at() + issue.path, issue.message, { ...extra, keyword: issue.keyword, params: issue.params });
+  }
+  if (!isObject(task)) return;
+
+  checkId(sink, task.id, at, "/id", extra);
+  if (typeof task.parent_id === "string") checkId(sink, task.parent_id, at, "/parent_id", extra);
+
+  let started: ParsedTimestamp | undefined;
+  let completed: ParsedTimestamp | undefined;
+  for (const field of TIMESTAMP_FIELDS) {
+    const value = task[field];
+    if (typeof value !== "string") continue;
+    const parsed = checkTimestamp(sink, value, at, field, extra);
+    if (field === "started_at") started = parsed;
+    else if (field === "completed_at") completed = parsed;
+  }
+
+  if (isObject(task.schemas)) checkSchemasField(sink, task.schemas, at, extra);
+  if (typeof task.status === "string") checkConsistency(sink, task, task.status, started, completed, at, extra);
+
+  const known = sink.mode === "strict" ? undefined : V1_EXTENSION_FIELDS;
+  for (const key in task) {
+    if (!TASK_FIELDS.has(key) && !known?.has(key)) {
+      sink.warn("unknown-field", `${at()}/${pointerToken(key)}`, `unknown Task field "${key}" (kept as it is)`, extra);
+    }
+  }
+
+  if (Array.isArray(task.dependencies) && task.dependencies.length > 0) checkOwnDependencies(sink, task.dependencies, taskId, at, extra);
+
+  if (checkInputs && isObject(task.schemas) && isObject(task.schemas.input_schema)) {
+    checkInputsAgainstSchema(sink, task.inputs ?? {}, task.schemas.input_schema, `${at()}/inputs`, `${at()}/schemas/input_schema`, extra);
+  }
+}
+
+// Factories return anonymous arrows: this runs once per task, and tools that keep function names
+// (esbuild's keepNames, as tsx uses) would otherwise wrap every named closure at creation.
+function constant(value: string): At {
+  return () => value;
+}
+
+function memo(compute: At): At {
+  let value: string | undefined;
+  return () => (value ??= compute());
+}
+
+function present(task: Record<string, unknown>, field: string): boolean {
+  return task[field] !== undefined && task[field] !== null;
+}
+
+/** `uuid`: a UUID v4 in strict mode (error), any non-empty string in wire mode (warning otherwise). */
+export function checkId(sink: IssueSink, id: unknown, at: At, suffix: string, extra: Extra): void {
+  if (typeof id !== "string") return; // layer 1 reports the type
+  if (id === "") {
+    sink.error("uuid", at() + suffix, "must be a non-empty id", extra);
+  } else if (!isUuidV4(id)) {
+    const message = `${JSON.stringify(id)} is not a UUID v4`;
+    if (sink.mode === "strict") sink.error("uuid", at() + suffix, message, extra);
+    else sink.warn("uuid", at() + suffix, message, extra);
+  }
+}
+
+function checkTimestamp(sink: IssueSink, text: string, at: At, field: string, extra: Extra): ParsedTimestamp | undefined {
+  const parsed = parseTimestamp(text);
+  if (!parsed) {
+    sink.error("timestamp", `${at()}/${field}`, `${JSON.stringify(text)} is not an RFC 3339 date-time`, extra);
+    return undefined;
+  }
+  if (!parsed.hasOffset) {
+    if (sink.mode === "strict") {
+      sink.error("timestamp", `${at()}/${field}`, `${JSON.stringify(text)} has no time zone offset; RFC 3339 needs Z or ±hh:mm`, extra);
+      return undefined;
+    }
+    sink.warn("timestamp", `${at()}/${field}`, `${JSON.stringify(text)} has no time zone offset (read as UTC)`, extra);
+  } else if (!parsed.utc) {
+    sink.warn("timestamp-not-utc", `${at()}/${field}`, `${JSON.stringify(text)} is not in UTC (timestamps SHOULD be UTC)`, extra);
+  }
+  return parsed;
+}
+
+function checkSchemasField(sink: IssueSink, schemas: Record<string, unknown>, at: At, extra: Extra): void {
+  const method = schemas.method;
+  if (method === undefined) sink.must("schemas-method", `${at()}/schemas/method`, "schemas.method is missing: it names the executor", extra);
+  else if (typeof method !== "string" || method === "") {
+    sink.must("schemas-method", `${at()}/schemas/method`, "schemas.method must be a non-empty string (the executor id)", extra);
+  }
+  if (schemas.type !== undefined && !(typeof schemas.type === "string" && SCHEMAS_TYPES.has(schemas.type))) {
+    sink.must("schemas-type", `${at()}/schemas/type`, `schemas.type must be "local", "remote" or "external", not ${JSON.stringify(schemas.type)}`, extra);
+  }
+  const inputSchema = schemas.input_schema;
+  if (inputSchema !== undefined && inputSchema !== null && !isObject(inputSchema)) {
+    sink.must("input-schema", `${at()}/schemas/input_schema`, "schemas.input_schema must be a JSON Schema object", extra);
+  }
+}
+
+function checkConsistency(
+  sink: IssueSink,
+  task: Record<string, unknown>,
+  status: string,
+  started: ParsedTimestamp | undefined,
+  completed: ParsedTimestamp | undefined,
+  at: At,
+  extra: Extra,
+): void {
+  const terminal = TERMINAL_STATUSES.has(status);
+  if (present(task, "result") && status !== "completed") {
+    sink.must("status-result", `${at()}/result`, `result must be null while status is "${status}"`, extra);
+  }
+  if (status === "completed" && !present(task, "result")) sink.warn("missing-result", `${at()}/result`, "a completed task SHOULD have a result", extra);
+  const failedOrCancelled = status === "failed" || status === "cancelled";
+  if (present(task, "error") && !failedOrCancelled) sink.must("status-error", `${at()}/error`, `error must be null while status is "${status}"`, extra);
+  if (failedOrCancelled && !present(task, "error")) sink.warn("missing-error", `${at()}/error`, `a ${status} task SHOULD have an error message`, extra);
+  if (task.error === "") sink.must("empty-error", `${at()}/error`, "error must be a non-empty message when present", extra);
+  if (status === "pending" && present(task, "started_at")) sink.must("started-at", `${at()}/started_at`, "a pending task must not have started_at", extra);
+  if (status === "in_progress" && !present(task, "started_at")) sink.must("started-at", `${at()}/started_at`, "an in_progress task must have started_at", extra);
+  if (terminal && !present(task, "completed_at")) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must have completed_at`, extra);
+  if (!terminal && present(task, "completed_at")) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must not have completed_at`, extra);
+  if (started && completed && started.epochMs > completed.epochMs) {
+    sink.must("timestamp-order", `${at()}/started_at`, "started_at is later than completed_at", extra);
+  }
+  if (status === "completed" && typeof task.progress === "number" && task.progress !== 1) {
+    sink.warn("completed-progress", `${at()}/progress`, `progress is ${task.progress} on a completed task; it SHOULD be 1.0`, extra);
+  }
+}
+
+/** Rules about one task's own dependency list: unknown keys, UUIDs, self-dependency, duplicates. */
+function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: string | undefined, at: At, extra: Extra): void {
+  const seen = dependencies.length > 1 ? new Set<string>() : undefined;
+  for (let i = 0; i < dependencies.length; i++) {
+    const dependency = dependencies[i];
+    if (!isObject(dependency)) continue; // layer 1 reports it
+    for (const key in dependency) {
+      if (!DEPENDENCY_FIELDS.has(key)) {
+        sink.warn("unknown-field", `${at()}/dependencies/${i}/${pointerToken(key)}`, `unknown Dependency field "${key}" (kept as it is)`, extra);
+      }
+    }
+    const id = dependency.id;
+    if (typeof id !== "string") continue;
+    checkId(sink, id, at, `/dependencies/${i}/id`, extra);
+    if (taskId !== undefined && id === taskId) {
+      sink.error("self-dependency", `${at()}/dependencies/${i}`, `task ${JSON.stringify(id)} depends on itself`, extra);
+    }
+    if (seen) {
+      if (seen.has(id)) sink.warn("duplicate-dependency", `${at()}/dependencies/${i}`, `dependency ${JSON.stringify(id)} is listed more than once`, extra);
+      else seen.add(id);
+    }
+  }
+}

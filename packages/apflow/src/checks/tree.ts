@@ -1,0 +1,89 @@
+import type { IssueSink } from "./issue.js";
+import type { TaskScope } from "./graph.js";
+import { isObject } from "./task.js";
+
+/**
+ * Walks a TaskTreeNode without recursion (depth is unbounded), checking each node's own shape
+ * (`{task, children?}`, nothing else, as the TaskTreeNode schema says) and the tree rules
+ * `root-parent` and `parent-mismatch`. Returns the tasks in pre-order: node, then its children.
+ */
+export function walkTree(sink: IssueSink, root: unknown): TaskScope {
+  const tasks: unknown[] = [];
+  // Per visited node: its parent node's slot and its index among the parent's children.
+  const parentSlot: number[] = [];
+  const childIndex: number[] = [];
+  const taskSlot: number[] = []; // node slot → task index, or -1 when the node has no task
+  const nodePointers = new Map<number, string>();
+  const nodePointer = (slot: number): string => {
+    const chain: number[] = [];
+    let at = slot;
+    while (at > 0 && !nodePointers.has(at)) {
+      chain.push(at);
+      at = parentSlot[at]!;
+    }
+    let pointer = at > 0 ? nodePointers.get(at)! : "";
+    for (let j = chain.length - 1; j >= 0; j--) {
+      const s = chain[j]!;
+      pointer += `/children/${childIndex[s]}`;
+      nodePointers.set(s, pointer);
+    }
+    return pointer;
+  };
+  const taskNode: number[] = [];
+  const scope: TaskScope = { kind: "tree", tasks, pointer: (i) => `${nodePointer(taskNode[i]!)}/task` };
+
+  const stack: { node: unknown; parent: number; index: number }[] = [{ node: root, parent: -1, index: 0 }];
+  while (stack.length > 0) {
+    const { node, parent, index } = stack.pop()!;
+    const slot = parentSlot.length;
+    parentSlot.push(parent);
+    childIndex.push(index);
+    taskSlot.push(-1);
+    if (!isObject(node)) {
+      sink.error("schema", nodePointer(slot), "must be an object (a TaskTreeNode)", { keyword: "type", params: { type: "object" } });
+      continue;
+    }
+    for (const key in node) {
+      if (key !== "task" && key !== "children") {
+        sink.error("schema", `${nodePointer(slot)}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, `unexpected property "${key}" (not allowed here)`, {
+          keyword: "additionalProperties",
+          params: { additionalProperty: key },
+        });
+      }
+    }
+    if (!("task" in node)) {
+      sink.error("schema", `${nodePointer(slot)}/task`, 'missing required property "task"', { keyword: "required", params: { missingProperty: "task" } });
+    } else {
+      taskSlot[slot] = tasks.length;
+      taskNode.push(slot);
+      tasks.push(node.task);
+      checkParentLink(sink, node.task, parent < 0 ? undefined : tasks[taskSlot[parent]!], parent < 0, () => scope.pointer(taskSlot[slot]!));
+    }
+    const children = node.children;
+    if (children === undefined) continue;
+    if (!Array.isArray(children)) {
+      sink.error("schema", `${nodePointer(slot)}/children`, "must be an array", { keyword: "type", params: { type: "array" } });
+      continue;
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent: slot, index: i });
+  }
+  return scope;
+}
+
+function checkParentLink(sink: IssueSink, task: unknown, parentTask: unknown, isRoot: boolean, at: () => string): void {
+  if (!isObject(task)) return;
+  const parentId = task.parent_id;
+  const taskId = typeof task.id === "string" ? { taskId: task.id } : undefined;
+  if (isRoot) {
+    if (parentId !== undefined && parentId !== null) {
+      sink.error("root-parent", `${at()}/parent_id`, `the root task's parent_id must be null, not ${JSON.stringify(parentId)}`, taskId);
+    }
+    return;
+  }
+  const expected = isObject(parentTask) && typeof parentTask.id === "string" ? parentTask.id : undefined;
+  if (expected === undefined) return; // the enclosing task has no usable id; its own issues say so
+  if (parentId !== expected) {
+    const what = parentId === undefined || parentId === null ? "is missing" : `is ${JSON.stringify(parentId)}`;
+    sink.error("parent-mismatch", `${at()}/parent_id`, `parent_id ${what}; the enclosing node's task id is ${JSON.stringify(expected)}`, taskId);
+  }
+}

@@ -1,0 +1,71 @@
+import type { Issue } from "../checks/issue.js";
+
+/** A JSON-RPC error response, whatever the HTTP status it came with (notes §6.7). */
+export class ApflowRpcError extends Error {
+  override name = "ApflowRpcError";
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    readonly rpcMessage: string,
+    readonly data: unknown,
+    readonly httpStatus: number,
+    /** The Spec's code for this situation, read from `data` (a v1 server sends -32603 for most). */
+    readonly specCode: number | undefined,
+  ) {
+    super(`${method} failed: ${rpcMessage} (code ${code}, HTTP ${httpStatus})${typeof data === "string" && data ? `: ${data}` : ""}`);
+  }
+}
+
+/** The exchange itself failed: network error, timeout, abort, or a body that is not a JSON-RPC response. */
+export class ApflowTransportError extends Error {
+  override name = "ApflowTransportError";
+  constructor(
+    message: string,
+    readonly httpStatus?: number,
+    /** The start of the body when it was not JSON. */
+    readonly body?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A response whose task dicts fail the wire-mode checks (`validateResponses`). */
+export class ApflowResponseError extends Error {
+  override name = "ApflowResponseError";
+  constructor(
+    readonly method: string,
+    readonly issues: readonly Issue[],
+  ) {
+    super(`${method} answered with invalid task data:\n${issues.map((i) => `  ${i.path || "/"}: [${i.code}] ${i.message}`).join("\n")}`);
+  }
+}
+
+/** A streaming `tasks.execute` broke off mid-body; poll `tasks.tree` with `rootTaskId` to see where it got. */
+export class ApflowStreamError extends Error {
+  override name = "ApflowStreamError";
+  constructor(
+    message: string,
+    readonly rootTaskId: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+const SPEC_CODES: [RegExp, number][] = [
+  [/circular/i, -32002],
+  [/\broot\b|\btree\b|\bempty\b/i, -32012],
+  [/parent/i, -32010],
+  [/dependenc/i, -32011],
+  [/name|duplicate|already exists/i, -32005],
+  [/delete/i, -32009],
+];
+
+/** Maps a v1 error to the Spec's code (notes §6.7): by `data` fragments, first match wins; then HTTP 401. */
+export function specCodeOf(code: number, data: unknown, httpStatus: number): number | undefined {
+  if (typeof data === "string") for (const [pattern, specCode] of SPEC_CODES) if (pattern.test(data)) return specCode;
+  if (httpStatus === 401) return -32004;
+  if (code === -32601 || code === -32602 || code === -32600 || code === -32700) return code;
+  return undefined;
+}

@@ -1,0 +1,3 @@
+export { createApflowClient, settledState, type ApflowClient, type ExecutionStream } from "./client.js";
+export { ApflowResponseError, ApflowRpcError, ApflowStreamError, ApflowTransportError, specCodeOf } from "./errors.js";
+export type * from "./types.js";

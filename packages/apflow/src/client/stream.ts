@@ -1,0 +1,75 @@
+import { createParser } from "eventsource-parser";
+import { ApflowStreamError } from "./errors.js";
+import { readEnvelope } from "./transport.js";
+import type { StreamEvent } from "./types.js";
+
+/** What the stream has learnt so far, shared with the caller for error reports and polling. */
+export interface StreamState {
+  rootTaskId: string | undefined;
+  /** The first real task id an event carried ({tasks} mode gives a temporary root id). */
+  firstTaskId: string | undefined;
+}
+
+/**
+ * Reads the SSE body of a streaming `tasks.execute` (notes §6.5). The first event is the
+ * JSON-RPC envelope (an error envelope throws ApflowRpcError); it is yielded as `type: "started"`.
+ * Only `stream_end` or a clean end of the body ends the stream, never `final: true`. A broken
+ * connection or unparseable `data:` throws ApflowStreamError with the root task id seen so far.
+ */
+export async function* readExecutionStream(method: string, response: Response, state: StreamState): AsyncGenerator<StreamEvent, void> {
+  const type = response.headers.get("content-type") ?? "";
+  if (!/text\/event-stream/i.test(type)) {
+    // Not a stream: an error envelope (or something worse) in a plain body.
+    const text = await response.text();
+    readEnvelope(method, text, response.status);
+    throw new ApflowStreamError(`${method}: expected an event stream, got ${type || "no content type"} (HTTP ${response.status})`, undefined);
+  }
+  if (!response.body) throw new ApflowStreamError(`${method}: the event stream has no body`, undefined);
+
+  const pending: string[] = [];
+  const parser = createParser({ onEvent: (event) => pending.push(event.data) });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let first = true;
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        throw new ApflowStreamError(`${method}: the event stream broke off: ${(error as Error).message}`, state.rootTaskId, { cause: error });
+      }
+      if (chunk.done) parser.feed(decoder.decode() + "\n\n");
+      else parser.feed(decoder.decode(chunk.value, { stream: true }));
+      while (pending.length > 0) {
+        const data = pending.shift()!;
+        let payload: unknown;
+        try {
+          payload = JSON.parse(data);
+        } catch (error) {
+          throw new ApflowStreamError(`${method}: an event's data is not JSON: ${JSON.stringify(data.slice(0, 120))}`, state.rootTaskId, { cause: error });
+        }
+        if (first) {
+          first = false;
+          const result = readEnvelope(method, data, response.status) as Record<string, unknown>;
+          state.rootTaskId = typeof result?.root_task_id === "string" ? result.root_task_id : undefined;
+          yield { ...result, type: "started" };
+          continue;
+        }
+        if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+          throw new ApflowStreamError(`${method}: an event is not a JSON object: ${JSON.stringify(data.slice(0, 120))}`, state.rootTaskId);
+        }
+        const event = payload as StreamEvent;
+        if (typeof event.task_id === "string" && state.firstTaskId === undefined && event.task_id !== state.rootTaskId) state.firstTaskId = event.task_id;
+        yield event;
+        if (event.type === "stream_end") return;
+      }
+      if (chunk.done) {
+        if (first) throw new ApflowStreamError(`${method}: the event stream ended before its first event`, undefined);
+        return;
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}

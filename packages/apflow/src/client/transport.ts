@@ -1,0 +1,90 @@
+import { ApflowRpcError, ApflowTransportError, specCodeOf } from "./errors.js";
+import type { ApflowClientOptions, CallOptions } from "./types.js";
+
+export interface Transport {
+  /** One JSON-RPC call; resolves with `result`, throws ApflowRpcError / ApflowTransportError. */
+  call(endpoint: "/tasks" | "/system", method: string, params: unknown, options: CallOptions & { noTimeout?: boolean }): Promise<unknown>;
+  /** POSTs a call and hands back the raw response (for SSE). */
+  open(endpoint: "/tasks", method: string, params: unknown, options: CallOptions): Promise<Response>;
+}
+
+export function createTransport(options: ApflowClientOptions): Transport {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const defaultTimeout = options.timeoutMs ?? 30_000;
+  let nextId = 1;
+
+  const headersFor = async (accept: string): Promise<Headers> => {
+    const headers = new Headers(options.headers ?? {});
+    headers.set("content-type", "application/json");
+    headers.set("accept", accept);
+    const token = typeof options.token === "function" ? await options.token() : options.token;
+    if (token) headers.set("authorization", `Bearer ${token}`);
+    return headers;
+  };
+
+  const post = async (endpoint: string, method: string, params: unknown, accept: string, signal: AbortSignal | undefined, timeoutMs: number) => {
+    const id = nextId++;
+    const body = JSON.stringify({ jsonrpc: "2.0", method, params, id });
+    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const signals = [signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    try {
+      const response = await doFetch(`${base}${endpoint}`, { method: "POST", headers: await headersFor(accept), body, signal: combined });
+      return { response, timeout, id };
+    } catch (error) {
+      throw transportFailure(method, error, timeout, signal, timeoutMs);
+    }
+  };
+
+  return {
+    async call(endpoint, method, params, callOptions) {
+      const timeoutMs = callOptions.noTimeout ? (callOptions.timeoutMs ?? 0) : (callOptions.timeoutMs ?? defaultTimeout);
+      const { response, timeout } = await post(endpoint, method, params, "application/json", callOptions.signal, timeoutMs);
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        throw transportFailure(method, error, timeout, callOptions.signal, timeoutMs, response.status);
+      }
+      return readEnvelope(method, text, response.status);
+    },
+    async open(endpoint, method, params, callOptions) {
+      const { response } = await post(endpoint, method, params, "text/event-stream, application/json", callOptions.signal, 0);
+      return response;
+    },
+  };
+}
+
+/** Reads a JSON-RPC response body: the result, or a thrown error saying what went wrong. */
+export function readEnvelope(method: string, text: string, httpStatus: number): unknown {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    throw new ApflowTransportError(`${method}: the server answered HTTP ${httpStatus} with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}`, httpStatus, text.slice(0, 1000));
+  }
+  if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) {
+    throw new ApflowTransportError(`${method}: the server answered HTTP ${httpStatus} with JSON that is not a JSON-RPC response`, httpStatus, text.slice(0, 1000));
+  }
+  const { error, result } = envelope as { error?: unknown; result?: unknown };
+  if (error !== undefined && error !== null) {
+    const { code, message, data } = (typeof error === "object" ? error : {}) as { code?: unknown; message?: unknown; data?: unknown };
+    const numeric = typeof code === "number" ? code : -32603;
+    throw new ApflowRpcError(method, numeric, typeof message === "string" ? message : "error", data, httpStatus, specCodeOf(numeric, data, httpStatus));
+  }
+  if (!("result" in (envelope as object))) {
+    throw new ApflowTransportError(`${method}: the JSON-RPC response has neither result nor error (HTTP ${httpStatus})`, httpStatus, text.slice(0, 1000));
+  }
+  if (httpStatus < 200 || httpStatus > 299) {
+    throw new ApflowTransportError(`${method}: the server answered HTTP ${httpStatus} with a result`, httpStatus, text.slice(0, 1000));
+  }
+  return result;
+}
+
+function transportFailure(method: string, error: unknown, timeout: AbortSignal | undefined, signal: AbortSignal | undefined, timeoutMs: number, httpStatus?: number): Error {
+  if (timeout?.aborted) return new ApflowTransportError(`${method}: no answer within ${timeoutMs} ms`, httpStatus, undefined, { cause: error });
+  if (signal?.aborted) return new ApflowTransportError(`${method}: aborted${signal.reason !== undefined ? ` (${String(signal.reason)})` : ""}`, httpStatus, undefined, { cause: error });
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  return new ApflowTransportError(`${method}: request failed: ${(error as Error).message}${cause ? ` (${cause})` : ""}`, httpStatus, undefined, { cause: error });
+}

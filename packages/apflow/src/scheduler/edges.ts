@@ -1,0 +1,47 @@
+import type { Task } from "../validate.js";
+
+/**
+ * The dependency edges of a validated task list as flat typed arrays, both ways. Edge k of task i
+ * (k in `[depStart[i], depStart[i + 1])`, in listed order) points at task `depTarget[k]`, required
+ * unless `depRequired[k]` is 0. The dependents of task t are `dependentOf[s]` for s in
+ * `[dependentStart[t], dependentStart[t + 1])`, each through edge `dependentEdge[s]`.
+ */
+export interface DependencyLayout {
+  depStart: Int32Array;
+  depTarget: Int32Array;
+  depRequired: Uint8Array;
+  dependentStart: Int32Array;
+  dependentOf: Int32Array;
+  dependentEdge: Int32Array;
+}
+
+export function layoutDependencies(tasks: readonly Task[], indexById: ReadonlyMap<string, number>): DependencyLayout {
+  const n = tasks.length;
+  const depStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) depStart[i + 1] = depStart[i]! + (tasks[i]!.dependencies?.length ?? 0);
+  const edges = depStart[n]!;
+  const depTarget = new Int32Array(edges);
+  const depRequired = new Uint8Array(edges);
+  const dependentStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const deps = tasks[i]!.dependencies ?? [];
+    for (let k = 0; k < deps.length; k++) {
+      const target = indexById.get(deps[k]!.id)!;
+      depTarget[depStart[i]! + k] = target;
+      depRequired[depStart[i]! + k] = deps[k]!.required === false ? 0 : 1;
+      dependentStart[target + 1]!++;
+    }
+  }
+  for (let i = 0; i < n; i++) dependentStart[i + 1]! += dependentStart[i]!;
+  const fill = dependentStart.slice(0, n);
+  const dependentOf = new Int32Array(edges);
+  const dependentEdge = new Int32Array(edges);
+  for (let i = 0; i < n; i++) {
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const slot = fill[depTarget[k]!]!++;
+      dependentOf[slot] = i;
+      dependentEdge[slot] = k;
+    }
+  }
+  return { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge };
+}

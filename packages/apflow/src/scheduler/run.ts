@@ -1,0 +1,446 @@
+import { checkTaskList, checkTaskTree } from "../checks/check.js";
+import { validateInputs } from "../checks/inputs.js";
+import { isoNow, type TaskStatus } from "../lifecycle.js";
+import type { Task, TaskTreeNode } from "../validate.js";
+import { TASK_FIELDS } from "../checks/fields.js";
+import { layoutDependencies } from "./edges.js";
+import { createIntHeap } from "./heap.js";
+import { executorKeyOf, type ExecutorContext, type ExecutorObject } from "./registry.js";
+import { TaskTreeRunError, type RunHandle, type RunOptions, type RunResult } from "./types.js";
+import { cloneJson, deepFreeze, errorMessageOf, mergeFlat, toStoredResult } from "./values.js";
+
+const DEFAULT_REASON = "Cancelled by user";
+const NO_RESULTS: Readonly<Record<string, Record<string, unknown>>> = Object.freeze({});
+
+/** Why `inputs` fail a schema (`<pointer> <message>; …`), or undefined when they pass or there is no schema. */
+function inputProblem(inputs: unknown, schema: unknown): string | undefined {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return undefined;
+  const verdict = validateInputs(inputs, schema);
+  if (verdict.ok) return undefined;
+  if ("schemaError" in verdict) return `the schema does not compile: ${verdict.schemaError}`;
+  return verdict.issues.map((issue) => `${issue.path || "/"} ${issue.message}`).join("; ");
+}
+
+/**
+ * Runs a task tree (or flat list) locally, following the Spec's lifecycle and the project rules
+ * of notes §4–§5. Works on copies: the caller's objects are never touched.
+ */
+export function runTaskTree(input: TaskTreeNode | readonly Task[], options: RunOptions): RunHandle {
+  const mode = options.mode ?? "strict";
+  const check = Array.isArray(input) ? checkTaskList(input, { mode }) : checkTaskTree(input, { mode });
+  if (!check.ok) {
+    const detail = check.errors.slice(0, 10).map((i) => `  ${i.path || "/"}: [${i.code}] ${i.message}`).join("\n");
+    const more = check.errors.length > 10 ? `\n  … and ${check.errors.length - 10} more` : "";
+    return rejected(new TaskTreeRunError(`the task tree is invalid (${check.errors.length} error(s)):\n${detail}${more}`, check.errors));
+  }
+  const original: readonly Task[] = Array.isArray(input) ? input : preOrder(input as TaskTreeNode);
+  const running = original.find((task) => task.status === "in_progress");
+  if (running) {
+    return rejected(new TaskTreeRunError(`task ${running.id} is in_progress; a run can only start from pending, completed, failed or cancelled tasks`));
+  }
+  return startRun(original, options);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+function rejected(error: Error): RunHandle {
+  const done = Promise.reject(error);
+  done.catch(() => {}); // the caller sees it through `done`; never an unhandled rejection
+  return {
+    done,
+    cancel: (taskId) => {
+      throw new Error(`unknown task id ${JSON.stringify(taskId)} (the run did not start: ${error.message.split("\n")[0]})`);
+    },
+    cancelAll: () => {},
+  };
+}
+
+function preOrder(node: TaskTreeNode): Task[] {
+  const out: Task[] = [];
+  const stack: TaskTreeNode[] = [node];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    out.push(next.task);
+    const children = next.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return out;
+}
+
+function startRun(original: readonly Task[], options: RunOptions): RunHandle {
+  const now = options.now ?? isoNow;
+  const concurrency = options.concurrency ?? Infinity;
+  if (!(concurrency >= 1)) throw new RangeError(`concurrency must be at least 1, not ${concurrency}`);
+  const flat = options.mergeDependencyResults === "flat";
+  const { registry, onStatusChange, onProgress } = options;
+  const startedAt = now();
+
+  const n = original.length;
+  const tasks: Task[] = original.map((task) => copyTask(task, startedAt));
+  const status: TaskStatus[] = tasks.map((task) => task.status);
+  const indexById = new Map<string, number>();
+  tasks.forEach((task, i) => indexById.set(task.id, i));
+
+  const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, indexById);
+
+  const waiting = new Int32Array(n);
+  const ready = createIntHeap();
+  const readyKey = (i: number) => (tasks[i]!.priority ?? 2) * n + i;
+  const controllers: (AbortController | undefined)[] = new Array(n);
+  const executors: (ExecutorObject | undefined)[] = new Array(n);
+  const cancelReason: (string | undefined)[] = new Array(n);
+  const terminalQueue: number[] = [];
+  let terminalHead = 0;
+  let terminalCount = 0;
+  let runningCount = 0;
+  let pumping = false;
+  let holdDispatch = false;
+  let callbackError: unknown;
+  let finished = false;
+  let resolveDone!: (result: RunResult) => void;
+  let rejectDone!: (error: unknown) => void;
+  const done = new Promise<RunResult>((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
+
+  const signalOf = (i: number): AbortSignal => {
+    let controller = controllers[i];
+    if (!controller) {
+      controller = controllers[i] = new AbortController();
+      if (cancelReason[i] !== undefined) controller.abort(cancelReason[i]);
+    }
+    return controller.signal;
+  };
+
+  const isTerminal = (s: TaskStatus) => s === "completed" || s === "failed" || s === "cancelled";
+
+  const emit = (i: number, from: TaskStatus, to: TaskStatus) => {
+    if (!onStatusChange) return;
+    const task = tasks[i]!;
+    try {
+      onStatusChange({ taskId: task.id, from, to, task: { ...task } });
+    } catch (error) {
+      callbackError ??= error;
+    }
+  };
+
+  const move = (i: number, to: TaskStatus, at: string) => {
+    const task = tasks[i]!;
+    const from = status[i]!;
+    status[i] = to;
+    task.status = to;
+    task.updated_at = at;
+    if (to === "in_progress") task.started_at = at;
+    if (isTerminal(to)) {
+      task.completed_at = at;
+      terminalCount++;
+      terminalQueue.push(i);
+    }
+    emit(i, from, to);
+  };
+
+  const firstBrokenRequired = (i: number): string => {
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const s = status[depTarget[k]!]!;
+      if (depRequired[k] && (s === "failed" || s === "cancelled")) return tasks[depTarget[k]!]!.id;
+    }
+    return "?";
+  };
+
+  // Rule (d): a pending task whose required dependency failed or was cancelled is cancelled.
+  const cancelForDependency = (i: number) => {
+    const task = tasks[i]!;
+    task.error = `dependency ${firstBrokenRequired(i)} failed`;
+    task.result = null;
+    move(i, "cancelled", now());
+  };
+
+  const afterTerminal = (t: number) => {
+    const s = status[t]!;
+    for (let slot = dependentStart[t]!; slot < dependentStart[t + 1]!; slot++) {
+      const d = dependentOf[slot]!;
+      if (status[d] !== "pending") continue;
+      if (s === "completed" || !depRequired[dependentEdge[slot]!]) {
+        if (--waiting[d]! === 0) ready.push(readyKey(d));
+      } else cancelForDependency(d);
+    }
+  };
+
+  const fail = (i: number, message: string, at = now()) => {
+    const task = tasks[i]!;
+    task.error = message;
+    task.result = null;
+    move(i, "failed", at);
+  };
+
+  const pump = () => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      for (;;) {
+        while (terminalHead < terminalQueue.length) afterTerminal(terminalQueue[terminalHead++]!);
+        terminalQueue.length = terminalHead = 0;
+        if (holdDispatch || runningCount >= concurrency || ready.size === 0) break;
+        const i = ready.pop()! % n; // keys are priority * n + input index
+        if (status[i] === "pending") start(i);
+      }
+    } finally {
+      pumping = false;
+    }
+    if (!finished && terminalCount === n) finish();
+  };
+
+  /** The final tasks arranged by parent_id (already validated: one root, no loops), children in input order. */
+  const finalTree = (): TaskTreeNode => {
+    const nodes: TaskTreeNode[] = tasks.map((task) => ({ task, children: [] }));
+    let root = nodes[0]!;
+    for (let i = 0; i < n; i++) {
+      const parentId = tasks[i]!.parent_id;
+      if (parentId === null || parentId === undefined) root = nodes[i]!;
+      else nodes[indexById.get(parentId)!]!.children!.push(nodes[i]!);
+    }
+    return root;
+  };
+
+  const finish = () => {
+    finished = true;
+    options.signal?.removeEventListener("abort", onAbort);
+    if (callbackError !== undefined) {
+      rejectDone(callbackError);
+      return;
+    }
+    const byId: Record<string, Task> = Object.create(null); // keyed by id: see dependencyResults
+    for (const task of tasks) byId[task.id] = task;
+    const runStatus = status.every((s) => s === "completed") ? "completed" : status.includes("failed") ? "failed" : "cancelled";
+    resolveDone({ status: runStatus, tree: finalTree(), tasks: byId });
+  };
+
+  const start = (i: number) => {
+    const task = tasks[i]!;
+    const at = now();
+    move(i, "in_progress", at);
+    const key = executorKeyOf(task);
+    const executor = registry.get(key);
+    if (!executor) {
+      fail(i, `Executor '${key}' not found in registry`, at);
+      return;
+    }
+    let dependencyResults: Record<string, Record<string, unknown>> = NO_RESULTS;
+    let completed: [string, Record<string, unknown>][] | undefined;
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const dep = tasks[depTarget[k]!]!;
+      if (status[depTarget[k]!] === "completed" && dep.result) {
+        // Null-prototype objects start in dictionary mode: keys that are task ids (all different)
+        // would otherwise grow V8's hidden-class tree by one class per task.
+        if (dependencyResults === NO_RESULTS) dependencyResults = Object.create(null) as Record<string, Record<string, unknown>>;
+        dependencyResults[dep.id] = cloneJson(dep.result);
+        (completed ??= []).push([dep.id, dep.result]);
+      }
+    }
+    const inputs = flat ? mergeFlat(task.inputs ?? {}, completed ?? []) : cloneJson(task.inputs ?? {});
+    const inputSchema = task.schemas?.input_schema;
+    const why = inputProblem(inputs, inputSchema) ?? inputProblem(inputs, executor.inputSchema);
+    if (why !== undefined) {
+      fail(i, `inputs do not conform to input_schema: ${why}`, at);
+      return;
+    }
+    executors[i] = executor;
+    runningCount++;
+    const ctx = new TaskContext(i, task, dependencyResults);
+    let value: unknown;
+    try {
+      value = executor.execute(inputs, ctx);
+    } catch (error) {
+      settleLater(i, false, error);
+      return;
+    }
+    if (isThenable(value)) {
+      Promise.resolve(value).then(
+        (result) => settle(i, key, true, result),
+        (error) => settle(i, key, false, error),
+      );
+    } else settleLater(i, true, value);
+  };
+
+  // Executors that return at once are settled on one shared microtask, in order, as their
+  // promises would be: a run of no-op executors allocates no promise per task.
+  const laterTask: number[] = [];
+  const laterResolved: boolean[] = [];
+  const laterValue: unknown[] = [];
+  let laterHead = 0;
+  const drainLater = () => {
+    while (laterHead < laterTask.length) {
+      const i = laterTask[laterHead]!;
+      const resolved = laterResolved[laterHead]!;
+      const value = laterValue[laterHead];
+      laterValue[laterHead++] = undefined;
+      settle(i, executorKeyOf(tasks[i]!), resolved, value);
+    }
+    laterTask.length = laterResolved.length = laterValue.length = laterHead = 0;
+  };
+  const settleLater = (i: number, resolved: boolean, value: unknown) => {
+    laterResolved.push(resolved);
+    laterValue.push(value);
+    if (laterTask.push(i) === 1) queueMicrotask(drainLater);
+  };
+
+  const reportProgressOf = (i: number) => (p: number) => {
+    if (status[i] !== "in_progress" || typeof p !== "number" || !Number.isFinite(p)) return;
+    const task = tasks[i]!;
+    const clamped = Math.min(1, Math.max(0, p));
+    task.progress = clamped;
+    task.updated_at = now();
+    if (onProgress) {
+      try {
+        onProgress(task.id, clamped);
+      } catch (error) {
+        callbackError ??= error;
+      }
+    }
+  };
+
+  /** The executor's `ctx`; `task` and `signal` are made on first use (most executors never read them). */
+  class TaskContext implements ExecutorContext {
+    readonly taskId: string;
+    private frozen: Readonly<Task> | undefined = undefined;
+    private progressReporter: ((progress: number) => void) | undefined = undefined;
+    constructor(
+      private readonly index: number,
+      private readonly live: Task,
+      readonly dependencyResults: Readonly<Record<string, Record<string, unknown>>>,
+    ) {
+      this.taskId = live.id;
+    }
+    // A getter returning a bound function, so `const { reportProgress } = ctx` works too.
+    get reportProgress(): (progress: number) => void {
+      return (this.progressReporter ??= reportProgressOf(this.index));
+    }
+    get task(): Readonly<Task> {
+      return (this.frozen ??= deepFreeze(cloneJson(this.live)));
+    }
+    get signal(): AbortSignal {
+      return signalOf(this.index);
+    }
+  }
+
+  const settle = (i: number, key: string, resolved: boolean, value: unknown) => {
+    runningCount--;
+    controllers[i] = undefined;
+    executors[i] = undefined;
+    const task = tasks[i]!;
+    const reason = cancelReason[i];
+    if (reason !== undefined) {
+      task.error = reason;
+      task.result = null;
+      move(i, "cancelled", now());
+    } else if (resolved) {
+      const stored = toStoredResult(value);
+      if (stored.ok) {
+        task.result = stored.result;
+        task.error = null;
+        task.progress = 1;
+        move(i, "completed", now());
+      } else fail(i, `result is not JSON-serializable: ${stored.reason}`);
+    } else fail(i, errorMessageOf(value, key));
+    pump();
+  };
+
+  const cancel = (taskId: string, reason: string = DEFAULT_REASON): boolean => {
+    const i = indexById.get(taskId);
+    if (i === undefined) throw new Error(`unknown task id ${JSON.stringify(taskId)}`);
+    const s = status[i]!;
+    if (isTerminal(s)) return false;
+    if (s === "pending") {
+      const task = tasks[i]!;
+      task.error = reason;
+      task.result = null;
+      move(i, "cancelled", now());
+      pump();
+      return true;
+    }
+    if (cancelReason[i] === undefined) {
+      cancelReason[i] = reason;
+      controllers[i]?.abort(reason);
+      try {
+        const pending = executors[i]?.cancel?.();
+        if (pending && typeof (pending as Promise<unknown>).catch === "function") (pending as Promise<unknown>).catch(() => {});
+      } catch {
+        // an executor's cancel() failing changes nothing: the task still ends cancelled
+      }
+    }
+    return true;
+  };
+
+  const cancelAll = (reason: string = DEFAULT_REASON) => {
+    holdDispatch = true;
+    try {
+      for (let i = 0; i < n; i++) if (!isTerminal(status[i]!)) cancel(tasks[i]!.id, reason);
+    } finally {
+      holdDispatch = false;
+    }
+    pump();
+  };
+
+  const onAbort = () => {
+    const reason = options.signal?.reason;
+    cancelAll(typeof reason === "string" && reason !== "" ? reason : DEFAULT_REASON);
+  };
+
+  // Settle the states the input already has (step 2), then start on the next microtask so the
+  // caller holds the handle (and can cancel) before any executor runs.
+  for (let i = 0; i < n; i++) {
+    if (isTerminal(status[i]!)) terminalCount++;
+    if (status[i] !== "pending") continue;
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const s = status[depTarget[k]!]!;
+      if (s === "completed" || (!depRequired[k] && isTerminal(s))) continue;
+      if (s === "pending" || s === "in_progress") waiting[i]!++;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (status[i] !== "pending") continue;
+    let broken = false;
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const s = status[depTarget[k]!]!;
+      if (depRequired[k] && (s === "failed" || s === "cancelled")) broken = true;
+    }
+    if (broken) cancelForDependency(i);
+    else if (waiting[i] === 0) ready.push(readyKey(i));
+  }
+  if (options.signal?.aborted) queueMicrotask(onAbort);
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+  queueMicrotask(pump);
+  return { done, cancel, cancelAll };
+}
+
+/**
+ * A deep copy with every one of the 17 fields (the defaults of notes §2.1 where the input left
+ * one out), then any extra fields untouched. Written as one object literal so every copy shares
+ * one fast hidden class: adding 17 keys one by one would leave V8 with a slow dictionary object.
+ */
+function copyTask(task: Task, at: string): Task {
+  const copy: Task = {
+    id: task.id,
+    parent_id: task.parent_id ?? null,
+    user_id: task.user_id ?? null,
+    name: task.name,
+    status: task.status,
+    priority: task.priority ?? 2,
+    inputs: cloneJson(task.inputs ?? {}),
+    schemas: cloneJson(task.schemas ?? null),
+    params: cloneJson(task.params ?? null),
+    result: cloneJson(task.result ?? null),
+    error: task.error ?? null,
+    dependencies: cloneJson(task.dependencies ?? []),
+    progress: task.progress ?? 0,
+    created_at: task.created_at ?? at,
+    started_at: task.started_at ?? null,
+    updated_at: task.updated_at ?? at,
+    completed_at: task.completed_at ?? null,
+  };
+  for (const key in task) if (!TASK_FIELDS.has(key)) copy[key] = cloneJson(task[key]);
+  return copy;
+}

@@ -1,0 +1,204 @@
+import { describe, expect, it } from "vitest";
+import { checkDependency, checkTask, checkTaskList, checkTaskTree, type CheckResult, type Issue } from "@flowspec/apflow";
+
+const codes = (issues: Issue[]) => issues.map((i) => i.code);
+const find = (r: CheckResult, code: string) => [...r.errors, ...r.warnings].filter((i) => i.code === code);
+const T = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: id.toUpperCase() || "X", status: "pending", ...extra });
+
+const U = {
+  root: "0b6f3a4e-8c1d-4f2a-9e3b-5d7c1a2b3c4d",
+  a: "7c2d9e1f-3a4b-4c5d-8e6f-1a2b3c4d5e6f",
+  b: "1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9",
+};
+
+describe("notes §3.5 example invalid inputs (wire mode)", () => {
+  it("two roots give root-count naming both", () => {
+    const r = checkTaskList([T("a"), T("b")], { mode: "wire" });
+    expect(codes(r.errors)).toEqual(["root-count"]);
+    expect(r.errors[0]!.message).toContain('"a", "b"');
+    expect(r.errors[0]!.path).toBe("");
+  });
+  it("no root at all", () => {
+    const r = checkTaskList([T("a", { parent_id: "b" }), T("b", { parent_id: "a" })], { mode: "wire" });
+    expect(codes(r.errors)).toEqual(["root-count", "parent-cycle"]);
+    expect(r.errors[0]!.message).toMatch(/no root/);
+  });
+  it("a parent loop gives parent-cycle [a, b, a]", () => {
+    const r = checkTaskList([T("r"), T("a", { parent_id: "b" }), T("b", { parent_id: "a" })], { mode: "wire" });
+    expect(codes(r.errors)).toEqual(["parent-cycle"]);
+    expect(r.errors[0]).toMatchObject({ cycle: ["a", "b", "a"], path: "/2/parent_id" });
+  });
+  it("a missing parent gives dangling-parent at /1/parent_id", () => {
+    const r = checkTaskList([T("r"), T("c", { parent_id: "x" })], { mode: "wire" });
+    expect(r.errors.map((i) => [i.code, i.path])).toEqual([["dangling-parent", "/1/parent_id"]]);
+  });
+  it("a self-dependency is reported once, at the entry", () => {
+    const r = checkTask(T("a", { dependencies: [{ id: "a" }] }), { mode: "wire" });
+    expect(r.errors.map((i) => [i.code, i.path])).toEqual([["self-dependency", "/dependencies/0"]]);
+    const list = checkTaskList([T("a", { dependencies: [{ id: "a" }] })], { mode: "wire" });
+    expect(codes(list.errors)).toEqual(["self-dependency"]);
+  });
+  it("a three-task cycle is reported in order at the closing entry", () => {
+    const r = checkTaskList(
+      [T("r"), T("a", { parent_id: "r", dependencies: [{ id: "b" }] }), T("b", { parent_id: "r", dependencies: [{ id: "c" }] }), T("c", { parent_id: "r", dependencies: [{ id: "a" }] })],
+      { mode: "wire" },
+    );
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatchObject({ code: "dependency-cycle", cycle: ["a", "b", "c", "a"], path: "/3/dependencies/0", taskId: "c" });
+  });
+  it("a child with a foreign parent_id gives parent-mismatch", () => {
+    const r = checkTaskTree({ task: T("r"), children: [{ task: T("c", { parent_id: "x" }), children: [] }] }, { mode: "wire" });
+    expect(r.errors.map((i) => [i.code, i.path])).toEqual([["parent-mismatch", "/children/0/task/parent_id"]]);
+  });
+  it("a dependency outside the tree is dangling", () => {
+    const r = checkTaskTree({ task: T("r"), children: [{ task: T("c", { parent_id: "r", dependencies: [{ id: "z" }] }) }] }, { mode: "wire" });
+    expect(r.errors.map((i) => [i.code, i.path])).toEqual([["dangling-dependency", "/children/0/task/dependencies/0"]]);
+  });
+  it("the Spec's Parent-Child vs Dependencies fragment", () => {
+    const r = checkTaskTree(
+      { task: { id: "task-a", name: "A", parent_id: "root-task" }, children: [{ task: { id: "task-b", name: "B", status: "pending", parent_id: "task-a", dependencies: [{ id: "task-c" }] } }] },
+      { mode: "wire" },
+    );
+    expect(new Set(codes(r.errors))).toEqual(new Set(["root-parent", "dangling-dependency", "schema"]));
+  });
+  it("two children with the same id give duplicate-id", () => {
+    const r = checkTaskTree({ task: T("r"), children: [{ task: T("c", { parent_id: "r" }) }, { task: T("c", { parent_id: "r" }) }] }, { mode: "wire" });
+    expect(r.errors.map((i) => [i.code, i.path])).toEqual([["duplicate-id", "/children/1/task/id"]]);
+  });
+  it("completed with a null result: warnings in wire, completed-at is an error in strict", () => {
+    const task = { id: "a", name: "A", status: "completed", result: null };
+    const wire = checkTask(task, { mode: "wire" });
+    expect(wire.ok).toBe(true);
+    expect(codes(wire.warnings)).toEqual(expect.arrayContaining(["missing-result", "completed-at"]));
+    const strict = checkTask(task, { mode: "strict" });
+    expect(codes(strict.errors).sort()).toEqual(["completed-at", "uuid"]);
+    expect(codes(strict.warnings)).toEqual(["missing-result"]);
+  });
+});
+
+describe("per-task rules (§3.2, §2.4)", () => {
+  const rows: { name: string; task: Record<string, unknown>; strict: string[]; wire: string[]; warnings?: string[] }[] = [
+    { name: "a minimal valid task", task: T(U.a), strict: [], wire: [] },
+    { name: "urn:uuid prefix", task: T(`urn:uuid:${U.a}`), strict: ["uuid"], wire: [] },
+    { name: "UUID v1", task: T("6ba7b810-9dad-11d1-80b4-00c04fd430c8"), strict: ["uuid"], wire: [] },
+    { name: "empty id", task: T(""), strict: ["uuid"], wire: ["uuid"] },
+    { name: "non-UUID parent_id", task: T(U.a, { parent_id: "p" }), strict: ["uuid"], wire: [] },
+    { name: "non-UUID dependency id", task: T(U.a, { dependencies: [{ id: "d" }] }), strict: ["uuid"], wire: [] },
+    { name: "timestamp without offset", task: T(U.a, { created_at: "2026-02-16T10:00:00.123456" }), strict: ["timestamp"], wire: [] },
+    { name: "unparseable timestamp", task: T(U.a, { created_at: "yesterday" }), strict: ["timestamp"], wire: ["timestamp"] },
+    { name: "February 30", task: T(U.a, { created_at: "2026-02-30T10:00:00Z" }), strict: ["timestamp"], wire: ["timestamp"] },
+    { name: "a leap second outside 23:59 UTC", task: T(U.a, { created_at: "2026-01-01T10:00:60Z" }), strict: ["timestamp"], wire: ["timestamp"] },
+    { name: "a leap second at 23:59:60 UTC", task: T(U.a, { created_at: "2016-12-31T23:59:60Z" }), strict: [], wire: [] },
+    { name: "an offset without a colon", task: T(U.a, { created_at: "2026-01-01T10:00:00+0200" }), strict: ["timestamp"], wire: ["timestamp"] },
+    { name: "non-UTC offset is only a warning", task: T(U.a, { created_at: "2026-02-16T10:00:00+02:00" }), strict: [], wire: [], warnings: ["timestamp-not-utc"] },
+    { name: "schemas without method", task: T(U.a, { schemas: { type: "local" } }), strict: ["schemas-method"], wire: [] },
+    { name: "schemas.method empty", task: T(U.a, { schemas: { method: "" } }), strict: ["schemas-method"], wire: [] },
+    { name: "schemas.type stdio", task: T(U.a, { schemas: { method: "x", type: "stdio" } }), strict: ["schemas-type"], wire: [] },
+    { name: "input_schema not an object", task: T(U.a, { schemas: { method: "x", input_schema: "s" } }), strict: ["input-schema"], wire: [] },
+    { name: "result while pending", task: T(U.a, { result: { x: 1 } }), strict: ["status-result"], wire: [] },
+    { name: "error while pending", task: T(U.a, { error: "boom" }), strict: ["status-error"], wire: [] },
+    { name: "empty error on failed", task: T(U.a, { status: "failed", error: "", started_at: "2026-01-01T00:00:00Z", completed_at: "2026-01-01T00:00:01Z" }), strict: ["empty-error"], wire: [] },
+    { name: "pending with started_at", task: T(U.a, { started_at: "2026-01-01T00:00:00Z" }), strict: ["started-at"], wire: [] },
+    { name: "in_progress without started_at", task: T(U.a, { status: "in_progress" }), strict: ["started-at"], wire: [] },
+    { name: "failed without completed_at", task: T(U.a, { status: "failed", error: "x", started_at: "2026-01-01T00:00:00Z" }), strict: ["completed-at"], wire: [] },
+    { name: "pending with completed_at", task: T(U.a, { completed_at: "2026-01-01T00:00:00Z" }), strict: ["completed-at"], wire: [] },
+    {
+      name: "started after completed",
+      task: T(U.a, { status: "completed", result: {}, progress: 1, started_at: "2026-01-01T00:00:02Z", completed_at: "2026-01-01T00:00:01Z" }),
+      strict: ["timestamp-order"],
+      wire: [],
+    },
+    { name: "priority 4", task: T(U.a, { priority: 4 }), strict: ["schema"], wire: ["schema"] },
+    { name: "progress 1.5", task: T(U.a, { progress: 1.5 }), strict: ["schema"], wire: ["schema"] },
+    { name: "name of 256 chars", task: T(U.a, { name: "x".repeat(256) }), strict: ["schema"], wire: ["schema"] },
+    { name: "plain-string dependency (v1 convenience)", task: T(U.a, { dependencies: ["x"] }), strict: ["schema"], wire: ["schema"] },
+    { name: "dependency by name (v1 convenience)", task: T(U.a, { dependencies: [{ name: "x" }] }), strict: ["schema"], wire: ["schema"] },
+  ];
+  it.each(rows)("$name", ({ task, strict, wire, warnings }) => {
+    expect(codes(checkTask(task, { mode: "strict" }).errors)).toEqual(strict);
+    const w = checkTask(task, { mode: "wire" });
+    expect(codes(w.errors)).toEqual(wire);
+    for (const code of strict) if (!wire.includes(code) && code !== "schema") expect(codes(w.warnings)).toContain(code);
+    if (warnings) expect(codes(checkTask(task).warnings)).toEqual(warnings);
+  });
+
+  it("reports unknown fields, knowing v1's extension fields in wire mode", () => {
+    const task = T(U.a, { origin_type: "create", foo: 1, dependencies: [{ id: U.b, type: "result" }] });
+    expect(find(checkTask(task), "unknown-field").map((i) => i.path)).toEqual(["/origin_type", "/foo", "/dependencies/0/type"]);
+    expect(find(checkTask(task, { mode: "wire" }), "unknown-field").map((i) => i.path)).toEqual(["/foo", "/dependencies/0/type"]);
+  });
+  it("warns on duplicate dependencies", () => {
+    const r = checkTask(T(U.a, { dependencies: [{ id: U.b }, { id: U.b, required: false }] }));
+    expect(find(r, "duplicate-dependency").map((i) => [i.severity, i.path])).toEqual([["warning", "/dependencies/1"]]);
+  });
+  it("never throws on garbage", () => {
+    for (const value of [null, 1, "x", [], { id: 5 }]) expect(checkTask(value).ok).toBe(false);
+    expect(checkTaskList({}).errors[0]).toMatchObject({ code: "schema", path: "" });
+    expect(checkTaskTree(null).errors[0]).toMatchObject({ code: "schema", path: "" });
+  });
+  it("checkDependency", () => {
+    expect(checkDependency({ id: U.a, required: false }).ok).toBe(true);
+    expect(codes(checkDependency({ id: "dep-1" }).errors)).toEqual(["uuid"]);
+    expect(codes(checkDependency({ id: "dep-1" }, { mode: "wire" }).warnings)).toEqual(["uuid"]);
+    expect(codes(checkDependency({ required: true }).errors)).toEqual(["schema"]);
+  });
+});
+
+describe("inputs against schemas.input_schema", () => {
+  const schema = { type: "object", required: ["url"], properties: { url: { type: "string", format: "uri" } } };
+  it("is opt-in", () => {
+    expect(checkTask(T(U.a, { schemas: { method: "m", input_schema: schema }, inputs: {} })).ok).toBe(true);
+  });
+  it("reports each failure under inputs with a pointer", () => {
+    const r = checkTask(T(U.a, { schemas: { method: "m", input_schema: schema }, inputs: { url: 5 } }), { checkInputs: true });
+    expect(r.errors.map((i) => [i.code, i.path, i.keyword])).toEqual([["inputs", "/inputs/url", "type"]]);
+    const missing = checkTask(T(U.a, { schemas: { method: "m", input_schema: schema } }), { checkInputs: true });
+    expect(missing.errors.map((i) => [i.code, i.path])).toEqual([["inputs", "/inputs/url"]]);
+    expect(checkTask(T(U.a, { schemas: { method: "m", input_schema: schema }, inputs: { url: "https://x.test/" } }), { checkInputs: true }).ok).toBe(true);
+  });
+  it("reports a schema that does not compile", () => {
+    const r = checkTask(T(U.a, { schemas: { method: "m", input_schema: { type: "nonsense" } } }), { checkInputs: true });
+    expect(codes(r.errors)).toEqual(["input-schema"]);
+  });
+});
+
+describe("dependency cycles", () => {
+  it("reports every back edge once, with the path in order", () => {
+    const list = [
+      T("r"),
+      T("a", { parent_id: "r", dependencies: [{ id: "b" }] }),
+      T("b", { parent_id: "r", dependencies: [{ id: "a" }, { id: "c" }] }),
+      T("c", { parent_id: "r", dependencies: [{ id: "d" }] }),
+      T("d", { parent_id: "r", dependencies: [{ id: "c" }, { id: "a" }] }),
+    ];
+    const cycles = checkTaskList(list, { mode: "wire" }).errors.map((i) => i.cycle);
+    expect(cycles).toEqual([
+      ["a", "b", "a"],
+      ["c", "d", "c"],
+      ["a", "b", "c", "d", "a"],
+    ]);
+  });
+  it("handles a 200,000-long chain without recursion", () => {
+    const n = 200_000;
+    const list = Array.from({ length: n }, (_, i) => ({ id: `t${i}`, name: "t", status: "pending", ...(i > 0 ? { parent_id: "t0" } : {}), dependencies: [{ id: `t${(i + 1) % n}` }] }));
+    const r = checkTaskList(list, { mode: "wire" });
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.cycle).toHaveLength(n + 1);
+    expect(r.errors[0]!.path).toBe(`/${n - 1}/dependencies/0`);
+  });
+  it("checks a 100,000-deep tree", () => {
+    let node: Record<string, unknown> = { task: { id: "t0", name: "t", status: "pending", parent_id: "t1" }, children: [] };
+    for (let i = 1; i < 100_000; i++) node = { task: { id: `t${i}`, name: "t", status: "pending", ...(i < 99_999 ? { parent_id: `t${i + 1}` } : {}) }, children: [node] };
+    const r = checkTaskTree(node, { mode: "wire" });
+    expect(r.errors).toEqual([]);
+  });
+  it("a bad field never hides a cycle", () => {
+    const r = checkTaskList([T("r", { priority: 9, dependencies: [{ id: "r2" }] }), T("r2", { parent_id: "r", status: "bogus", dependencies: [{ id: "r" }] })], { mode: "wire" });
+    expect(codes(r.errors)).toEqual(["schema", "schema", "dependency-cycle"]);
+  });
+  it("warns on mixed user ids", () => {
+    const r = checkTaskList([T("r", { user_id: "u1" }), T("c", { parent_id: "r", user_id: "u2" })], { mode: "wire" });
+    expect(r.ok).toBe(true);
+    expect(find(r, "mixed-user-id").map((i) => i.path)).toEqual(["/1/user_id"]);
+  });
+});

@@ -1,0 +1,76 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createExecutorRegistry, registerBuiltinExecutors, runTaskTree, type Task } from "@flowspec/apflow";
+
+let server: Server;
+let base = "";
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://x");
+      if (url.pathname === "/json") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ method: req.method, query: Object.fromEntries(url.searchParams), body: body ? JSON.parse(body) : null, type: req.headers["content-type"] ?? null, auth: req.headers.authorization ?? null }));
+      } else if (url.pathname === "/text") {
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end("hello");
+      } else if (url.pathname === "/slow") {
+        setTimeout(() => res.end("late"), 2000);
+      } else {
+        res.writeHead(404, { "content-type": "text/plain" });
+        res.end("no such thing");
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function runRest(inputs: Record<string, unknown>) {
+  const task: Task = { id: "t", name: "call", status: "pending", schemas: { method: "rest_executor" }, inputs };
+  const result = await runTaskTree([task], { mode: "wire", registry: registerBuiltinExecutors(createExecutorRegistry()) }).done;
+  return result.tasks.t!;
+}
+
+describe("rest_executor", () => {
+  it("GETs JSON with query params and headers", async () => {
+    const t = await runRest({ url: `${base}/json`, params: { q: "x", n: 2 }, headers: { authorization: "Bearer k" } });
+    expect(t.status).toBe("completed");
+    expect(t.result).toMatchObject({ status_code: 200, body: { method: "GET", query: { q: "x", n: "2" }, body: null, auth: "Bearer k" } });
+    expect((t.result!.headers as Record<string, string>)["content-type"]).toBe("application/json");
+  });
+  it("POSTs json", async () => {
+    const t = await runRest({ url: `${base}/json`, method: "post", json: { a: 1 } });
+    expect(t.result).toMatchObject({ body: { method: "POST", body: { a: 1 }, type: "application/json" } });
+  });
+  it("returns text bodies as text", async () => {
+    expect((await runRest({ url: `${base}/text` })).result).toMatchObject({ status_code: 200, body: "hello" });
+  });
+  it("fails on a non-2xx status naming method, URL and status", async () => {
+    const t = await runRest({ url: `${base}/missing`, method: "DELETE" });
+    expect(t).toMatchObject({ status: "failed", error: `DELETE ${base}/missing answered HTTP 404: no such thing` });
+  });
+  it("fails on the timeout", async () => {
+    const t = await runRest({ url: `${base}/slow`, timeout: 0.2 });
+    expect(t.error).toBe(`GET ${base}/slow timed out after 0.2 s`);
+  });
+  it("fails on a network error", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const t = await runRest({ url: `http://127.0.0.1:${port}/` });
+    expect(t.error).toMatch(new RegExp(`^GET http://127.0.0.1:${port}/ failed: `));
+  });
+  it("checks its inputs before sending", async () => {
+    const t = await runRest({ method: "GET" });
+    expect(t.error).toBe('inputs do not conform to input_schema: /url missing required property "url"');
+  });
+});

@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, type CliIo } from "@flowspec/cli";
+
+let dir = "";
+const R = "0b6f3a4e-8c1d-4f2a-9e3b-5d7c1a2b3c4d";
+const A = "7c2d9e1f-3a4b-4c5d-8e6f-1a2b3c4d5e6f";
+const B = "1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9";
+const agg = { method: "aggregate_results_executor" };
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "flowspec-apflow-"));
+  const tree = {
+    task: { id: R, name: "report", status: "pending", schemas: agg, dependencies: [{ id: A }, { id: B, required: false }] },
+    children: [
+      { task: { id: A, name: "a", status: "pending", parent_id: R, priority: 3, schemas: agg }, children: [] },
+      { task: { id: B, name: "b", status: "pending", parent_id: R, priority: 0, schemas: agg }, children: [] },
+    ],
+  };
+  writeFileSync(join(dir, "tree.json"), JSON.stringify(tree, null, 2));
+  writeFileSync(
+    join(dir, "failing.yaml"),
+    `- id: ${R}\n  name: root\n  status: pending\n  schemas: {method: no_such_executor}\n- id: ${A}\n  name: after\n  status: pending\n  parent_id: ${R}\n  schemas: {method: aggregate_results_executor}\n  dependencies: [{id: ${R}}]\n`,
+  );
+  writeFileSync(
+    join(dir, "cycle.json"),
+    JSON.stringify(
+      [
+        { id: "r", name: "r", status: "pending" },
+        { id: "a", name: "a", status: "pending", parent_id: "r", dependencies: [{ id: "b" }] },
+        { id: "b", name: "b", status: "pending", parent_id: "r", dependencies: [{ id: "a" }] },
+      ],
+      null,
+      2,
+    ),
+  );
+  writeFileSync(join(dir, "task.json"), JSON.stringify({ id: "not-a-uuid", name: "t", status: "pending" }));
+  writeFileSync(join(dir, "broken.json"), "{ nope");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...argv: string[]) {
+  let out = "";
+  let err = "";
+  const io: CliIo = { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, cwd: dir, env: {} };
+  const code = await runCli(argv, io);
+  return { code, out, err };
+}
+
+describe("flowspec apflow check", () => {
+  it("passes a valid tree", async () => {
+    const r = await cli("apflow", "check", "tree.json");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^valid {3}tree\.json: apflow tree \(strict\), 0 error\(s\), 0 warning\(s\)/);
+  });
+  it("reports a cycle with file:line:column and exit 1", async () => {
+    const r = await cli("apflow", "check", "cycle.json", "--mode", "wire");
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("  cycle.json:24:7 error dependency-cycle /2/dependencies/0: circular dependency: a → b → a\n");
+  });
+  it("reads a single task per mode, as JSON", async () => {
+    const strict = await cli("apflow", "check", "task.json", "--format", "json");
+    expect(strict.code).toBe(1);
+    const report = JSON.parse(strict.out);
+    expect(report).toMatchObject({ shape: "task", mode: "strict", ok: false, errors: [{ code: "uuid", path: "/id", line: 1 }] });
+    const wire = await cli("apflow", "check", "task.json", "--mode", "wire", "--format", "json");
+    expect(wire.code).toBe(0);
+    expect(JSON.parse(wire.out).warnings[0].code).toBe("uuid");
+  });
+  it("exits 2 on usage errors and unreadable files", async () => {
+    expect((await cli("apflow", "check", "missing.json")).code).toBe(2);
+    const broken = await cli("apflow", "check", "broken.json");
+    expect(broken.code).toBe(2);
+    expect(broken.err).toMatch(/broken\.json:1:\d+/);
+    expect((await cli("apflow", "check", "tree.json", "--mode", "loose")).code).toBe(2);
+    expect((await cli("apflow", "check", "tree.json", "--format", "xml")).code).toBe(2);
+  });
+  it("has help with examples", async () => {
+    const r = await cli("apflow", "check", "--help");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("flowspec apflow check tree.json");
+  });
+});
+
+describe("flowspec apflow run", () => {
+  it("runs a tree with the built-in executors and prints each task", async () => {
+    const r = await cli("apflow", "run", "tree.json", "--concurrency", "1");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`completed report ${R}`);
+    expect(r.out).toContain(`result: {"results":{"${A}":{"results":{},"count":0},"${B}":{"results":{},"count":0}},"count":2}`);
+    expect(r.out).toMatch(/run completed\n$/);
+  });
+  it("prints the final tree as JSON and exits 1 when a task fails", async () => {
+    const r = await cli("apflow", "run", "failing.yaml", "--format", "json");
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.out);
+    expect(out.status).toBe("failed");
+    expect(out.tree.task).toMatchObject({ status: "failed", error: "Executor 'no_such_executor' not found in registry" });
+    expect(out.tree.children[0].task).toMatchObject({ status: "cancelled", error: `dependency ${R} failed` });
+  });
+  it("refuses an invalid tree with located issues", async () => {
+    const r = await cli("apflow", "run", "cycle.json", "--mode", "wire");
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("dependency-cycle");
+    expect((await cli("apflow", "run", "task.json")).code).toBe(2);
+    expect((await cli("apflow", "run", "tree.json", "--concurrency", "0")).code).toBe(2);
+  });
+});
+
+describe("flowspec apflow plan", () => {
+  it("prints the ready order", async () => {
+    const r = await cli("apflow", "plan", "tree.json");
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(
+      "step 1: b (priority 0, executor aggregate_results_executor), a (priority 3, executor aggregate_results_executor)\n" +
+        "step 2: report (priority 2, executor aggregate_results_executor)\n",
+    );
+  });
+  it("exits 1 for an invalid tree", async () => {
+    expect((await cli("apflow", "plan", "cycle.json", "--mode", "wire")).code).toBe(1);
+  });
+});
