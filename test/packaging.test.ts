@@ -49,7 +49,7 @@ describe("the flowspec and flowspec-codegen binaries", () => {
   });
 
   it("flowspec-codegen --help runs from dist", () => {
-    const out = execFileSync(process.execPath, [join(repoRoot, "codegen/dist/cli.js"), "--help"], { encoding: "utf8" });
+    const out = execFileSync(process.execPath, [join(repoRoot, "codegen/dist/bin.js"), "--help"], { encoding: "utf8" });
     expect(out).toContain("Usage: flowspec-codegen --schemas DIR --out DIR");
   });
 });

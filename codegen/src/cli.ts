@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { checkDrift, writeGenerated } from "./check.js";
 import { generate } from "./generate.js";
@@ -22,7 +21,27 @@ Example:
   flowspec-codegen --schemas schemas/billing --out src/generated
   flowspec-codegen --schemas schemas/billing --out src/generated --check`;
 
-async function main(argv: string[]): Promise<number> {
+/** Where the command writes (the process's streams, or a test's buffers). */
+export interface CodegenIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/**
+ * The `flowspec-codegen` command (also `flowspec codegen`): resolves with its exit code, 0 done or
+ * up to date, 1 stale (--check), 2 usage or schema error.
+ */
+export async function runCodegen(argv: string[], io: CodegenIo = process): Promise<number> {
+  const console = { log: (text: string) => void io.stdout.write(`${text}\n`), error: (text: string) => void io.stderr.write(`${text}\n`) };
+  try {
+    return await main(argv, console);
+  } catch (error) {
+    console.error(`flowspec-codegen: ${(error as Error).message}`);
+    return 2;
+  }
+}
+
+async function main(argv: string[], console: { log(text: string): void; error(text: string): void }): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -52,15 +71,16 @@ async function main(argv: string[]): Promise<number> {
   const fixes: string[] = [];
   for (const [i, schemaDir] of schemas.entries()) {
     const outDir = outs[i]!;
+    const progress = `[${i + 1}/${schemas.length}]`;
     const { files, regenerateCommand } = await generate({ schemaDir, outDir });
     if (!values.check) {
       writeGenerated(files, outDir);
-      console.error(`flowspec-codegen: ${schemaDir} -> ${outDir} (${files.length} files)`);
+      console.error(`flowspec-codegen: ${progress} ${schemaDir} -> ${outDir} (${files.length} files)`);
       continue;
     }
     const report = checkDrift(files, outDir);
     if (report.upToDate) {
-      console.error(`flowspec-codegen: ${outDir} is up to date with ${schemaDir}`);
+      console.error(`flowspec-codegen: ${progress} ${outDir} is up to date with ${schemaDir}`);
       continue;
     }
     if (!fixes.includes(regenerateCommand)) fixes.push(regenerateCommand);
@@ -76,12 +96,3 @@ async function main(argv: string[]): Promise<number> {
   return fixes.length > 0 ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: Error) => {
-    console.error(`flowspec-codegen: ${error.message}`);
-    process.exitCode = 2;
-  },
-);

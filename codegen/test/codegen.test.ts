@@ -20,7 +20,7 @@ function copySchemas(spec: string): string {
 }
 
 function runCli(args: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", join(repoRoot, "codegen/src/cli.ts"), ...args], {
+  return spawnSync(process.execPath, ["--import", "tsx", join(repoRoot, "codegen/src/bin.ts"), ...args], {
     cwd: repoRoot,
     encoding: "utf8",
   });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/support.js";
 
-const cli = join(repoRoot, "codegen/src/cli.ts");
+const cli = join(repoRoot, "codegen/src/bin.ts");
 const example = join(repoRoot, "examples/codegen-other-repo");
 const tmp = mkdtempSync(join(tmpdir(), "flowspec-codegen-other-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -3,6 +3,8 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: { index: "src/index.ts", testing: "src/testing.ts" },
   format: ["esm", "cjs"],
+  // Entries share chunks rather than each bundling a copy (one identity per class).
+  splitting: true,
   dts: true,
   clean: true,
   target: "node20",

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerAgentsJson } from "./commands/agents-json.js";
 import { registerApflow } from "./commands/apflow.js";
+import { registerCodegen } from "./commands/codegen.js";
 import { registerDiff } from "./commands/diff.js";
 import { registerGraph } from "./commands/graph.js";
 import { registerRuns } from "./commands/runs.js";
@@ -29,6 +30,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .showHelpAfterError("(add --help for usage)");
   registerValidate(program, io, setExit);
   registerDiff(program, io, setExit);
+  registerCodegen(program, io, setExit);
   registerGraph(program, io, setExit);
   registerStepflow(program, io, setExit);
   registerStepflowServe(program, io);

@@ -1,17 +1,28 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { formats } from "@flowspec/runtime/ajv";
 import { issuesFromAjv, type ValidationIssue } from "@flowspec/runtime";
 import type { IssueSink } from "./issue.js";
 
-// Built on first use: most callers never check inputs, and compiling is the expensive part.
+// Built on first use: most callers never check inputs, and both loading ajv's compiler (tens of
+// ms at start-up) and compiling are expensive. Loaded synchronously through Node's module API,
+// since the checks are synchronous; a static import would load it for every importer.
 let ajv: Ajv | undefined;
+
+function createAjv(): Ajv {
+  const moduleApi = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process?.getBuiltinModule?.("node:module") as
+    | { createRequire(from: string): (id: string) => { Ajv: new (options: object) => Ajv } }
+    | undefined;
+  if (!moduleApi) throw new Error("checking inputs against input_schema needs Node 20.16 or later (it loads ajv on demand)");
+  const { Ajv: AjvClass } = moduleApi.createRequire(import.meta.url)("ajv");
+  return new AjvClass({ allErrors: true, strict: false, formats: formats as never, validateSchema: true });
+}
 const compiled = new WeakMap<object, ValidateFunction | Error>();
 
 function compile(schema: object): ValidateFunction | Error {
   let entry = compiled.get(schema);
   if (entry === undefined) {
-    ajv ??= new Ajv({ allErrors: true, strict: false, formats: formats as never, validateSchema: true });
     try {
+      ajv ??= createAjv();
       entry = ajv.compile(schema);
     } catch (error) {
       entry = error instanceof Error ? error : new Error(String(error));
