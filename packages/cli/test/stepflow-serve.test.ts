@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { connectHttp, connectStdio, type RuntimeServices } from "@flowspec/stepflow/client";
 import { repoRoot } from "../../../test/support.js";
+import { runCli } from "../src/index.js";
 import { cli } from "./support.js";
 
 const bin = join(repoRoot, "packages/cli/src/bin.ts");
@@ -65,4 +66,18 @@ describe("flowspec stepflow test with external component servers", () => {
     expect(run.stdout).toMatch(/^2 passed, 0 failed, 0 skipped$/m);
     expect(run.code).toBe(0);
   }, 120_000);
+});
+
+describe("flowspec stepflow test progress", () => {
+  it("shows [i/n] file on a terminal's stderr while flows run, and nothing elsewhere", async () => {
+    let stderr = "";
+    let stdout = "";
+    const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t), isTTY: true }, cwd: repoRoot, env: process.env };
+    const code = await runCli(["stepflow", "test", join(repoRoot, "../shared/corpus/stepflow/tests/mock")], io);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/\[1\/7\] .*basic\.yaml/);
+    expect(stderr).toMatch(/\[7\/7\] /);
+    expect(stdout).not.toContain("[1/7]");
+    expect((await cli(["stepflow", "test", join(repoRoot, "../shared/corpus/stepflow/tests/mock")], repoRoot)).stderr).not.toContain("[1/7]");
+  });
 });

@@ -40,11 +40,12 @@ Exit codes: 0 no failure, 1 any case failed or any flow could not be read, 2 usa
       const format = parseFormat(options.format);
       let summary: TestSummary;
       try {
-        summary = await testPaths(paths, { configFile: options.config, cwd: io.cwd, env: io.env });
+        summary = await testPaths(paths, { configFile: options.config, cwd: io.cwd, env: io.env, onFile: progress(io) });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`cannot read ${(error as NodeJS.ErrnoException).path ?? paths.join(", ")}`);
         throw error;
       }
+      if (io.stderr.isTTY) io.stderr.write("\r\u001b[K");
       if (format === "json") io.stdout.write(JSON.stringify(summary, null, 2) + "\n");
       else printTests(io, summary);
       setExit(summary.failed > 0 ? EXIT.failed : EXIT.ok);
@@ -181,4 +182,10 @@ function printTests(io: CliIo, summary: TestSummary): void {
     }
   }
   io.stdout.write(`${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped\n`);
+}
+
+/** On a terminal, `[i/n] file` on one stderr line while the flows of a long `test` run. */
+function progress(io: CliIo): ((file: string, index: number, total: number) => void) | undefined {
+  if (!io.stderr.isTTY) return undefined;
+  return (file, index, total) => void io.stderr.write(`\r\u001b[K[${index + 1}/${total}] ${file}`);
 }

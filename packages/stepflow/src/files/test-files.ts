@@ -29,6 +29,8 @@ export interface TestOptions extends Omit<RouterOptions, "config"> {
   configFile?: string;
   cwd?: string;
   signal?: AbortSignal;
+  /** Called before each flow file of `testPaths` runs: for a progress indicator. */
+  onFile?(file: string, index: number, total: number): void;
 }
 
 export interface TestSummary {
@@ -139,7 +141,11 @@ function hasFlowSchema(text: string, file: string): boolean {
 /** Runs the tests of every flow under the given files and folders. */
 export async function testPaths(paths: readonly string[], options: TestOptions = {}): Promise<TestSummary> {
   const files: FlowTestReport[] = [];
-  for (const file of findFlowFiles(paths, options.cwd)) files.push(await testFlow(file, options));
+  const found = findFlowFiles(paths, options.cwd);
+  for (const [index, file] of found.entries()) {
+    options.onFile?.(file, index, found.length);
+    files.push(await testFlow(file, options));
+  }
   const count = (status: CaseReport["status"]) => files.reduce((n, f) => n + f.cases.filter((c) => c.status === status).length, 0);
   return { files, passed: count("passed"), failed: count("failed") + files.filter((f) => f.error).length, skipped: count("skipped") };
 }
