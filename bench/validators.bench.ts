@@ -2,7 +2,7 @@
  * Generated validators against ajv compiling the same schema at run time, one document per spec:
  * - throughput (validations/s) of each, as a ratio (target: generated ≥ 1× run-time ajv);
  * - import-to-first-validation time in a fresh process, as a ratio (target: generated ≥ 5× faster).
- * Uses the built packages (npm run bench builds first).
+ * Uses the built packages (npm run bench builds first), through their light `/validate` entries.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -30,7 +30,7 @@ function tree(depth: number, fanout: number, parent: string | null = null, count
 const cases: { spec: string; packageName: string; exportName: string; schema: FlowspecSchema<unknown>; document: unknown; keywords: string[] }[] = [
   {
     spec: "stepflow Flow (tests/mock/conditional_skip.yaml)",
-    packageName: "@flowspec/stepflow",
+    packageName: "@flowspec/stepflow/validate",
     exportName: "FlowSchema",
     schema: FlowSchema as FlowspecSchema<unknown>,
     document: parseSourceDocument(readFileSync(join(corpus, "stepflow/tests/mock/conditional_skip.yaml"), "utf8"), { format: "yaml" }).value,
@@ -38,7 +38,7 @@ const cases: { spec: string; packageName: string; exportName: string; schema: Fl
   },
   {
     spec: "agents.json (stripe, 13 flows)",
-    packageName: "@flowspec/agents-json",
+    packageName: "@flowspec/agents-json/validate",
     exportName: "AgentsJsonSchema",
     schema: AgentsJsonSchema as FlowspecSchema<unknown>,
     document: JSON.parse(readFileSync(join(corpus, "agents-json/agents_json__stripe__agents.json"), "utf8")),
@@ -46,7 +46,7 @@ const cases: { spec: string; packageName: string; exportName: string; schema: Fl
   },
   {
     spec: "apflow TaskTreeNode (121 tasks)",
-    packageName: "@flowspec/apflow",
+    packageName: "@flowspec/apflow/validate",
     exportName: "TaskTreeNodeSchema",
     schema: TaskTreeNodeSchema as FlowspecSchema<unknown>,
     document: tree(2, 10),
@@ -54,7 +54,7 @@ const cases: { spec: string; packageName: string; exportName: string; schema: Fl
   },
   {
     spec: "agent-service CreateRunCommand (agent)",
-    packageName: "@flowspec/agent-service",
+    packageName: "@flowspec/agent-service/validate",
     exportName: "CreateRunCommandSchema",
     schema: CreateRunCommandSchema as FlowspecSchema<unknown>,
     document: {

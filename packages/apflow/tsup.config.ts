@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", client: "src/client/index.ts" },
+  entry: { index: "src/index.ts", validate: "src/validate.ts", client: "src/client/index.ts" },
   format: ["esm", "cjs"],
   // Entries share chunks rather than each bundling a copy (one identity per class).
   splitting: true,

@@ -78,24 +78,32 @@ export interface FlowspecSchema<T> extends StandardSchemaV1<T>, StandardJSONSche
   readonly validate: Validate<T>;
 }
 
+/**
+ * @param jsonSchema the type's JSON Schema, or its JSON text: generated code passes text, parsed on
+ *   first use, so a program that only validates never builds the schema objects.
+ */
 export function createStandardSchema<T>(
   compiled: CompiledValidator,
   typeName: string,
-  jsonSchema: Record<string, unknown>,
+  jsonSchema: Record<string, unknown> | string,
   dialect: JsonSchemaDialect,
 ): FlowspecSchema<T> {
   const validate = createValidate<T>(compiled);
+  let parsed = typeof jsonSchema === "string" ? undefined : jsonSchema;
+  const schemaObject = () => (parsed ??= JSON.parse(jsonSchema as string) as Record<string, unknown>);
   const toJsonSchema = (options: StandardJSONSchemaV1.Options): Record<string, unknown> => {
     if (options.target !== dialect) {
       throw new Error(
         `${typeName}'s JSON Schema is ${dialect}; target "${options.target}" is not supported (use "${dialect}")`,
       );
     }
-    return jsonSchema;
+    return schemaObject();
   };
   return {
     typeName,
-    jsonSchema,
+    get jsonSchema() {
+      return schemaObject();
+    },
     dialect,
     validate,
     "~standard": {

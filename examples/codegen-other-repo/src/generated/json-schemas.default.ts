@@ -6,149 +6,18 @@
  *   invoice.json   sha256 564c7f8101bf344a23eada0601663c2d6d5aeb942e4697a9a5f437623281f513
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-/** The JSON Schema of `Invoice`, self-contained. */
-export const Invoice: Record<string, unknown> = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  title: "Invoice",
-  description: "A bill for one customer, in one currency.",
-  type: "object",
-  required: ["id", "customer", "currency", "lines", "status"],
-  properties: {
-    id: { type: "string", pattern: "^inv_[A-Za-z0-9]+$" },
-    customer: { $ref: "#/definitions/Customer" },
-    currency: { $ref: "#/definitions/Currency" },
-    lines: { type: "array", minItems: 1, items: { $ref: "#/definitions/InvoiceLine" } },
-    status: { type: "string", enum: ["draft", "open", "paid", "void"] },
-    dueDate: { type: "string", format: "date" },
-    memo: { type: ["string", "null"], maxLength: 500 },
-  },
-  additionalProperties: false,
-  definitions: {
-    Address: {
-      type: "object",
-      required: ["line1", "city", "country"],
-      properties: {
-        line1: { type: "string", minLength: 1 },
-        line2: { type: "string" },
-        city: { type: "string", minLength: 1 },
-        postalCode: { type: "string" },
-        country: {
-          description: "ISO 3166-1 alpha-2 country code.",
-          type: "string",
-          pattern: "^[A-Z]{2}$",
-        },
-      },
-      additionalProperties: false,
-    },
-    Currency: {
-      description: "ISO 4217 code of the currencies this API bills in.",
-      type: "string",
-      enum: ["EUR", "USD", "GBP"],
-    },
-    Customer: {
-      title: "Customer",
-      description: "Someone the billing API sends invoices to.",
-      type: "object",
-      required: ["id", "email", "name"],
-      properties: {
-        id: { type: "string", pattern: "^cus_[A-Za-z0-9]+$" },
-        email: { type: "string", format: "email" },
-        name: { type: "string", minLength: 1, maxLength: 200 },
-        address: { $ref: "#/definitions/Address" },
-        taxExempt: { type: "boolean", default: false },
-      },
-      additionalProperties: false,
-    },
-    InvoiceLine: {
-      title: "Invoice line",
-      type: "object",
-      required: ["description", "quantity", "unitAmount"],
-      properties: {
-        description: { type: "string", minLength: 1 },
-        quantity: { type: "integer", minimum: 1 },
-        unitAmount: { $ref: "#/definitions/Money" },
-      },
-      additionalProperties: false,
-    },
-    Money: {
-      description: "An amount in the currency's minor unit (cents), never negative.",
-      type: "integer",
-      minimum: 0,
-    },
-  },
-};
+/** The JSON Schema of `Invoice`, self-contained, as JSON text. */
+export const Invoice: string =
+  '{"$schema":"http://json-schema.org/draft-07/schema#","title":"Invoice","description":"A bill for one customer, in one currency.","type":"object","required":["id","customer","currency","lines","status"],"properties":{"id":{"type":"string","pattern":"^inv_[A-Za-z0-9]+$"},"customer":{"$ref":"#/definitions/Customer"},"currency":{"$ref":"#/definitions/Currency"},"lines":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/InvoiceLine"}},"status":{"type":"string","enum":["draft","open","paid","void"]},"dueDate":{"type":"string","format":"date"},"memo":{"type":["string","null"],"maxLength":500}},"additionalProperties":false,"definitions":{"Address":{"type":"object","required":["line1","city","country"],"properties":{"line1":{"type":"string","minLength":1},"line2":{"type":"string"},"city":{"type":"string","minLength":1},"postalCode":{"type":"string"},"country":{"description":"ISO 3166-1 alpha-2 country code.","type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false},"Currency":{"description":"ISO 4217 code of the currencies this API bills in.","type":"string","enum":["EUR","USD","GBP"]},"Customer":{"title":"Customer","description":"Someone the billing API sends invoices to.","type":"object","required":["id","email","name"],"properties":{"id":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"address":{"$ref":"#/definitions/Address"},"taxExempt":{"type":"boolean","default":false}},"additionalProperties":false},"InvoiceLine":{"title":"Invoice line","type":"object","required":["description","quantity","unitAmount"],"properties":{"description":{"type":"string","minLength":1},"quantity":{"type":"integer","minimum":1},"unitAmount":{"$ref":"#/definitions/Money"}},"additionalProperties":false},"Money":{"description":"An amount in the currency\'s minor unit (cents), never negative.","type":"integer","minimum":0}}}';
 
-/** The JSON Schema of `InvoiceLine`, self-contained. */
-export const InvoiceLine: Record<string, unknown> = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  title: "Invoice line",
-  type: "object",
-  required: ["description", "quantity", "unitAmount"],
-  properties: {
-    description: { type: "string", minLength: 1 },
-    quantity: { type: "integer", minimum: 1 },
-    unitAmount: { $ref: "#/definitions/Money" },
-  },
-  additionalProperties: false,
-  definitions: {
-    Money: {
-      description: "An amount in the currency's minor unit (cents), never negative.",
-      type: "integer",
-      minimum: 0,
-    },
-  },
-};
+/** The JSON Schema of `InvoiceLine`, self-contained, as JSON text. */
+export const InvoiceLine: string =
+  '{"$schema":"http://json-schema.org/draft-07/schema#","title":"Invoice line","type":"object","required":["description","quantity","unitAmount"],"properties":{"description":{"type":"string","minLength":1},"quantity":{"type":"integer","minimum":1},"unitAmount":{"$ref":"#/definitions/Money"}},"additionalProperties":false,"definitions":{"Money":{"description":"An amount in the currency\'s minor unit (cents), never negative.","type":"integer","minimum":0}}}';
 
-/** The JSON Schema of `Customer`, self-contained. */
-export const Customer: Record<string, unknown> = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  title: "Customer",
-  description: "Someone the billing API sends invoices to.",
-  type: "object",
-  required: ["id", "email", "name"],
-  properties: {
-    id: { type: "string", pattern: "^cus_[A-Za-z0-9]+$" },
-    email: { type: "string", format: "email" },
-    name: { type: "string", minLength: 1, maxLength: 200 },
-    address: { $ref: "#/definitions/Address" },
-    taxExempt: { type: "boolean", default: false },
-  },
-  additionalProperties: false,
-  definitions: {
-    Address: {
-      type: "object",
-      required: ["line1", "city", "country"],
-      properties: {
-        line1: { type: "string", minLength: 1 },
-        line2: { type: "string" },
-        city: { type: "string", minLength: 1 },
-        postalCode: { type: "string" },
-        country: {
-          description: "ISO 3166-1 alpha-2 country code.",
-          type: "string",
-          pattern: "^[A-Z]{2}$",
-        },
-      },
-      additionalProperties: false,
-    },
-  },
-};
+/** The JSON Schema of `Customer`, self-contained, as JSON text. */
+export const Customer: string =
+  '{"$schema":"http://json-schema.org/draft-07/schema#","title":"Customer","description":"Someone the billing API sends invoices to.","type":"object","required":["id","email","name"],"properties":{"id":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"address":{"$ref":"#/definitions/Address"},"taxExempt":{"type":"boolean","default":false}},"additionalProperties":false,"definitions":{"Address":{"type":"object","required":["line1","city","country"],"properties":{"line1":{"type":"string","minLength":1},"line2":{"type":"string"},"city":{"type":"string","minLength":1},"postalCode":{"type":"string"},"country":{"description":"ISO 3166-1 alpha-2 country code.","type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false}}}';
 
-/** The JSON Schema of `Address`, self-contained. */
-export const Address: Record<string, unknown> = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  type: "object",
-  required: ["line1", "city", "country"],
-  properties: {
-    line1: { type: "string", minLength: 1 },
-    line2: { type: "string" },
-    city: { type: "string", minLength: 1 },
-    postalCode: { type: "string" },
-    country: {
-      description: "ISO 3166-1 alpha-2 country code.",
-      type: "string",
-      pattern: "^[A-Z]{2}$",
-    },
-  },
-  additionalProperties: false,
-};
+/** The JSON Schema of `Address`, self-contained, as JSON text. */
+export const Address: string =
+  '{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["line1","city","country"],"properties":{"line1":{"type":"string","minLength":1},"line2":{"type":"string"},"city":{"type":"string","minLength":1},"postalCode":{"type":"string"},"country":{"description":"ISO 3166-1 alpha-2 country code.","type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false}';
