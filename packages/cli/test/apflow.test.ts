@@ -122,3 +122,15 @@ describe("flowspec apflow plan", () => {
     expect((await cli("apflow", "plan", "cycle.json", "--mode", "wire")).code).toBe(1);
   });
 });
+
+describe("flowspec apflow plan --format json", () => {
+  it("prints the plan as data", async () => {
+    const { cli } = await import("./support.js");
+    const { repoRoot } = await import("../../../test/support.js");
+    const run = await cli(["apflow", "plan", "packages/cli/docs/graph/apflow-tree.json", "--mode", "wire", "--format", "json"], repoRoot);
+    expect(run.code).toBe(0);
+    const plan = JSON.parse(run.stdout) as { steps: { name: string }[][]; skipped: unknown[] };
+    expect(plan.steps.length).toBeGreaterThan(0);
+    expect(Array.isArray(plan.skipped)).toBe(true);
+  });
+});

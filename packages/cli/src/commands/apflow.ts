@@ -170,6 +170,7 @@ Examples:
     .description("Print the order in which tasks become ready (every task assumed to complete; nothing runs)")
     .argument("<file>", "JSON or YAML file: a TaskTreeNode or a flat task list")
     .option("--mode <mode>", "validation mode: strict or wire", "strict")
+    .option("--format <format>", "text or json (the plan: { steps, skipped })", "text")
     .addHelpText(
       "after",
       `
@@ -179,11 +180,13 @@ because a required dependency already failed, are listed as skipped.
 
 Exit codes: 0 planned, 1 the tree is invalid, 2 usage error or unreadable file.
 
-Example:
-  flowspec apflow plan tree.json`,
+Examples:
+  flowspec apflow plan tree.json
+  flowspec apflow plan tasks.json --mode wire --format json`,
     )
-    .action((file: string, options: { mode: string }) => {
+    .action((file: string, options: { mode: string; format: string }) => {
       const mode = parseMode(options.mode);
+      const format = parseFormat(options.format);
       const { document, input } = runnable(io, file, mode);
       let plan;
       try {
@@ -193,6 +196,11 @@ Example:
         io.stdout.write(`${colours(io).red("invalid")} ${file}: ${error.message}\n`);
         printIssues(io, document, file, error.issues);
         setExit(EXIT.failed);
+        return;
+      }
+      if (format === "json") {
+        io.stdout.write(JSON.stringify(plan, null, 2) + "\n");
+        setExit(EXIT.ok);
         return;
       }
       const c = colours(io);

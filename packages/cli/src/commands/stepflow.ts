@@ -34,7 +34,11 @@ directory, else a builtin-only config without routes. A case that needs a compon
 plugin can serve (including components of nested flows, and plugins whose command is not installed)
 is skipped with the reason. The last line is "N passed, N failed, N skipped".
 
-Exit codes: 0 no failure, 1 any case failed or any flow could not be read, 2 usage error.`,
+Exit codes: 0 no failure, 1 any case failed or any flow could not be read, 2 usage error.
+
+Examples:
+  flowspec stepflow test flows/
+  flowspec stepflow test flow.yaml --config stepflow-config.yml --format json`,
     )
     .action(async (paths: string[], options: { config?: string; format: string }) => {
       const format = parseFormat(options.format);
@@ -57,7 +61,15 @@ Exit codes: 0 no failure, 1 any case failed or any flow could not be read, 2 usa
     .argument("<flows...>", "flow files (YAML or JSON)")
     .option("--config <file>", "also report components that no route of this stepflow-config serves")
     .option("--format <format>", "text or json", "text")
-    .addHelpText("after", "\nExit codes: 0 no errors (warnings allowed), 1 any error, 2 usage error or an unreadable file.")
+    .addHelpText(
+      "after",
+      `
+Exit codes: 0 no errors (warnings allowed), 1 any error, 2 usage error or an unreadable file.
+
+Examples:
+  flowspec stepflow check flow.yaml
+  flowspec stepflow check flows/*.yaml --config stepflow-config.yml --format json`,
+    )
     .action((files: string[], options: { config?: string; format: string }) => {
       const format = parseFormat(options.format);
       const reports = files.map((file) => {
@@ -98,7 +110,11 @@ Exit codes: 0 no failure, 1 any case failed or any flow could not be read, 2 usa
 The FlowResult goes to stdout. When the run ends on an execution error, stderr says where
 (file:line:column, JSON Pointer) and why.
 
-Exit codes: 0 success or skipped, 1 failed, 2 usage error, an unreadable or invalid flow or config.`,
+Exit codes: 0 success or skipped, 1 failed, 2 usage error, an unreadable or invalid flow or config.
+
+Examples:
+  flowspec stepflow run flow.yaml --input '{"text": "hi"}'
+  flowspec stepflow run flow.yaml --input-file input.json --config stepflow-config.yml`,
     )
     .action(async (file: string, options: { input?: string; inputFile?: string; config?: string }) => {
       if (options.input !== undefined && options.inputFile !== undefined) throw new CliError("give --input or --input-file, not both");
