@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import {
@@ -15,6 +14,7 @@ import {
   type UpstreamAuth,
 } from "@flowspec/agents-json";
 import { DocumentParseError } from "@flowspec/runtime";
+import { readText } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -152,12 +152,7 @@ function parseMode(value: string): "strict" | "compat" {
 }
 
 function readDocument(io: CliIo, file: string): { text: string; path: string } {
-  const path = resolve(io.cwd, file);
-  try {
-    return { text: readFileSync(path, "utf8"), path };
-  } catch (error) {
-    throw new CliError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  return { text: readText(io.cwd, file), path: resolve(io.cwd, file) };
 }
 
 /** Loads for display under the name given, with relative source paths resolving against the real path. */

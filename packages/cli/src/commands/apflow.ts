@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
-import { DocumentParseError, parseSourceDocument, type SourceDocument } from "@flowspec/runtime";
+import type { SourceDocument } from "@flowspec/runtime";
 import {
   checkTask,
   checkTaskList,
@@ -16,6 +14,7 @@ import {
   type Task,
   type TaskTreeNode,
 } from "@flowspec/apflow";
+import { readDocument } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
 type Shape = "tree" | "list" | "task";
@@ -29,21 +28,6 @@ function parseConcurrency(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a whole number of at least 1");
   return n;
-}
-
-function readDocument(io: CliIo, file: string): SourceDocument {
-  let text: string;
-  try {
-    text = readFileSync(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    throw new CliError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  try {
-    return parseSourceDocument(text, { file });
-  } catch (error) {
-    if (error instanceof DocumentParseError) throw new CliError(error.message);
-    throw error;
-  }
 }
 
 /** A flat array is a task list, an object with `task` a TaskTreeNode, anything else a single Task. */
@@ -67,7 +51,7 @@ function printIssues(io: CliIo, document: SourceDocument, file: string, issues: 
 }
 
 function runnable(io: CliIo, file: string, mode: CheckMode): { document: SourceDocument; input: TaskTreeNode | Task[] } {
-  const document = readDocument(io, file);
+  const document = readDocument(io.cwd, file);
   const shape = shapeOf(document.value);
   if (shape === "task") throw new CliError(`${file}: expected a TaskTreeNode ({"task": …, "children": […]}) or a flat task list, not a single task; check it with flowspec apflow check`);
   return { document, input: document.value as TaskTreeNode | Task[] };
@@ -98,7 +82,7 @@ Examples:
     .action((file: string, options: { mode: string; format: string }) => {
       const mode = parseMode(options.mode);
       const format = parseFormat(options.format);
-      const document = readDocument(io, file);
+      const document = readDocument(io.cwd, file);
       const shape = shapeOf(document.value);
       const check = shape === "list" ? checkTaskList : shape === "tree" ? checkTaskTree : checkTask;
       const result = check(document.value, { mode, checkInputs: true });

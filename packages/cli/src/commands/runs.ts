@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Command } from "commander";
 import {
   ApiConnectionError,
@@ -13,7 +11,8 @@ import {
   type SequencedOutputEnvelope,
   type TaskStatus,
 } from "@flowspec/agent-service";
-import { DocumentParseError, parseSourceDocument, type SourceDocument } from "@flowspec/runtime";
+import type { SourceDocument } from "@flowspec/runtime";
+import { readDocument } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo, type Format } from "../io.js";
 
 interface ConnectionOptions {
@@ -91,19 +90,7 @@ function eventLine(envelope: SequencedOutputEnvelope): string {
 }
 
 function readCreateBody(io: CliIo, file: string, upgrade: boolean): { body: CreateRunCommand; document: SourceDocument } {
-  let text: string;
-  try {
-    text = readFileSync(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    throw new CliError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  let document: SourceDocument;
-  try {
-    document = parseSourceDocument(text, { file });
-  } catch (error) {
-    if (error instanceof DocumentParseError) throw new CliError(error.message);
-    throw error;
-  }
+  const document = readDocument(io.cwd, file);
   const body = (upgrade ? upgradeCreateRunBody(document.value) : document.value) as CreateRunCommand;
   return { body, document };
 }

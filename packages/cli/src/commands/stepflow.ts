@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Command } from "commander";
 import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
 import {
@@ -15,6 +13,7 @@ import {
   type FlowResult,
 } from "@flowspec/stepflow";
 import { resolveConfig, testPaths, type TestSummary } from "@flowspec/stepflow/node";
+import { readDocument, readText } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
 export function registerStepflow(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -73,13 +72,7 @@ Examples:
     .action((files: string[], options: { config?: string; format: string }) => {
       const format = parseFormat(options.format);
       const reports = files.map((file) => {
-        let source;
-        try {
-          source = parseSourceDocument(readText(io, file), { file });
-        } catch (error) {
-          if (error instanceof DocumentParseError) throw new CliError(error.message);
-          throw error;
-        }
+        const source = readDocument(io.cwd, file);
         const router = options.config ? routerFor(io, file, options.config) : undefined;
         const diagnostics = checkFlow(source.value, { source, router });
         return { file, valid: !diagnostics.some((d) => d.level === "error"), diagnostics };
@@ -119,7 +112,7 @@ Examples:
     .action(async (file: string, options: { input?: string; inputFile?: string; config?: string }) => {
       if (options.input !== undefined && options.inputFile !== undefined) throw new CliError("give --input or --input-file, not both");
       const input = readInput(io, options);
-      const text = readText(io, file);
+      const text = readText(io.cwd, file);
       let parsed;
       try {
         parsed = parseFlow(text, { file });
@@ -144,18 +137,10 @@ Examples:
     });
 }
 
-function readText(io: CliIo, file: string): string {
-  try {
-    return readFileSync(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    throw new CliError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
-
 function readInput(io: CliIo, options: { input?: string; inputFile?: string }): unknown {
   if (options.inputFile !== undefined) {
     try {
-      return parseSourceDocument(readText(io, options.inputFile), { file: options.inputFile }).value;
+      return parseSourceDocument(readText(io.cwd, options.inputFile), { file: options.inputFile }).value;
     } catch (error) {
       if (error instanceof DocumentParseError) throw new CliError(`--input-file ${error.message}`);
       throw error;
