@@ -131,11 +131,16 @@ export function serveProcessStdio(options: Omit<StreamPeerOptions, "role">): Pee
 }
 
 /**
- * Resolves a command as a shell would, against `searchPath` (a command with a `/` against `cwd`),
- * so the child can be started with an environment that has no PATH of its own.
+ * Resolves a command as a shell would, against `searchPath` (a command with a `/` or `\\` against
+ * `cwd`; on Windows each `PATHEXT` extension is tried), so the child can be started with an
+ * environment that has no PATH of its own.
  */
-export function findExecutable(command: string, cwd: string, searchPath: string): string | undefined {
-  const candidates = command.includes("/") ? [isAbsolute(command) ? command : resolvePath(cwd, command)] : searchPath.split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+export function findExecutable(command: string, cwd: string, searchPath: string, pathExt = process.env.PATHEXT): string | undefined {
+  if (command === "") return undefined;
+  const extensions = process.platform === "win32" ? (pathExt ?? ".EXE;.CMD;.BAT").split(";") : [""];
+  const candidates = /[\\/]/.test(command)
+    ? [isAbsolute(command) ? command : resolvePath(cwd, command)]
+    : searchPath.split(delimiter).filter(Boolean).flatMap((dir) => extensions.map((ext) => join(dir, command + ext)));
   return candidates.find((file) => {
     try {
       accessSync(file, constants.X_OK);
