@@ -1,5 +1,5 @@
 import { HttpError, ResponseParseError, ResponseTooLargeError, TransportError, type RunErrorDetails } from "../errors.js";
-import { concat } from "../sources/resolver.js";
+import { readUpTo } from "../read-limited.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
 
@@ -103,23 +103,9 @@ async function readBody(response: Response, maxBytes: number, what: string, deta
     await response.body?.cancel();
     throw tooLarge();
   }
-  if (!response.body) return new Uint8Array();
   // A declared length within the limit can be read in one go (much cheaper than a reader loop).
   if (response.headers.has("content-length")) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return concat(chunks, total);
+  return readUpTo(response, maxBytes, tooLarge);
 }
 
 function parseBody(response: Response, bytes: Uint8Array, what: string, details: RunErrorDetails, redactor: Redactor): unknown {

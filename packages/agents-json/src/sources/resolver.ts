@@ -1,3 +1,4 @@
+import { readUpTo } from "../read-limited.js";
 import { SourceResolutionError } from "../errors.js";
 
 /** The text of a source document and where it was read from. */
@@ -121,29 +122,5 @@ export function createSourceResolver(options: SourceResolverOptions = {}): Sourc
 
 /** Reads a response body as text, failing once it passes `maxBytes`. */
 export async function readLimited(response: Response, maxBytes: number, what: string): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new SourceResolutionError(`${what} is over the ${maxBytes}-byte limit`);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(concat(chunks, total));
-}
-
-export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return new TextDecoder().decode(await readUpTo(response, maxBytes, () => new SourceResolutionError(`${what} is over the ${maxBytes}-byte limit`)));
 }

@@ -3,6 +3,7 @@ import { validateInputs } from "../checks/inputs.js";
 import { isoNow, type TaskStatus } from "../lifecycle.js";
 import type { Task, TaskTreeNode } from "../validate.js";
 import { TASK_FIELDS } from "../checks/fields.js";
+import { taskTreeToList } from "../tree/convert.js";
 import { layoutDependencies } from "./edges.js";
 import { createIntHeap } from "./heap.js";
 import { executorKeyOf, type ExecutorContext, type ExecutorObject } from "./registry.js";
@@ -33,7 +34,7 @@ export function runTaskTree(input: TaskTreeNode | readonly Task[], options: RunO
     const more = check.errors.length > 10 ? `\n  … and ${check.errors.length - 10} more` : "";
     return rejected(new TaskTreeRunError(`the task tree is invalid (${check.errors.length} error(s)):\n${detail}${more}`, check.errors));
   }
-  const original: readonly Task[] = Array.isArray(input) ? input : preOrder(input as TaskTreeNode);
+  const original: readonly Task[] = Array.isArray(input) ? input : taskTreeToList(input as TaskTreeNode);
   const running = original.find((task) => task.status === "in_progress");
   if (running) {
     return rejected(new TaskTreeRunError(`task ${running.id} is in_progress; a run can only start from pending, completed, failed or cancelled tasks`));
@@ -55,18 +56,6 @@ function rejected(error: Error): RunHandle {
     },
     cancelAll: () => {},
   };
-}
-
-function preOrder(node: TaskTreeNode): Task[] {
-  const out: Task[] = [];
-  const stack: TaskTreeNode[] = [node];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    out.push(next.task);
-    const children = next.children ?? [];
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
-  }
-  return out;
 }
 
 function startRun(original: readonly Task[], options: RunOptions): RunHandle {

@@ -1,0 +1,27 @@
+/**
+ * Reads a response body chunk by chunk, failing with `tooLarge()` (and cancelling the body) as soon
+ * as it passes `maxBytes`, so an oversized answer is never buffered whole.
+ */
+export async function readUpTo(response: Response, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
