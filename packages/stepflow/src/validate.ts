@@ -119,3 +119,20 @@ export function parseEnvelope(message: unknown): ValidationResult<Envelope> {
   }
   return { ok: true, value: { kind: "error", id: id as string | number | null, error: error as { code: number; message: string; data?: unknown } } };
 }
+
+/**
+ * The validation hooks a JSON-RPC peer takes (`validateParams`, `validateResult`), by method: issues
+ * for the eight StepFlow methods, nothing for any other (the peer answers those -32601 itself).
+ */
+export const methodValidation = {
+  validateParams(method: string, params: unknown): readonly ValidationIssue[] | undefined {
+    if (!isMethod(method)) return undefined;
+    const result = validateRequest(method, params);
+    return result.ok ? undefined : result.errors;
+  },
+  validateResult(method: string, result: unknown): readonly ValidationIssue[] | undefined {
+    if (!isMethod(method)) return undefined;
+    const checked = validateResult(method, result);
+    return checked.ok ? undefined : checked.errors;
+  },
+};

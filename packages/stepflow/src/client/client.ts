@@ -1,7 +1,6 @@
 import { createHttpClient, JsonRpcError, type CallOptions, type RequestHandler } from "@flowspec/runtime/jsonrpc";
 import { spawnPeer, type SpawnOptions } from "@flowspec/runtime/node";
-import type { ValidationIssue } from "@flowspec/runtime/validation";
-import { isMethod, validateRequest, validateResult, type ComponentInfo, type Flow, type FlowResult, type InitializeResult } from "../validate.js";
+import { methodValidation, type ComponentInfo, type Flow, type FlowResult, type InitializeResult } from "../validate.js";
 
 /** What the runtime side answers when a component server calls back during `components/execute`. */
 export interface RuntimeServices {
@@ -54,18 +53,6 @@ function runtimeHandlers(services: RuntimeServices): Record<string, RequestHandl
   };
 }
 
-const validation = {
-  validateParams(method: string, params: unknown): readonly ValidationIssue[] | undefined {
-    if (!isMethod(method)) return undefined;
-    const result = validateRequest(method, params);
-    return result.ok ? undefined : result.errors;
-  },
-  validateResult(method: string, result: unknown): readonly ValidationIssue[] | undefined {
-    if (!isMethod(method)) return undefined;
-    const checked = validateResult(method, result);
-    return checked.ok ? undefined : checked.errors;
-  },
-};
 
 interface Caller {
   request<R>(method: string, params: unknown, options?: CallOptions): Promise<R>;
@@ -92,7 +79,7 @@ async function handshake(caller: Caller, options: ConnectOptions, close: () => P
  */
 export async function connectStdio(spawn: SpawnOptions, services: RuntimeServices, options: ConnectOptions = {}): Promise<ComponentClient> {
   const onError = options.onError ?? (() => undefined);
-  const { peer, close } = await spawnPeer(spawn, { handlers: runtimeHandlers(services), ...validation, onError });
+  const { peer, close } = await spawnPeer(spawn, { handlers: runtimeHandlers(services), ...methodValidation, onError });
   try {
     return await handshake({ request: (m, p, o) => peer.request(m, p, o), notify: (m, p) => peer.notify(m, p) }, options, close);
   } catch (error) {
@@ -103,6 +90,6 @@ export async function connectStdio(spawn: SpawnOptions, services: RuntimeService
 
 /** Connects to a component server over Streamable HTTP (POST to `url`) and performs the handshake. */
 export async function connectHttp(url: string, services: RuntimeServices, options: ConnectOptions & { fetch?: typeof fetch } = {}): Promise<ComponentClient> {
-  const client = createHttpClient({ url, fetch: options.fetch, handlers: runtimeHandlers(services), ...validation, onError: options.onError });
+  const client = createHttpClient({ url, fetch: options.fetch, handlers: runtimeHandlers(services), ...methodValidation, onError: options.onError });
   return handshake(client, options, async () => client.close());
 }

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { JsonRpcError, type RequestContext, type RequestHandler } from "@flowspec/runtime/jsonrpc";
 import type { ValidationIssue } from "@flowspec/runtime/validation";
-import { isMethod, validateRequest, validateResult, type ComponentInfo, type FlowResult } from "../validate.js";
+import { methodValidation, type ComponentInfo, type FlowResult } from "../validate.js";
 import { componentName } from "../plugins/functions.js";
 import { isStandardSchema, jsonSchemaOf, type FlowInput, type ServerComponent, type ServerComponentContext } from "./components.js";
 
@@ -78,16 +78,7 @@ export function createComponentServer(components: Components): ComponentServer {
       "components/info": (params) => ({ info: info(...find((params as { component: string }).component)) }),
       "components/execute": execute,
     },
-    validateParams: (method, params) => {
-      if (!isMethod(method)) return undefined;
-      const result = validateRequest(method, params);
-      return result.ok ? undefined : result.errors;
-    },
-    validateResult: (method, result) => {
-      if (!isMethod(method)) return undefined;
-      const checked = validateResult(method, result);
-      return checked.ok ? undefined : checked.errors;
-    },
+    ...methodValidation,
     streams: (method, params) => {
       if (method !== "components/execute") return false;
       const component = byName.get(componentName(String((params as { component?: unknown })?.component ?? "")));
