@@ -130,4 +130,38 @@ describe("createLineReader", () => {
     expect(lines).toEqual(["abc", "def", "ok", "té"]);
     expect(oversized).toEqual([16]);
   });
+
+  it("delivers every line of a chunk, whether the chunk is read in one go or line by line", () => {
+    const text = "é1\r\n{\"a\":\"ü\"}\n\n" + "x".repeat(7) + "\n" + "y".repeat(11) + "\nlast\n";
+    const bytes = new TextEncoder().encode(text);
+    const expected = { lines: ["é1", '{"a":"ü"}', "", "xxxxxxx"], oversized: [11], after: ["last"] };
+    // Whole chunk: the run up to the last newline is longer than maxLineBytes, so lines are checked one by one.
+    const read = (chunks: Uint8Array[], max: number) => {
+      const lines: string[] = [];
+      const oversized: number[] = [];
+      const reader = createLineReader((l) => lines.push(l), (n) => oversized.push(n), max);
+      for (const chunk of chunks) reader.push(chunk);
+      reader.end();
+      return { lines, oversized };
+    };
+    expect(read([bytes], 10)).toEqual({ lines: [...expected.lines, ...expected.after], oversized: expected.oversized });
+    // Byte by byte (a multi-byte character split across chunks), and with a limit no line reaches.
+    expect(read([...bytes].map((b) => Uint8Array.of(b)), 10)).toEqual({ lines: [...expected.lines, ...expected.after], oversized: expected.oversized });
+    expect(read([bytes], 1024).lines).toEqual([...expected.lines, "y".repeat(11), ...expected.after]);
+  });
+});
+
+describe("connectStreams", () => {
+  it("writes the messages sent in one turn of the event loop with one write, in order", async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    connectStreams(toServer, toClient, { role: "server", handlers: { echo: (params) => params } });
+    const writes: string[] = [];
+    toClient.on("data", (chunk: Buffer) => writes.push(chunk.toString()));
+    toServer.write(Array.from({ length: 5 }, (_, i) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "echo", params: [i] })).join("\n") + "\n");
+    await until(() => writes.length > 0);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.split("\n").filter(Boolean).map((line) => JSON.parse(line).result)).toEqual([[0], [1], [2], [3], [4]]);
+  });
 });

@@ -20,13 +20,13 @@ export function createLineReader(onLine: (line: string) => void, onOversize: (by
   let discarding = false;
   let discarded = 0;
 
+  const deliver = (line: string) => onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+
   const flush = () => {
     const bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
     parts = [];
     size = 0;
-    let line = decoder.decode(bytes);
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    onLine(line);
+    deliver(decoder.decode(bytes));
   };
 
   const take = (piece: Uint8Array) => {
@@ -50,7 +50,16 @@ export function createLineReader(onLine: (line: string) => void, onOversize: (by
   return {
     push(chunk) {
       let start = 0;
-      for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      // Complete lines that lie wholly in this chunk and cannot be oversized are decoded in one
+      // call and split as text (a newline byte never occurs inside a UTF-8 sequence).
+      if (size === 0 && !discarding) {
+        const last = chunk.lastIndexOf(10);
+        if (last !== -1 && last <= maxLineBytes) {
+          for (const line of decoder.decode(chunk.subarray(0, last)).split("\n")) deliver(line);
+          start = last + 1;
+        }
+      }
+      for (let newline = chunk.indexOf(10, start); newline !== -1; newline = chunk.indexOf(10, start)) {
         take(chunk.subarray(start, newline));
         if (discarding) {
           discarding = false;

@@ -88,12 +88,12 @@ export function createPeer(options: PeerOptions): Peer {
   const closed = new AbortController();
   const nextId = options.nextId ?? (() => crypto.randomUUID());
   const report = (error: Error) => options.onError?.(error);
-  const send = (message: JsonRpcMessage) => {
+  const send = (message: JsonRpcMessage): void | Promise<void> => {
     try {
-      return Promise.resolve(options.send(message)).catch(report);
+      const sent = options.send(message);
+      if (sent) return sent.catch(report);
     } catch (error) {
       report(error as Error);
-      return Promise.resolve();
     }
   };
 
@@ -119,9 +119,12 @@ export function createPeer(options: PeerOptions): Peer {
       if (call.timeoutMs !== undefined) {
         timer = setTimeout(() => settle(() => reject(new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`))), call.timeoutMs);
       }
-      Promise.resolve()
-        .then(() => write({ jsonrpc: "2.0", id, method, params }))
-        .catch((error: Error) => settle(() => reject(new JsonRpcTransportError(`cannot send ${method}: ${error.message}`))));
+      const failed = (error: Error) => settle(() => reject(new JsonRpcTransportError(`cannot send ${method}: ${error.message}`)));
+      try {
+        write({ jsonrpc: "2.0", id, method, params })?.catch(failed);
+      } catch (error) {
+        failed(error as Error);
+      }
     });
   };
 
@@ -189,7 +192,7 @@ export function createPeer(options: PeerOptions): Peer {
   return {
     request: (method, params, call) => requestVia((message) => options.send(message), method, params, call),
     requestVia,
-    notify: (method, params) => send({ jsonrpc: "2.0", method, params }),
+    notify: async (method, params) => send({ jsonrpc: "2.0", method, params }),
     receive,
     receiveText(text) {
       let value: unknown;

@@ -16,11 +16,23 @@ export interface StreamPeerOptions extends Omit<PeerOptions, "send"> {
  */
 export function connectStreams(input: Readable, output: Writable, options: StreamPeerOptions): Peer {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  // Lines sent in one turn of the event loop go out in one write: with many calls in flight that
+  // is one system call for a batch of messages instead of one per message.
+  let queued = "";
+  const flush = () => {
+    const text = queued;
+    queued = "";
+    if (!output.destroyed && !output.writableEnded) output.write(text);
+  };
+  const writeLine = (line: string) => {
+    if (queued === "") process.nextTick(flush);
+    queued += line + "\n";
+  };
   const peer = createPeer({
     ...options,
     send(message) {
       if (output.destroyed || output.writableEnded) throw new JsonRpcTransportError("the output stream is closed");
-      output.write(JSON.stringify(message) + "\n");
+      writeLine(JSON.stringify(message));
     },
   });
   const reader = createLineReader(
@@ -28,7 +40,7 @@ export function connectStreams(input: Readable, output: Writable, options: Strea
     (bytes) => {
       const message = `message exceeds maxLineBytes (${bytes} bytes > ${maxLineBytes})`;
       if (options.role === "server") {
-        output.write(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` } }) + "\n");
+        writeLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` } }));
       } else {
         options.onError?.(new JsonRpcTransportError(`discarded an incoming line: ${message}`));
       }

@@ -1,5 +1,5 @@
-import { createHttpClient, JsonRpcError, type CallOptions, type RequestHandler } from "@flowspec/runtime/jsonrpc";
-import { spawnPeer, type SpawnOptions } from "@flowspec/runtime/node";
+import { createHttpClient, fetchPost, JsonRpcError, type CallOptions, type RequestHandler } from "@flowspec/runtime/jsonrpc";
+import { createNodeHttpPost, spawnPeer, type SpawnOptions } from "@flowspec/runtime/node";
 import { methodValidation, type ComponentInfo, type Flow, type FlowResult, type InitializeResult } from "../validate.js";
 
 /** What the runtime side answers when a component server calls back during `components/execute`. */
@@ -60,14 +60,14 @@ interface Caller {
 }
 
 async function handshake(caller: Caller, options: ConnectOptions, close: () => Promise<void>): Promise<ComponentClient> {
-  const withTimeout = (call?: CallOptions): CallOptions => ({ timeoutMs: options.timeoutMs, ...call });
+  const withTimeout = (call?: CallOptions): CallOptions | undefined => (options.timeoutMs === undefined ? call : { timeoutMs: options.timeoutMs, ...call });
   const initialized = await caller.request<InitializeResult>("initialize", { runtime_protocol_version: 1, protocol_prefix: options.pluginName ?? "flowspec" }, withTimeout());
   await caller.notify("initialized", {});
   return {
     initialized,
     list: async (call) => (await caller.request<{ components: ComponentInfo[] }>("components/list", {}, withTimeout(call))).components,
     info: async (component, call) => (await caller.request<{ info: ComponentInfo }>("components/info", { component }, withTimeout(call))).info,
-    execute: async (component, input, call) => (await caller.request<{ output: unknown }>("components/execute", { component, input }, withTimeout(call))).output,
+    execute: (component, input, call) => caller.request<{ output: unknown }>("components/execute", { component, input }, withTimeout(call)).then((result) => result.output),
     close,
   };
 }
@@ -81,15 +81,28 @@ export async function connectStdio(spawn: SpawnOptions, services: RuntimeService
   const onError = options.onError ?? (() => undefined);
   const { peer, close } = await spawnPeer(spawn, { handlers: runtimeHandlers(services), ...methodValidation, onError });
   try {
-    return await handshake({ request: (m, p, o) => peer.request(m, p, o), notify: (m, p) => peer.notify(m, p) }, options, close);
+    return await handshake(peer, options, close);
   } catch (error) {
     await close();
     throw error;
   }
 }
 
-/** Connects to a component server over Streamable HTTP (POST to `url`) and performs the handshake. */
+/**
+ * Connects to a component server over Streamable HTTP (POST to `url`) and performs the handshake.
+ * POSTs go through `node:http` with kept-alive connections, or through `options.fetch` when given.
+ */
 export async function connectHttp(url: string, services: RuntimeServices, options: ConnectOptions & { fetch?: typeof fetch } = {}): Promise<ComponentClient> {
-  const client = createHttpClient({ url, fetch: options.fetch, handlers: runtimeHandlers(services), ...methodValidation, onError: options.onError });
-  return handshake(client, options, async () => client.close());
+  const nodePost = options.fetch ? undefined : createNodeHttpPost();
+  const client = createHttpClient({ url, post: nodePost ?? fetchPost(options.fetch), handlers: runtimeHandlers(services), ...methodValidation, onError: options.onError });
+  const close = async () => {
+    client.close();
+    nodePost?.close();
+  };
+  try {
+    return await handshake(client, options, close);
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
