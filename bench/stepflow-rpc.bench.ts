@@ -3,9 +3,14 @@
  * flowspec's client and server against a raw newline-JSON (or bare HTTP) echo, the least a
  * JSON-RPC exchange can cost, and against @modelcontextprotocol/sdk doing the same echo, all in
  * one run. Targets: ≥ 3× the MCP SDK, ≥ 0.7× the raw baseline.
+ *
+ * The three run side by side and are measured in alternating rounds; each figure is a median, so a
+ * load change on a shared machine hits all three alike. `… stdio` (or `http`) measures one
+ * transport; `BENCH_ROUNDS=1` prints every round.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter, once } from "node:events";
+import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -54,16 +59,28 @@ function rawStdio(): Subject {
   };
 }
 
+/**
+ * A bare HTTP client: node:http POSTs on kept-alive connections (several times faster than fetch
+ * on Node, so the stricter baseline), the body read whole and parsed.
+ */
 async function rawHttp(): Promise<Subject> {
   const child = startChild("raw-http");
-  const url = await childUrl(child);
+  const url = new URL(await childUrl(child));
+  const agent = new Agent({ keepAlive: true });
   let id = 0;
   return {
-    call: async (input) => {
-      const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "components/execute", params: { component: "/echo", input } }) });
-      return ((await response.json()) as { result: { output: unknown } }).result.output;
-    },
-    close: () => void child.kill(),
+    call: (input) =>
+      new Promise((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "components/execute", params: { component: "/echo", input } });
+        const req = request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve((JSON.parse(Buffer.concat(chunks).toString()) as { result: { output: unknown } }).result.output));
+        });
+        req.on("error", reject);
+        req.end(body);
+      }),
+    close: () => (agent.destroy(), void child.kill()),
   };
 }
 
@@ -93,7 +110,6 @@ async function mcp(transport: "stdio" | "http"): Promise<Subject> {
 /** Calls per second: `total` calls, at most `inFlight` at once. */
 async function measure(call: Call, total: number, inFlight: number): Promise<number> {
   const input = { text: "hello", n: 42, tags: ["a", "b"] };
-  for (let i = 0; i < 200; i++) await call(input);
   const start = performance.now();
   let started = 0;
   const worker = async () => {
@@ -106,24 +122,32 @@ async function measure(call: Call, total: number, inFlight: number): Promise<num
   return (total / (performance.now() - start)) * 1000;
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 const subjects: Record<string, Record<string, () => Subject | Promise<Subject>>> = {
   stdio: { flowspec: flowspecStdio, raw: rawStdio, mcp: () => mcp("stdio") },
   http: { flowspec: flowspecHttp, raw: rawHttp, mcp: () => mcp("http") },
 };
+const ROUNDS = 9;
 
+console.log(`median of ${ROUNDS} alternating rounds per subject (load changes on a shared machine hit all three alike)`);
 console.log("| transport | in flight | flowspec | raw baseline | MCP SDK | flowspec / raw | flowspec / MCP |");
 console.log("|---|---|---|---|---|---|---|");
-for (const [transport, kinds] of Object.entries(subjects)) {
+const only = process.argv[2];
+for (const [transport, kinds] of Object.entries(subjects).filter(([name]) => !only || name === only)) {
+  const running = Object.fromEntries(await Promise.all(Object.entries(kinds).map(async ([kind, start]) => [kind, await start()] as const)));
   for (const inFlight of [1, 100]) {
-    const total = transport === "stdio" ? (inFlight === 1 ? 3000 : 20000) : inFlight === 1 ? 1500 : 5000;
-    const rates: Record<string, number> = {};
-    for (const [kind, start] of Object.entries(kinds)) {
-      const subject = await start();
-      rates[kind] = await measure(subject.call, total, inFlight);
-      await subject.close();
+    const total = transport === "stdio" ? (inFlight === 1 ? 1000 : 10000) : inFlight === 1 ? 300 : 1000;
+    for (const subject of Object.values(running)) await measure(subject.call, total / 2, inFlight);
+    const rates: Record<string, number[]> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [kind, subject] of Object.entries(running)) (rates[kind] ??= []).push(await measure(subject.call, total, inFlight));
     }
+    if (process.env.BENCH_ROUNDS) console.log(JSON.stringify(Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, v.map(Math.round)]))));
+    const [flowspec, raw, mcp] = [median(rates.flowspec!), median(rates.raw!), median(rates.mcp!)];
     const f = (n: number) => `${Math.round(n).toLocaleString("en")}/s`;
-    console.log(`| ${transport} | ${inFlight} | ${f(rates.flowspec!)} | ${f(rates.raw!)} | ${f(rates.mcp!)} | **${(rates.flowspec! / rates.raw!).toFixed(2)}×** | **${(rates.flowspec! / rates.mcp!).toFixed(2)}×** |`);
+    console.log(`| ${transport} | ${inFlight} | ${f(flowspec)} | ${f(raw)} | ${f(mcp)} | **${(flowspec / raw).toFixed(2)}×** | **${(flowspec / mcp).toFixed(2)}×** |`);
   }
+  for (const subject of Object.values(running)) await subject.close();
 }
 process.exit(0);

@@ -59,6 +59,16 @@ const transports: [string, () => Promise<{ client: ComponentClient; runtime: Ret
       return { client, runtime, stop: async () => (await client.close(), await server.close()) };
     },
   ],
+  [
+    "http through fetch",
+    async () => {
+      const server: RunningHttpServer = await serveHttp(components);
+      let client!: ComponentClient;
+      const runtime = services(() => client);
+      client = await connectHttp(server.url, runtime, { fetch });
+      return { client, runtime, stop: async () => (await client.close(), await server.close()) };
+    },
+  ],
 ];
 
 describe.each(transports)("component client and server over %s", (_name, start) => {

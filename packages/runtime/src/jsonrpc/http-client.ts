@@ -6,6 +6,8 @@ import { createPeer, type CallOptions, type PeerOptions } from "./peer.js";
 export interface HttpClientOptions extends Omit<PeerOptions, "send"> {
   /** The server's URL, used verbatim for every POST. */
   url: string;
+  /** Sends the POSTs (default: `fetchPost(options.fetch)`); `createNodeHttpPost` is faster on Node. */
+  post?: HttpPost;
   fetch?: typeof fetch;
 }
 
@@ -16,7 +18,40 @@ export interface HttpClient {
   close(): void;
 }
 
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+/** The answer to one POST, as the client reads it. */
+export interface HttpReply {
+  status: number;
+  /** The `content-type` header, or `""`. */
+  contentType: string;
+  text(): Promise<string>;
+  /** The body chunk by chunk (an SSE stream); call `discard` when done with it. */
+  chunks(): AsyncIterator<Uint8Array>;
+  /** Drops what is left of the body. */
+  discard(): Promise<void>;
+}
+
+/** Sends one JSON-RPC message as a POST with the Streamable HTTP headers. */
+export type HttpPost = (url: string, body: string, signal?: AbortSignal) => Promise<HttpReply>;
+
+export const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
+
+/** POSTs through `fetch` (any platform). */
+export function fetchPost(doFetch: typeof fetch = fetch): HttpPost {
+  return async (url, body, signal) => {
+    const response = await doFetch(url, { method: "POST", headers: POST_HEADERS, body, signal });
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    return {
+      status: response.status,
+      contentType: response.headers.get("content-type") ?? "",
+      text: () => response.text(),
+      chunks() {
+        reader = response.body!.getReader();
+        return { next: () => reader!.read() as Promise<IteratorResult<Uint8Array>> };
+      },
+      discard: async () => void (await (reader ?? response.body)?.cancel().catch(() => undefined)),
+    };
+  };
+}
 
 /**
  * The client side of Streamable HTTP: every message is a POST to `url`. A request is answered by a
@@ -24,8 +59,8 @@ const HEADERS = { "content-type": "application/json", accept: "application/json,
  * concurrently and answered by its own POST) before the final response.
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const doFetch = options.fetch ?? fetch;
-  const post = (body: unknown, signal?: AbortSignal) => doFetch(options.url, { method: "POST", headers: HEADERS, body: JSON.stringify(body), signal });
+  const send = options.post ?? fetchPost(options.fetch);
+  const post = (message: unknown, signal?: AbortSignal) => send(options.url, JSON.stringify(message), signal);
   const peer = createPeer({
     ...options,
     send: () => {
@@ -37,7 +72,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const response = await peer.handleRequest(request);
     try {
       const reply = await post(response);
-      await reply.body?.cancel();
+      await reply.discard();
       if (reply.status !== 202) options.onError?.(new JsonRpcTransportError(`posting the response to ${request.method} got HTTP ${reply.status}, not 202`));
     } catch (error) {
       options.onError?.(new JsonRpcTransportError(`posting the response to ${request.method} failed: ${(error as Error).message}`));
@@ -45,17 +80,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 
   const exchange = async (request: JsonRpcRequest, signal?: AbortSignal) => {
-    const response = await post(request, signal).catch((error: Error) => {
+    const failed = (what: string) => (error: Error) => {
+      if (signal?.aborted) throw signal.reason;
+      if (error instanceof JsonRpcTransportError) throw error;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message;
-      throw signal?.aborted ? signal.reason : new JsonRpcTransportError(`POST ${options.url} failed: ${error.message}${detail ? ` (${detail})` : ""}`, { cause: error });
-    });
-    const contentType = response.headers.get("content-type") ?? "";
-    if (response.status < 400 && contentType.includes("text/event-stream")) {
-      await readStream(response, request);
+      throw new JsonRpcTransportError(`${what} failed: ${error.message}${detail ? ` (${detail})` : ""}`, { cause: error });
+    };
+    const response = await post(request, signal).catch(failed(`POST ${options.url}`));
+    const reading = failed(`reading the answer to ${request.method} from ${options.url}`);
+    if (response.status < 400 && response.contentType.includes("text/event-stream")) {
+      await readStream(response, request).catch(reading);
       return;
     }
-    const text = await response.text();
+    const text = await response.text().catch(reading);
     let final: unknown;
     try {
       final = JSON.parse(text);
@@ -69,7 +107,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     peer.resolveResponse(classified.message);
   };
 
-  const readStream = async (response: Response, request: JsonRpcRequest) => {
+  const readStream = async (response: HttpReply, request: JsonRpcRequest) => {
     const handlers: Promise<void>[] = [];
     let final: JsonRpcResponse | undefined;
     const parser = createParser({
@@ -87,15 +125,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         else if (classified.kind === "response" && classified.message.id === request.id) final = classified.message;
       },
     });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const chunks = response.chunks();
+    const decoder = new TextDecoder();
     try {
       while (!final) {
-        const { done, value } = await reader.read();
+        const { done, value } = await chunks.next();
         if (done) break;
-        parser.feed(value);
+        parser.feed(decoder.decode(value, { stream: true }));
       }
     } finally {
-      await reader.cancel().catch(() => undefined);
+      await response.discard();
     }
     await Promise.all(handlers);
     if (!final) throw new JsonRpcTransportError("SSE stream ended without receiving final response");
@@ -107,7 +146,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       peer.requestVia((request) => void exchange(request, call?.signal).catch((error: Error) => peer.rejectCall(request.id, error)), method, params, call),
     async notify(method, params, call) {
       const response = await post({ jsonrpc: "2.0", method, params }, call?.signal);
-      await response.body?.cancel();
+      await response.discard();
       if (response.status !== 202) throw new JsonRpcTransportError(`notification ${method} got HTTP ${response.status}, not 202`);
     },
     close: () => peer.close(),

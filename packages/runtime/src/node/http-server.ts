@@ -35,8 +35,7 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (req.method === "GET" && path === "/health") {
+    if (req.method === "GET" && (req.url ?? "/").split("?")[0] === "/health") {
       return json(res, 200, { status: "healthy", timestamp: new Date().toISOString(), ...options.health?.() });
     }
     if (req.method !== "POST") return json(res, 405, { error: "only POST (and GET /health) are served" }, { allow: "POST" });
