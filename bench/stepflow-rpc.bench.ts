@@ -138,10 +138,13 @@ for (const [transport, kinds] of Object.entries(subjects).filter(([name]) => !on
   const running = Object.fromEntries(await Promise.all(Object.entries(kinds).map(async ([kind, start]) => [kind, await start()] as const)));
   for (const inFlight of [1, 100]) {
     const total = transport === "stdio" ? (inFlight === 1 ? 1000 : 10000) : inFlight === 1 ? 300 : 1000;
-    for (const subject of Object.values(running)) await measure(subject.call, total / 2, inFlight);
     const rates: Record<string, number[]> = {};
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [kind, subject] of Object.entries(running)) (rates[kind] ??= []).push(await measure(subject.call, total, inFlight));
+    // Two rounds of warm-up (JIT, connection pools, CPU clocks), then the measured ones.
+    for (let round = -2; round < ROUNDS; round++) {
+      for (const [kind, subject] of Object.entries(running)) {
+        const rate = await measure(subject.call, total, inFlight);
+        if (round >= 0) (rates[kind] ??= []).push(rate);
+      }
     }
     if (process.env.BENCH_ROUNDS) console.log(JSON.stringify(Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, v.map(Math.round)]))));
     const [flowspec, raw, mcp] = [median(rates.flowspec!), median(rates.raw!), median(rates.mcp!)];

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JsonRpcError } from "@flowspec/runtime/jsonrpc";
-import type { RunningHttpServer } from "@flowspec/runtime/node";
+import { connectStreams, type RunningHttpServer } from "@flowspec/runtime/node";
 import type { Flow, FlowResult } from "../src/index.js";
 import { connectHttp, connectStdio, substituteEnv, type ComponentClient, type RuntimeServices } from "../src/client/index.js";
-import { serveHttp } from "../src/server/index.js";
+import { createComponentServer, defineServerComponent, serveHttp } from "../src/server/index.js";
 import components from "../../../examples/stepflow-components/components.js";
 import { repoRoot } from "../../../test/support.js";
 
@@ -114,6 +115,36 @@ describe.each(transports)("component client and server over %s", (_name, start) 
   it("serves 1,000 concurrent executes, with a blob call back in each", { timeout: 120_000 }, async () => {
     const results = await Promise.all(Array.from({ length: 1000 }, (_, i) => client.execute("/blob_roundtrip", { value: i })));
     expect(results.map((r) => (r as { data: number }).data)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+  });
+});
+
+describe("createComponentServer", () => {
+  it("answers sync and async handlers alike: values, throws, rejections and thenables", async () => {
+    const server = createComponentServer({
+      sync: defineServerComponent({ handler: (input) => input }),
+      async: defineServerComponent({ handler: async (input) => input }),
+      thenable: defineServerComponent({ handler: (input) => ({ then: (resolve: (value: unknown) => void) => resolve(input) }) }),
+      throws: defineServerComponent({
+        handler: () => {
+          throw new Error("sync boom");
+        },
+      }),
+      rejects: defineServerComponent({ handler: async () => Promise.reject(new Error("async boom")) }),
+      rpcError: defineServerComponent({ handler: async () => Promise.reject(new JsonRpcError(-32099, "custom")) }),
+    });
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    connectStreams(toServer, toClient, { ...server, role: "server" });
+    const client = connectStreams(toClient, toServer, { role: "client" });
+    const execute = (component: string) => client.request("components/execute", { component, input: { n: 1 } }).catch((error: JsonRpcError) => ({ code: error.code, message: error.message }));
+    expect(await Promise.all(["/sync", "/async", "/thenable", "/throws", "/rejects", "/rpcError"].map(execute))).toEqual([
+      { output: { n: 1 } },
+      { output: { n: 1 } },
+      { output: { n: 1 } },
+      { code: -32004, message: "sync boom" },
+      { code: -32004, message: "async boom" },
+      { code: -32099, message: "custom" },
+    ]);
   });
 });
 

@@ -128,9 +128,14 @@ export function createPeer(options: PeerOptions): Peer {
     });
   };
 
-  const handleRequest = async (message: JsonRpcRequest, callBack?: (message: JsonRpcRequest) => void | Promise<void>): Promise<JsonRpcResponse> => {
+  /** The response to an incoming request: at once when its handler answers synchronously. */
+  const respond = (message: JsonRpcRequest, callBack?: (message: JsonRpcRequest) => void | Promise<void>): JsonRpcResponse | Promise<JsonRpcResponse> => {
     const { id, method, params } = message;
-    const fail = (error: JsonRpcError): JsonRpcResponse => ({ jsonrpc: "2.0", id, error: error.toObject() });
+    const fail = (error: unknown): JsonRpcResponse => {
+      const rpcError = error instanceof JsonRpcError ? error : new JsonRpcError(ErrorCode.InternalError, `Internal error: ${(error as Error)?.message ?? String(error)}`);
+      return { jsonrpc: "2.0", id, error: rpcError.toObject() };
+    };
+    const succeed = (result: unknown): JsonRpcResponse => ({ jsonrpc: "2.0", id, result: result === undefined ? null : result });
     const handler = options.handlers && Object.hasOwn(options.handlers, method) ? options.handlers[method] : undefined;
     if (!handler) return fail(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
     const issues = options.validateParams?.(method, params);
@@ -144,11 +149,10 @@ export function createPeer(options: PeerOptions): Peer {
       request: (m, p, o) => requestVia(callBack ?? ((r) => options.send(r)), m, p, o),
     };
     try {
-      const result = await handler(params, context);
-      return { jsonrpc: "2.0", id, result: result === undefined ? null : result };
+      const result = handler(params, context);
+      return isThenable(result) ? Promise.resolve(result).then(succeed, fail) : succeed(result);
     } catch (error) {
-      if (error instanceof JsonRpcError) return fail(error);
-      return fail(new JsonRpcError(ErrorCode.InternalError, `Internal error: ${(error as Error)?.message ?? String(error)}`));
+      return fail(error);
     }
   };
 
@@ -171,9 +175,12 @@ export function createPeer(options: PeerOptions): Peer {
       case "invalid":
         void send({ jsonrpc: "2.0", id: classified.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
         return;
-      case "request":
-        void handleRequest(classified.message).then(send);
+      case "request": {
+        const response = respond(classified.message);
+        if (response instanceof Promise) void response.then(send);
+        else void send(response);
         return;
+      }
       case "notification": {
         const issues = options.validateParams?.(classified.message.method, classified.message.params);
         if (issues && issues.length > 0) return report(new Error(`ignored notification ${classified.message.method}: invalid params`));
@@ -204,7 +211,7 @@ export function createPeer(options: PeerOptions): Peer {
       }
       receive(value);
     },
-    handleRequest,
+    handleRequest: async (message, callBack) => respond(message, callBack),
     resolveResponse,
     rejectCall(id, error) {
       const call = pending.get(id);
@@ -221,3 +228,5 @@ export function createPeer(options: PeerOptions): Peer {
     },
   };
 }
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null)?.then === "function";

@@ -51,23 +51,29 @@ export function createComponentServer(components: Components): ComponentServer {
     return [key, component];
   };
 
-  const execute: RequestHandler = async (params, rpc) => {
+  // Synchronous all the way when the component is: no promise per call that nothing waits for.
+  const execute: RequestHandler = (params, rpc) => {
     const { component: name, input } = params as { component: string; input: unknown };
     const [, component] = find(name);
-    let value = input;
-    if (isStandardSchema(component.inputSchema)) {
-      const checked = await component.inputSchema["~standard"].validate(input);
+    if (!isStandardSchema(component.inputSchema)) return run(name, component, input, rpc);
+    return Promise.resolve(component.inputSchema["~standard"].validate(input)).then((checked) => {
       if (checked.issues) {
         throw new JsonRpcError(ComponentErrorCode.InvalidInput, `Invalid input for ${name}: ${formatStandardIssues(checked.issues)}`, { component: name, issues: checked.issues });
       }
-      value = checked.value;
-    }
-    try {
-      return { output: await component.handler(value, contextFor(rpc)) };
-    } catch (error) {
+      return run(name, component, checked.value, rpc);
+    });
+  };
+  const run = (name: string, component: ServerComponent, input: unknown, rpc: RequestContext) => {
+    const failed = (error: unknown): never => {
       if (error instanceof JsonRpcError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, message, { component: name });
+      throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, error instanceof Error ? error.message : String(error), { component: name });
+    };
+    try {
+      const output = component.handler(input, contextFor(rpc));
+      const thenable = typeof (output as PromiseLike<unknown> | null)?.then === "function";
+      return thenable ? Promise.resolve(output).then((value: unknown) => ({ output: value }), failed) : { output };
+    } catch (error) {
+      return failed(error);
     }
   };
 
