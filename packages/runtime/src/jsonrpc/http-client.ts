@@ -80,20 +80,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 
   const exchange = async (request: JsonRpcRequest, signal?: AbortSignal) => {
-    const failed = (what: string) => (error: Error) => {
+    const failed = (reading: boolean) => (error: Error) => {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof JsonRpcTransportError) throw error;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message;
+      const what = reading ? `reading the answer to ${request.method} from ${options.url}` : `POST ${options.url}`;
       throw new JsonRpcTransportError(`${what} failed: ${error.message}${detail ? ` (${detail})` : ""}`, { cause: error });
     };
-    const response = await post(request, signal).catch(failed(`POST ${options.url}`));
-    const reading = failed(`reading the answer to ${request.method} from ${options.url}`);
+    const response = await post(request, signal).catch(failed(false));
     if (response.status < 400 && response.contentType.includes("text/event-stream")) {
-      await readStream(response, request).catch(reading);
+      await readStream(response, request).catch(failed(true));
       return;
     }
-    const text = await response.text().catch(reading);
+    const text = await response.text().catch(failed(true));
     let final: unknown;
     try {
       final = JSON.parse(text);

@@ -73,8 +73,8 @@ export interface Peer {
 
 interface Pending {
   method: string;
-  resolve(value: unknown): void;
-  reject(error: Error): void;
+  /** Resolves (`ok`) or rejects the call with `value`, once. */
+  settle(ok: boolean, value: unknown): void;
 }
 
 /**
@@ -103,23 +103,20 @@ export function createPeer(options: PeerOptions): Peer {
     const id = nextId();
     return new Promise<R>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const onAbort = () => settle(() => reject(call.signal!.reason));
-      const settle = (finish: () => void) => {
+      const settle = (ok: boolean, value: unknown) => {
         if (!pending.delete(id)) return;
         if (timer) clearTimeout(timer);
         call.signal?.removeEventListener("abort", onAbort);
-        finish();
+        if (ok) resolve(value as R);
+        else reject(value);
       };
-      pending.set(id, {
-        method,
-        resolve: (value) => settle(() => resolve(value as R)),
-        reject: (error) => settle(() => reject(error)),
-      });
+      const onAbort = () => settle(false, call.signal!.reason);
+      const failed = (error: Error) => settle(false, new JsonRpcTransportError(`cannot send ${method}: ${error.message}`));
+      pending.set(id, { method, settle });
       call.signal?.addEventListener("abort", onAbort, { once: true });
       if (call.timeoutMs !== undefined) {
-        timer = setTimeout(() => settle(() => reject(new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`))), call.timeoutMs);
+        timer = setTimeout(() => settle(false, new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`)), call.timeoutMs);
       }
-      const failed = (error: Error) => settle(() => reject(new JsonRpcTransportError(`cannot send ${method}: ${error.message}`)));
       try {
         write({ jsonrpc: "2.0", id, method, params })?.catch(failed);
       } catch (error) {
@@ -160,12 +157,12 @@ export function createPeer(options: PeerOptions): Peer {
     const call = message.id === null ? undefined : pending.get(message.id);
     if (!call) return false;
     if ("error" in message) {
-      call.reject(new JsonRpcError(message.error.code, message.error.message, message.error.data));
+      call.settle(false, new JsonRpcError(message.error.code, message.error.message, message.error.data));
       return true;
     }
     const issues = options.validateResult?.(call.method, message.result);
-    if (issues && issues.length > 0) call.reject(new JsonRpcResultError(call.method, issues));
-    else call.resolve(message.result);
+    if (issues && issues.length > 0) call.settle(false, new JsonRpcResultError(call.method, issues));
+    else call.settle(true, message.result);
     return true;
   };
 
@@ -215,13 +212,13 @@ export function createPeer(options: PeerOptions): Peer {
     resolveResponse,
     rejectCall(id, error) {
       const call = pending.get(id);
-      call?.reject(error);
+      call?.settle(false, error);
       return call !== undefined;
     },
     close(reason = new JsonRpcTransportError("the connection closed")) {
       if (closed.signal.aborted) return;
       closed.abort(reason);
-      for (const call of [...pending.values()]) call.reject(reason);
+      for (const call of [...pending.values()]) call.settle(false, reason);
     },
     get pendingCount() {
       return pending.size;
