@@ -56,10 +56,13 @@ describe.each(posts)("createHttpClient through %s", (_name, makePost) => {
     await expect(call).rejects.toThrow("stop");
   });
 
-  it("fails a call whose answer is cut off, or is not a JSON-RPC response to it", async () => {
+  it("fails a call whose answer is cut off, ends without the response, or is not JSON-RPC", async () => {
     const url = await serve((req, res) => {
       req.resume();
-      if (req.url === "/cut") {
+      if (req.url === "/sse") {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end('data: {"jsonrpc":"2.0","method":"note","params":{}}\n\n');
+      } else if (req.url === "/cut") {
         res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
         res.write('{"jsonrpc":"2.0"');
         setTimeout(() => res.destroy(), 10);
@@ -70,6 +73,8 @@ describe.each(posts)("createHttpClient through %s", (_name, makePost) => {
     });
     const cut = createHttpClient({ url: `${url}/cut`, post: makePost() });
     await expect(cut.request("m", {})).rejects.toThrow(new RegExp(`^reading the answer to m from ${url}/cut failed: `));
+    const unfinished = createHttpClient({ url: `${url}/sse`, post: makePost() });
+    await expect(unfinished.request("m", {})).rejects.toThrow(`the SSE stream answering m from ${url}/sse ended without its final response`);
     const broken = createHttpClient({ url, post: makePost() });
     await expect(broken.request("m", {})).rejects.toThrow(`HTTP 500 from ${url} is not a JSON-RPC message: boom`);
   });

@@ -137,7 +137,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       await response.discard();
     }
     await Promise.all(handlers);
-    if (!final) throw new JsonRpcTransportError("SSE stream ended without receiving final response");
+    if (!final) throw new JsonRpcTransportError(`the SSE stream answering ${request.method} from ${options.url} ended without its final response`);
     peer.resolveResponse(final);
   };
 
