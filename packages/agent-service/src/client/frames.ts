@@ -29,7 +29,7 @@ const LF = 10;
 const CR = 13;
 
 export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
-  const text = new TextDecoder();
+  const utf8 = new TextDecoder();
   let leftover: Uint8Array | undefined;
   let leftoverOffset = 0; // body offset of leftover[0]
   let leftoverLine = 1; // line number of leftover[0]
@@ -57,78 +57,123 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
         data.set(leftover);
         data.set(chunk, leftover.length);
       }
+      // Lines are cut and frames found in the decoded text, one decode per chunk. Line ends are
+      // ASCII, so the complete lines decode to complete characters.
+      const end = completeLinesEnd(data, transport);
+      if (end === 0) {
+        leftover = data;
+        return out;
+      }
+      const text = utf8.decode(data.subarray(0, end));
+      // Byte offset of the text's line `n` (counted from 0): its string offset while every byte
+      // decoded to one UTF-16 unit (ASCII), else looked up in the bytes' own line starts.
+      let byteLines: number[] | undefined;
+      const lineOffset =
+        text.length === end ? (n: number, at: number) => at : (n: number) => (byteLines ??= lineStarts(data, end, transport))[n]!;
       const base = leftoverOffset;
-      let line = leftoverLine;
-      let start = 0; // start of the unfinished frame
+      const firstLine = leftoverLine;
+      let line = firstLine;
+      let start = 0; // string offset of the unfinished frame
       let startLine = line;
       let pos = 0;
       let hasData = false; // SSE: the current block has a data line
-      const lines: [number, number, number][] = []; // NDJSON: [start, end, line] of each non-blank line
-      let cr = transport === "sse" ? data.indexOf(CR) : -1;
-      for (;;) {
-        const lf = data.indexOf(LF, pos);
-        if (cr !== -1 && cr < pos) cr = data.indexOf(CR, pos);
-        let end: number;
-        let next: number;
-        if (cr !== -1 && (lf === -1 || cr < lf)) {
-          if (cr + 1 >= data.length) break; // a CR LF may be split across chunks
-          end = cr;
-          next = data[cr + 1] === LF ? cr + 2 : cr + 1;
-        } else if (lf !== -1) {
-          end = lf;
-          next = lf + 1;
-        } else break;
-        line++;
-        if (transport === "ndjson") {
-          if (!isBlank(data, pos, end)) lines.push([pos, end, line - 1]);
-          pos = next;
-          start = pos;
-          startLine = line;
-        } else if (end === pos) {
-          if (end > start) {
-            if (hasData) eventPositions.push({ transport, frameIndex, line: startLine, byteOffset: base + start });
-            frameIndex++;
+      if (transport === "ndjson") {
+        for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
+          const to = lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
+          if (!isBlank(text, pos, to)) {
+            const position = { transport, frameIndex: frameIndex++, line, byteOffset: base + lineOffset(line - firstLine, pos) };
+            out.push(classifyJson(text.slice(pos, to), undefined, position));
           }
-          hasData = false;
-          pos = next;
-          start = pos;
-          startLine = line;
-        } else {
-          if (!hasData && isDataLine(data, pos, end)) hasData = true;
-          pos = next;
+          line++;
+          pos = lf + 1;
         }
-      }
-      if (start > 0) {
-        // One decode and one parser feed for every complete frame in the chunk.
-        const complete = text.decode(data.subarray(0, start));
-        if (transport === "sse") sse.feed(complete);
-        else {
-          const ascii = complete.length === start; // then byte offsets are string offsets
-          for (const [from, to, at] of lines) {
-            const raw = ascii ? complete.slice(from, to) : text.decode(data.subarray(from, to));
-            out.push(classifyJson(raw.endsWith("\r") ? raw.slice(0, -1) : raw, undefined, { transport, frameIndex: frameIndex++, line: at, byteOffset: base + from }));
+        start = pos;
+        startLine = line;
+      } else {
+        let cr = text.indexOf("\r");
+        for (;;) {
+          const lf = text.indexOf("\n", pos);
+          if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
+          let lineEnd: number;
+          let next: number;
+          if (cr !== -1 && (lf === -1 || cr < lf)) {
+            lineEnd = cr;
+            next = text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
+          } else if (lf !== -1) {
+            lineEnd = lf;
+            next = lf + 1;
+          } else break;
+          line++;
+          if (lineEnd === pos) {
+            if (lineEnd > start) {
+              if (hasData) eventPositions.push({ transport, frameIndex, line: startLine, byteOffset: base + lineOffset(startLine - firstLine, start) });
+              frameIndex++;
+            }
+            hasData = false;
+            pos = next;
+            start = pos;
+            startLine = line;
+          } else {
+            if (!hasData && isDataLine(text, pos, lineEnd)) hasData = true;
+            pos = next;
           }
         }
+        // One parser feed for every complete frame in the chunk. The parser holds back a final CR
+        // until it sees whether a LF follows; here the next byte is known not to be one, so the
+        // frame is ended for it, and its event is dispatched now, with its own position.
+        if (start > 0) {
+          const complete = start === text.length ? text : text.slice(0, start);
+          sse.feed(text.charCodeAt(start - 1) === CR ? `${complete}\n` : complete);
+        }
       }
-      leftover = data.subarray(start);
-      leftoverOffset = base + start;
+      const startByte = lineOffset(startLine - firstLine, start);
+      leftover = data.subarray(startByte);
+      leftoverOffset = base + startByte;
       leftoverLine = startLine;
       return out;
     },
   };
 }
 
+/**
+ * Where the complete lines of `data` end: after its last line break. A CR as the last byte may be
+ * the first half of a CR LF, so its line is not complete yet. NDJSON lines end at LF only.
+ */
+function completeLinesEnd(data: Uint8Array, transport: StreamTransport): number {
+  const lf = data.lastIndexOf(LF);
+  if (transport === "ndjson") return lf + 1;
+  for (let i = data.length - 2; i > lf; i--) if (data[i] === CR) return i + 1;
+  return lf + 1;
+}
+
+/** The byte offset of each line start in `data[0, end)`, and `end`: SSE lines end at CR, LF or CR LF, NDJSON lines at LF. */
+function lineStarts(data: Uint8Array, end: number, transport: StreamTransport): number[] {
+  const starts = [0];
+  for (let i = 0; i < end; i++) {
+    const byte = data[i];
+    if (byte === LF || (byte === CR && transport === "sse")) {
+      if (byte === CR && data[i + 1] === LF) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
 /** `data` or `data:…`: a line the SSE parser counts as data. */
-function isDataLine(data: Uint8Array, from: number, to: number): boolean {
+function isDataLine(text: string, from: number, to: number): boolean {
   return (
-    data[from] === 100 && data[from + 1] === 97 && data[from + 2] === 116 && data[from + 3] === 97 && (to - from === 4 || data[from + 4] === 58)
+    text.charCodeAt(from) === 100 &&
+    text.charCodeAt(from + 1) === 97 &&
+    text.charCodeAt(from + 2) === 116 &&
+    text.charCodeAt(from + 3) === 97 &&
+    (to - from === 4 || text.charCodeAt(from + 4) === 58)
   );
 }
 
-function isBlank(data: Uint8Array, from: number, to: number): boolean {
+function isBlank(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
-    const byte = data[i]!;
-    if (byte !== 32 && byte !== 9 && byte !== CR) return false;
+    const code = text.charCodeAt(i);
+    if (code !== 32 && code !== 9 && code !== CR) return false;
   }
   return true;
 }
