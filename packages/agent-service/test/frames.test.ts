@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createFrameDecoder, type Frame } from "../src/client/frames.js";
+import { createParser } from "eventsource-parser";
+import { classifyJson, createFrameDecoder, type Frame } from "../src/client/frames.js";
 import type { FramePosition } from "../src/client/errors.js";
 
 const envelope = (sequence: number, delta = "é") =>
@@ -120,11 +121,7 @@ describe("frame decoder positions under any chunking", () => {
     return frames;
   }
 
-  let seed = 7;
-  const random = (n: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
-    return seed % n;
-  };
+  const random = seededRandom(7);
   const randomCuts = (length: number, maxChunk: number) => {
     const cuts: number[] = [];
     for (let at = 1 + random(maxChunk); at < length; at += 1 + random(maxChunk)) cuts.push(at);
@@ -183,3 +180,100 @@ describe("frame decoder positions under any chunking", () => {
     expect(summary(frames)).toEqual([`env 1 @1:0#0`, `env 2 @3:${first.length + 1}#1`]);
   });
 });
+
+describe("SSE blocks read without the parser", () => {
+  /** What eventsource-parser alone makes of a whole body, classified the way the decoder classifies. */
+  function reference(body: string): string[] {
+    const out: string[] = [];
+    const parser = createParser({
+      onEvent: ({ event, data }) => {
+        const channels: (string | undefined)[] = [undefined, "run.stream.event", "run.stream.keepalive", "run.stream.end"];
+        out.push(channels.includes(event) ? describeFrame(classifyJson(data, event, { transport: "sse", frameIndex: 0, line: 0, byteOffset: 0 })) : `unknown ${event} ${data}`);
+      },
+      onComment: () => out.push("keepalive"),
+      onRetry: (ms) => out.push(`retry ${ms}`),
+    });
+    parser.feed(body);
+    return out;
+  }
+  function describeFrame(frame: Frame): string {
+    switch (frame.kind) {
+      case "envelope":
+        return `envelope ${frame.envelope.sequence}`;
+      case "end":
+        return `end ${frame.terminal.lastSequence}`;
+      case "unknown":
+        return `unknown ${frame.event} ${frame.raw}`;
+      case "error":
+        return `error ${frame.error.reason}`;
+      case "retry":
+        return `retry ${frame.ms}`;
+      default:
+        return frame.kind;
+    }
+  }
+
+  const random = seededRandom(11);
+  const pick = <T,>(items: readonly T[]): T => items[random(items.length)]!;
+  const payloads = [envelope(1), envelope(2, "x"), '{"type":"keepalive"}', '{"type":"end","runId":"r","lastSequence":2}', "{oops", "plain text", '{"hello":"world"}', ""];
+  const lineKinds = [
+    () => `data: ${pick(payloads)}`,
+    () => `data:${pick(payloads)}`,
+    () => `data:  ${pick(payloads)}`,
+    () => "data",
+    () => "data:",
+    () => `event: ${pick(["run.stream.event", "run.stream.keepalive", "run.stream.end", "other.thing", ""])}`,
+    () => `event:${pick(["run.stream.event", "run.stream.end"])}`,
+    () => "event",
+    () => `id: ${random(100)}`,
+    () => "id:",
+    () => "id",
+    () => "idx: 1",
+    () => ": comment",
+    () => ":",
+    () => `retry: ${pick(["100", "x"])}`,
+    () => "unknown: 1",
+    () => `ï»¿data: ${pick(payloads)}`,
+    () => "",
+  ];
+
+  it("gives the frames eventsource-parser gives, for random bodies of every field, line ending and split", () => {
+    for (let n = 0; n < 1500; n++) {
+      let body = "";
+      for (let blocks = random(6); blocks >= 0; blocks--) {
+        // Mostly blocks of the shape read without the parser (id, event, one data line, any order), else anything.
+        const lines =
+          random(3) > 0
+            ? [`data: ${pick(payloads)}`, ...(random(2) ? [lineKinds[5 + random(2)]!()] : []), ...(random(2) ? [`id: ${random(9)}`] : [])].sort(() => random(3) - 1)
+            : Array.from({ length: 1 + random(5) }, () => pick(lineKinds)());
+        let ending = "\n";
+        for (const line of lines) body += line + (ending = pick(["\n", "\r\n", "\r"]));
+        body += ending === "\r" ? pick(["\r", "\r\n"]) : pick(["\n", "\r\n", "\r"]); // the blank line
+      }
+      body += "\n\n";
+      const expected = reference(body);
+      const bytes = new TextEncoder().encode(body);
+      const whole = createFrameDecoder("sse").push(bytes).map(describeFrame);
+      if (JSON.stringify(whole) !== JSON.stringify(expected)) expect.fail(`${JSON.stringify(body)}\n got ${JSON.stringify(whole)}\n want ${JSON.stringify(expected)}`);
+      const decoder = createFrameDecoder("sse");
+      const split: string[] = [];
+      for (let at = 0; at < bytes.length; ) {
+        const size = 1 + random(12);
+        split.push(...decoder.push(bytes.subarray(at, at + size)).map(describeFrame));
+        at += size;
+      }
+      expect(split).toEqual(expected);
+    }
+  });
+});
+
+/** A deterministic random integer in [0, n) (mulberry32), so failures reproduce. */
+function seededRandom(seed: number): (n: number) => number {
+  let a = seed;
+  return (n) => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}

@@ -5,7 +5,7 @@
  * or line is never emitted (WHATWG discards an unterminated event), so a dropped connection loses
  * nothing the client then believes it has.
  */
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { createParser } from "eventsource-parser";
 import type { ValidationIssue } from "@flowspec/runtime";
 import type { RunStreamTerminal, SequencedOutputEnvelope } from "../generated/index.js";
 import { STREAM_CHANNELS, type StreamTransport } from "../routes.js";
@@ -35,22 +35,27 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
   let leftoverLine = 1; // line number of leftover[0]
   let frameIndex = 0;
   let out: Frame[] = [];
-  // SSE: the positions of the blocks that carry data, in order; the parser dispatches one event for each.
-  let eventPositions: FramePosition[] = [];
-  let nextEvent = 0;
+  // SSE: the position of the block being fed to the parser, which dispatches at most one event for it.
+  let blockPosition: FramePosition | undefined;
   const lastResort = (): FramePosition => ({ transport, frameIndex, line: leftoverLine, byteOffset: leftoverOffset });
 
   const sse = createParser({
-    onEvent: (message) => out.push(classifySse(message, eventPositions[nextEvent++] ?? lastResort())),
+    onEvent: (message) => out.push(classifySse(message.event, message.data, blockPosition ?? lastResort())),
     onComment: () => out.push({ kind: "keepalive" }),
     onRetry: (ms) => out.push({ kind: "retry", ms }),
   });
+  /** Feeds one complete block to the parser (the text up to and with its blank line). */
+  const feedBlock = (block: string, position: FramePosition | undefined) => {
+    blockPosition = position;
+    // The parser holds back a final CR until it sees whether a LF follows; the byte after this
+    // one is known not to be a LF, so the block is ended for it and dispatched now.
+    sse.feed(block.charCodeAt(block.length - 1) === CR ? `${block}\n` : block);
+    blockPosition = undefined;
+  };
 
   return {
     push(chunk) {
       out = [];
-      eventPositions = [];
-      nextEvent = 0;
       let data = chunk;
       if (leftover && leftover.length > 0) {
         data = new Uint8Array(leftover.length + chunk.length);
@@ -77,6 +82,11 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
       let startLine = line;
       let pos = 0;
       let hasData = false; // SSE: the current block has a data line
+      // SSE: the current block's `event` and single `data` value, while it has only id, event and
+      // one data line (`simple`); such a block is read here, any other goes to the parser.
+      let simple = true;
+      let eventName: string | undefined;
+      let eventData: string | undefined;
       if (transport === "ndjson") {
         for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
           const to = lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
@@ -106,24 +116,34 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
           line++;
           if (lineEnd === pos) {
             if (lineEnd > start) {
-              if (hasData) eventPositions.push({ transport, frameIndex, line: startLine, byteOffset: base + lineOffset(startLine - firstLine, start) });
+              const position = hasData ? { transport, frameIndex, line: startLine, byteOffset: base + lineOffset(startLine - firstLine, start) } : undefined;
+              if (!simple) feedBlock(text.slice(start, next), position);
+              else {
+                if (eventData !== undefined) out.push(classifySse(eventName, eventData, position!));
+                // The parser takes the first text it is fed for the start of the stream (where it
+                // drops a byte order mark); when that is not this block, it must not be a later one.
+                if (frameIndex === 0) sse.feed("");
+              }
               frameIndex++;
             }
             hasData = false;
+            simple = true;
+            eventName = eventData = undefined;
             pos = next;
             start = pos;
             startLine = line;
           } else {
-            if (!hasData && isDataLine(text, pos, lineEnd)) hasData = true;
+            // WHATWG field parsing, for the three fields of a simple block: the value follows the
+            // colon and one optional space; the last event wins; the id is not used here.
+            if (isDataLine(text, pos, lineEnd)) {
+              hasData = true;
+              if (eventData !== undefined || lineEnd - pos === 4) simple = false;
+              else eventData = text.slice(text.charCodeAt(pos + 5) === 32 ? pos + 6 : pos + 5, lineEnd);
+            } else if (isField(text, pos, lineEnd, "event:")) {
+              eventName = text.slice(text.charCodeAt(pos + 6) === 32 ? pos + 7 : pos + 6, lineEnd) || undefined;
+            } else if (!isField(text, pos, lineEnd, "id:")) simple = false;
             pos = next;
           }
-        }
-        // One parser feed for every complete frame in the chunk. The parser holds back a final CR
-        // until it sees whether a LF follows; here the next byte is known not to be one, so the
-        // frame is ended for it, and its event is dispatched now, with its own position.
-        if (start > 0) {
-          const complete = start === text.length ? text : text.slice(0, start);
-          sse.feed(text.charCodeAt(start - 1) === CR ? `${complete}\n` : complete);
         }
       }
       const startByte = lineOffset(startLine - firstLine, start);
@@ -170,6 +190,11 @@ function isDataLine(text: string, from: number, to: number): boolean {
   );
 }
 
+/** The line starts with `field` (its name and colon). */
+function isField(text: string, from: number, to: number, field: string): boolean {
+  return to - from >= field.length && text.startsWith(field, from);
+}
+
 function isBlank(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const code = text.charCodeAt(i);
@@ -178,16 +203,16 @@ function isBlank(text: string, from: number, to: number): boolean {
   return true;
 }
 
-function classifySse(message: EventSourceMessage, position: FramePosition): Frame {
-  switch (message.event) {
+function classifySse(event: string | undefined, data: string, position: FramePosition): Frame {
+  switch (event) {
     case undefined:
-      return classifyJson(message.data, undefined, position);
+      return classifyJson(data, undefined, position);
     case STREAM_CHANNELS.event:
     case STREAM_CHANNELS.keepalive:
     case STREAM_CHANNELS.end:
-      return classifyJson(message.data, message.event, position);
+      return classifyJson(data, event, position);
     default:
-      return { kind: "unknown", raw: message.data, event: message.event, position };
+      return { kind: "unknown", raw: data, event, position };
   }
 }
 
