@@ -119,7 +119,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(func2(data2) > 200){
+if(data2.length > 200 && func2(data2) > 200){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -129,7 +129,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func2(data2) < 1){
+if(data2.length < 2 && func2(data2) < 1){
 const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -199,7 +199,7 @@ errors++;
 if(data3.line1 !== undefined){
 let data4 = data3.line1;
 if(typeof data4 === "string"){
-if(func2(data4) < 1){
+if(data4.length < 2 && func2(data4) < 1){
 const err15 = {instancePath:instancePath+"/address/line1",schemaPath:"common.json#/definitions/address/properties/line1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -236,7 +236,7 @@ errors++;
 if(data3.city !== undefined){
 let data6 = data3.city;
 if(typeof data6 === "string"){
-if(func2(data6) < 1){
+if(data6.length < 2 && func2(data6) < 1){
 const err18 = {instancePath:instancePath+"/address/city",schemaPath:"common.json#/definitions/address/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err18];
@@ -386,7 +386,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 2 && func2(data0) < 1){
 const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -689,7 +689,7 @@ vErrors.push(err16);
 errors++;
 }
 if(typeof data7 === "string"){
-if(func2(data7) > 500){
+if(data7.length > 500 && func2(data7) > 500){
 const err17 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -767,7 +767,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 2 && func2(data0) < 1){
 const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -907,7 +907,7 @@ errors++;
 if(data.line1 !== undefined){
 let data0 = data.line1;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 2 && func2(data0) < 1){
 const err4 = {instancePath:instancePath+"/line1",schemaPath:"#/properties/line1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -944,7 +944,7 @@ errors++;
 if(data.city !== undefined){
 let data2 = data.city;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 2 && func2(data2) < 1){
 const err7 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];

@@ -5,7 +5,7 @@
  * or line is never emitted (WHATWG discards an unterminated event), so a dropped connection loses
  * nothing the client then believes it has.
  */
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { createParser } from "eventsource-parser";
 import type { ValidationIssue } from "@flowspec/runtime";
 import type { RunStreamTerminal, SequencedOutputEnvelope } from "../generated/index.js";
 import { STREAM_CHANNELS, type StreamTransport } from "../routes.js";
@@ -29,120 +29,190 @@ const LF = 10;
 const CR = 13;
 
 export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
-  const text = new TextDecoder();
+  const utf8 = new TextDecoder();
   let leftover: Uint8Array | undefined;
   let leftoverOffset = 0; // body offset of leftover[0]
   let leftoverLine = 1; // line number of leftover[0]
   let frameIndex = 0;
   let out: Frame[] = [];
-  // SSE: the positions of the blocks that carry data, in order; the parser dispatches one event for each.
-  let eventPositions: FramePosition[] = [];
-  let nextEvent = 0;
+  // SSE: the position of the block being fed to the parser, which dispatches at most one event for it.
+  let blockPosition: FramePosition | undefined;
   const lastResort = (): FramePosition => ({ transport, frameIndex, line: leftoverLine, byteOffset: leftoverOffset });
 
   const sse = createParser({
-    onEvent: (message) => out.push(classifySse(message, eventPositions[nextEvent++] ?? lastResort())),
+    onEvent: (message) => out.push(classifySse(message.event, message.data, blockPosition ?? lastResort())),
     onComment: () => out.push({ kind: "keepalive" }),
     onRetry: (ms) => out.push({ kind: "retry", ms }),
   });
+  /** Feeds one complete block to the parser (the text up to and with its blank line). */
+  const feedBlock = (block: string, position: FramePosition | undefined) => {
+    blockPosition = position;
+    // The parser holds back a final CR until it sees whether a LF follows; the byte after this
+    // one is known not to be a LF, so the block is ended for it and dispatched now.
+    sse.feed(block.charCodeAt(block.length - 1) === CR ? `${block}\n` : block);
+    blockPosition = undefined;
+  };
 
   return {
     push(chunk) {
       out = [];
-      eventPositions = [];
-      nextEvent = 0;
       let data = chunk;
       if (leftover && leftover.length > 0) {
         data = new Uint8Array(leftover.length + chunk.length);
         data.set(leftover);
         data.set(chunk, leftover.length);
       }
+      // Lines are cut and frames found in the decoded text, one decode per chunk. Line ends are
+      // ASCII, so the complete lines decode to complete characters.
+      const end = completeLinesEnd(data, transport);
+      if (end === 0) {
+        leftover = data;
+        return out;
+      }
+      const text = utf8.decode(data.subarray(0, end));
+      // Byte offset of the text's line `n` (counted from 0): its string offset while every byte
+      // decoded to one UTF-16 unit (ASCII), else looked up in the bytes' own line starts.
+      let byteLines: number[] | undefined;
+      const lineOffset =
+        text.length === end ? (n: number, at: number) => at : (n: number) => (byteLines ??= lineStarts(data, end, transport))[n]!;
       const base = leftoverOffset;
-      let line = leftoverLine;
-      let start = 0; // start of the unfinished frame
+      const firstLine = leftoverLine;
+      let line = firstLine;
+      let start = 0; // string offset of the unfinished frame
       let startLine = line;
       let pos = 0;
       let hasData = false; // SSE: the current block has a data line
-      const lines: [number, number, number][] = []; // NDJSON: [start, end, line] of each non-blank line
-      let cr = transport === "sse" ? data.indexOf(CR) : -1;
-      for (;;) {
-        const lf = data.indexOf(LF, pos);
-        if (cr !== -1 && cr < pos) cr = data.indexOf(CR, pos);
-        let end: number;
-        let next: number;
-        if (cr !== -1 && (lf === -1 || cr < lf)) {
-          if (cr + 1 >= data.length) break; // a CR LF may be split across chunks
-          end = cr;
-          next = data[cr + 1] === LF ? cr + 2 : cr + 1;
-        } else if (lf !== -1) {
-          end = lf;
-          next = lf + 1;
-        } else break;
-        line++;
-        if (transport === "ndjson") {
-          if (!isBlank(data, pos, end)) lines.push([pos, end, line - 1]);
-          pos = next;
-          start = pos;
-          startLine = line;
-        } else if (end === pos) {
-          if (end > start) {
-            if (hasData) eventPositions.push({ transport, frameIndex, line: startLine, byteOffset: base + start });
-            frameIndex++;
+      // SSE: the current block's `event` and single `data` value, while it has only id, event and
+      // one data line (`simple`); such a block is read here, any other goes to the parser.
+      let simple = true;
+      let eventName: string | undefined;
+      let eventData: string | undefined;
+      if (transport === "ndjson") {
+        for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
+          const to = lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
+          if (!isBlank(text, pos, to)) {
+            const position = { transport, frameIndex: frameIndex++, line, byteOffset: base + lineOffset(line - firstLine, pos) };
+            out.push(classifyJson(text.slice(pos, to), undefined, position));
           }
-          hasData = false;
-          pos = next;
-          start = pos;
-          startLine = line;
-        } else {
-          if (!hasData && isDataLine(data, pos, end)) hasData = true;
-          pos = next;
+          line++;
+          pos = lf + 1;
+        }
+        start = pos;
+        startLine = line;
+      } else {
+        let cr = text.indexOf("\r");
+        for (;;) {
+          const lf = text.indexOf("\n", pos);
+          if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
+          let lineEnd: number;
+          let next: number;
+          if (cr !== -1 && (lf === -1 || cr < lf)) {
+            lineEnd = cr;
+            next = text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
+          } else if (lf !== -1) {
+            lineEnd = lf;
+            next = lf + 1;
+          } else break;
+          line++;
+          if (lineEnd === pos) {
+            if (lineEnd > start) {
+              const position = hasData ? { transport, frameIndex, line: startLine, byteOffset: base + lineOffset(startLine - firstLine, start) } : undefined;
+              if (!simple) feedBlock(text.slice(start, next), position);
+              else {
+                if (eventData !== undefined) out.push(classifySse(eventName, eventData, position!));
+                // The parser takes the first text it is fed for the start of the stream (where it
+                // drops a byte order mark); when that is not this block, it must not be a later one.
+                if (frameIndex === 0) sse.feed("");
+              }
+              frameIndex++;
+            }
+            hasData = false;
+            simple = true;
+            eventName = eventData = undefined;
+            pos = next;
+            start = pos;
+            startLine = line;
+          } else {
+            // WHATWG field parsing, for the three fields of a simple block: the value follows the
+            // colon and one optional space; the last event wins; the id is not used here.
+            if (isDataLine(text, pos, lineEnd)) {
+              hasData = true;
+              if (eventData !== undefined || lineEnd - pos === 4) simple = false;
+              else eventData = text.slice(text.charCodeAt(pos + 5) === 32 ? pos + 6 : pos + 5, lineEnd);
+            } else if (isField(text, pos, lineEnd, "event:")) {
+              eventName = text.slice(text.charCodeAt(pos + 6) === 32 ? pos + 7 : pos + 6, lineEnd) || undefined;
+            } else if (!isField(text, pos, lineEnd, "id:")) simple = false;
+            pos = next;
+          }
         }
       }
-      if (start > 0) {
-        // One decode and one parser feed for every complete frame in the chunk.
-        const complete = text.decode(data.subarray(0, start));
-        if (transport === "sse") sse.feed(complete);
-        else {
-          const ascii = complete.length === start; // then byte offsets are string offsets
-          for (const [from, to, at] of lines) {
-            const raw = ascii ? complete.slice(from, to) : text.decode(data.subarray(from, to));
-            out.push(classifyJson(raw.endsWith("\r") ? raw.slice(0, -1) : raw, undefined, { transport, frameIndex: frameIndex++, line: at, byteOffset: base + from }));
-          }
-        }
-      }
-      leftover = data.subarray(start);
-      leftoverOffset = base + start;
+      const startByte = lineOffset(startLine - firstLine, start);
+      leftover = data.subarray(startByte);
+      leftoverOffset = base + startByte;
       leftoverLine = startLine;
       return out;
     },
   };
 }
 
+/**
+ * Where the complete lines of `data` end: after its last line break. A CR as the last byte may be
+ * the first half of a CR LF, so its line is not complete yet. NDJSON lines end at LF only.
+ */
+function completeLinesEnd(data: Uint8Array, transport: StreamTransport): number {
+  const lf = data.lastIndexOf(LF);
+  if (transport === "ndjson") return lf + 1;
+  for (let i = data.length - 2; i > lf; i--) if (data[i] === CR) return i + 1;
+  return lf + 1;
+}
+
+/** The byte offset of each line start in `data[0, end)`, and `end`: SSE lines end at CR, LF or CR LF, NDJSON lines at LF. */
+function lineStarts(data: Uint8Array, end: number, transport: StreamTransport): number[] {
+  const starts = [0];
+  for (let i = 0; i < end; i++) {
+    const byte = data[i];
+    if (byte === LF || (byte === CR && transport === "sse")) {
+      if (byte === CR && data[i + 1] === LF) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
 /** `data` or `data:…`: a line the SSE parser counts as data. */
-function isDataLine(data: Uint8Array, from: number, to: number): boolean {
+function isDataLine(text: string, from: number, to: number): boolean {
   return (
-    data[from] === 100 && data[from + 1] === 97 && data[from + 2] === 116 && data[from + 3] === 97 && (to - from === 4 || data[from + 4] === 58)
+    text.charCodeAt(from) === 100 &&
+    text.charCodeAt(from + 1) === 97 &&
+    text.charCodeAt(from + 2) === 116 &&
+    text.charCodeAt(from + 3) === 97 &&
+    (to - from === 4 || text.charCodeAt(from + 4) === 58)
   );
 }
 
-function isBlank(data: Uint8Array, from: number, to: number): boolean {
+/** The line starts with `field` (its name and colon). */
+function isField(text: string, from: number, to: number, field: string): boolean {
+  return to - from >= field.length && text.startsWith(field, from);
+}
+
+function isBlank(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
-    const byte = data[i]!;
-    if (byte !== 32 && byte !== 9 && byte !== CR) return false;
+    const code = text.charCodeAt(i);
+    if (code !== 32 && code !== 9 && code !== CR) return false;
   }
   return true;
 }
 
-function classifySse(message: EventSourceMessage, position: FramePosition): Frame {
-  switch (message.event) {
+function classifySse(event: string | undefined, data: string, position: FramePosition): Frame {
+  switch (event) {
     case undefined:
-      return classifyJson(message.data, undefined, position);
+      return classifyJson(data, undefined, position);
     case STREAM_CHANNELS.event:
     case STREAM_CHANNELS.keepalive:
     case STREAM_CHANNELS.end:
-      return classifyJson(message.data, message.event, position);
+      return classifyJson(data, event, position);
     default:
-      return { kind: "unknown", raw: message.data, event: message.event, position };
+      return { kind: "unknown", raw: data, event, position };
   }
 }
 

@@ -148,9 +148,7 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
   const maxReconnects = options.maxReconnects ?? DEFAULTS.maxReconnects;
   const onUnknownFrame = options.onUnknownFrame ?? warnUnknown;
   const transport = options.transport ?? "sse";
-  let failures = 0;
-  let sseRetryMs: number | undefined;
-  let gapAt: number | undefined; // `last` when a gap was seen; a second gap there is fatal
+  const tally: Tally = { failures: 0, sseRetryMs: undefined, gapAt: undefined };
 
   for (;;) {
     if (signal?.aborted) throw signal.reason;
@@ -229,50 +227,7 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
         }
         if (chunk.done) throw new Dropped("the body ended without the terminal frame");
         lastActivity = Date.now();
-        const frames: Frame[] = decoder.push(chunk.value);
-        const batch: SequencedOutputEnvelope[] = [];
-        let stop: unknown;
-        let terminal: RunStreamTerminal | undefined;
-        for (const frame of frames) {
-          if (frame.kind === "envelope") {
-            const envelope = frame.envelope;
-            if (envelope.runId !== runId) {
-              stop = new StreamFrameError(frame.position, `envelope of run ${envelope.runId} on the stream of run ${runId}`, JSON.stringify(envelope));
-              break;
-            }
-            if (envelope.sequence <= state.last) continue;
-            if (!filtered && envelope.sequence > state.last + 1) {
-              if (gapAt === state.last) {
-                stop = new StreamProtocolError(`gap in the stream of run ${runId}: expected sequence ${state.last + 1}, received ${envelope.sequence} (after reconnecting)`, {
-                  expectedSequence: state.last + 1,
-                  receivedSequence: envelope.sequence,
-                });
-              } else {
-                gapAt = state.last;
-                stop = new Dropped(`gap: expected sequence ${state.last + 1}, received ${envelope.sequence}`);
-              }
-              break;
-            }
-            state.last = envelope.sequence;
-            failures = 0;
-            gapAt = undefined;
-            batch.push(envelope);
-          } else if (frame.kind === "keepalive") {
-            continue;
-          } else if (frame.kind === "retry") {
-            sseRetryMs = frame.ms;
-          } else if (frame.kind === "unknown") {
-            onUnknownFrame({ raw: frame.raw, event: frame.event, position: frame.position });
-          } else if (frame.kind === "error") {
-            stop = frame.error;
-            break;
-          } else {
-            if (frame.terminal.runId !== runId) {
-              stop = new StreamFrameError(frame.position, `terminal frame of run ${frame.terminal.runId} on the stream of run ${runId}`, JSON.stringify(frame.terminal));
-            } else terminal = frame.terminal;
-            break;
-          }
-        }
+        const { batch, stop, terminal } = takeFrames(decoder.push(chunk.value), runId, filtered, state, tally, onUnknownFrame);
         // What arrived before a bad frame, a gap or the end is delivered first.
         if (batch.length > 0) {
           consumerHasIt = true;
@@ -299,7 +254,7 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
     }
 
     // The connection dropped: finish if the run has ended and nothing is missing, else reconnect.
-    failures++;
+    const failures = ++tally.failures;
     if (failures > maxReconnects) {
       throw new StreamProtocolError(`gave up on the stream of run ${runId} after ${maxReconnects} reconnects: ${outcome.reason}`, {
         reconnects: state.reconnects,
@@ -320,11 +275,76 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
     const delay =
       outcome.error instanceof ApiError && outcome.error.retryAfterMs !== undefined
         ? retryDelay(outcome.error, failures - 1, config.retry)
-        : sseRetryMs !== undefined
-          ? Math.min(sseRetryMs, config.retry.maxRetryAfterMs)
+        : tally.sseRetryMs !== undefined
+          ? Math.min(tally.sseRetryMs, config.retry.maxRetryAfterMs)
           : backoffDelay(failures - 1, config.retry);
     await config.retry.sleep(delay, signal);
   }
+}
+
+/** What the stream keeps across connections besides `State`. */
+interface Tally {
+  /** Consecutive failed connections; an arriving envelope resets it. */
+  failures: number;
+  /** The server's SSE `retry:` advice. */
+  sseRetryMs: number | undefined;
+  /** `last` when a gap was seen; a second gap there is fatal. */
+  gapAt: number | undefined;
+}
+
+interface Taken {
+  /** The envelopes to deliver, in order. */
+  batch: SequencedOutputEnvelope[];
+  /** Why reading stops after the batch (an error, or a Dropped connection), if it does. */
+  stop: unknown;
+  terminal: RunStreamTerminal | undefined;
+}
+
+/**
+ * Sorts the frames of one chunk: envelopes past `state.last` go into the batch (advancing it),
+ * keepalives are skipped, and a bad frame, a gap or the terminal frame ends the batch. Kept out of
+ * the connection loop so that this hot part is small and optimized on its own.
+ */
+function takeFrames(frames: Frame[], runId: string, filtered: boolean, state: State, tally: Tally, onUnknownFrame: (frame: UnknownFrame) => void): Taken {
+  const batch: SequencedOutputEnvelope[] = [];
+  for (const frame of frames) {
+    if (frame.kind === "envelope") {
+      const envelope = frame.envelope;
+      if (envelope.runId !== runId) {
+        return { batch, stop: new StreamFrameError(frame.position, `envelope of run ${envelope.runId} on the stream of run ${runId}`, JSON.stringify(envelope)), terminal: undefined };
+      }
+      if (envelope.sequence <= state.last) continue;
+      if (!filtered && envelope.sequence > state.last + 1) {
+        if (tally.gapAt === state.last) {
+          const stop = new StreamProtocolError(`gap in the stream of run ${runId}: expected sequence ${state.last + 1}, received ${envelope.sequence} (after reconnecting)`, {
+            expectedSequence: state.last + 1,
+            receivedSequence: envelope.sequence,
+          });
+          return { batch, stop, terminal: undefined };
+        }
+        tally.gapAt = state.last;
+        return { batch, stop: new Dropped(`gap: expected sequence ${state.last + 1}, received ${envelope.sequence}`), terminal: undefined };
+      }
+      state.last = envelope.sequence;
+      tally.failures = 0;
+      tally.gapAt = undefined;
+      batch.push(envelope);
+    } else if (frame.kind === "keepalive") {
+      continue;
+    } else if (frame.kind === "retry") {
+      tally.sseRetryMs = frame.ms;
+    } else if (frame.kind === "unknown") {
+      onUnknownFrame({ raw: frame.raw, event: frame.event, position: frame.position });
+    } else if (frame.kind === "error") {
+      return { batch, stop: frame.error, terminal: undefined };
+    } else if (frame.terminal.runId !== runId) {
+      const stop = new StreamFrameError(frame.position, `terminal frame of run ${frame.terminal.runId} on the stream of run ${runId}`, JSON.stringify(frame.terminal));
+      return { batch, stop, terminal: undefined };
+    } else {
+      return { batch, stop: undefined, terminal: frame.terminal };
+    }
+  }
+  return { batch, stop: undefined, terminal: undefined };
 }
 
 /** Yields the events between the last delivered one and the terminal frame's `lastSequence`, from the event list. */

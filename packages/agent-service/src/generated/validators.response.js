@@ -109,7 +109,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(func1(data2) > 256){
+if(data2.length > 256 && func1(data2) > 256){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -119,7 +119,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(func1(data2) < 1){
+if(data2.length < 2 && func1(data2) < 1){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -462,7 +462,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err2];
@@ -472,7 +472,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -783,7 +783,7 @@ errors++;
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -854,7 +854,7 @@ errors++;
 if(data.resourceId !== undefined){
 let data6 = data.resourceId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -864,7 +864,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -889,7 +889,7 @@ errors++;
 if(data.releaseChannelId !== undefined){
 let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -899,7 +899,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -928,7 +928,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -1163,7 +1163,7 @@ errors++;
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -1234,7 +1234,7 @@ errors++;
 if(data.grantId !== undefined){
 let data6 = data.grantId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1244,7 +1244,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1273,7 +1273,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(func1(data8) < 1){
+if(data8.length < 2 && func1(data8) < 1){
 const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -1494,7 +1494,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -1592,7 +1592,7 @@ errors++;
 if(data8.name !== undefined){
 let data9 = data8.name;
 if(typeof data9 === "string"){
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -1617,7 +1617,7 @@ errors++;
 if(data8.description !== undefined){
 let data10 = data8.description;
 if(typeof data10 === "string"){
-if(func1(data10) < 1){
+if(data10.length < 2 && func1(data10) < 1){
 const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -2019,7 +2019,7 @@ errors++;
 if(data.providerType !== undefined){
 let data1 = data.providerType;
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err1 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err1];
@@ -2473,7 +2473,7 @@ errors++;
 if(data.attemptId !== undefined){
 let data0 = data.attemptId;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -2483,7 +2483,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -2557,7 +2557,7 @@ errors++;
 if(data.providerType !== undefined){
 let data4 = data.providerType;
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err11 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -2582,7 +2582,7 @@ errors++;
 if(data.runSpaceId !== undefined){
 let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
-if(func1(data5) > 256){
+if(data5.length > 256 && func1(data5) > 256){
 const err13 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -2592,7 +2592,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(func1(data5) < 1){
+if(data5.length < 2 && func1(data5) < 1){
 const err14 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -2617,7 +2617,7 @@ errors++;
 if(data.sessionId !== undefined){
 let data6 = data.sessionId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -2627,7 +2627,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -2652,7 +2652,7 @@ errors++;
 if(data.runtimeConnectionId !== undefined){
 let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -2662,7 +2662,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -2866,7 +2866,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
-if(func1(data2) < 1){
+if(data2.length < 2 && func1(data2) < 1){
 const err3 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -2930,7 +2930,7 @@ errors++;
 if(data.algorithm !== undefined){
 let data5 = data.algorithm;
 if(typeof data5 === "string"){
-if(func1(data5) < 1){
+if(data5.length < 2 && func1(data5) < 1){
 const err8 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -2958,7 +2958,7 @@ const _errs16 = errors;
 let valid4 = false;
 const _errs17 = errors;
 if(typeof data6 === "string"){
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err10 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -3006,7 +3006,7 @@ errors++;
 if(data6.name !== undefined){
 let data7 = data6.name;
 if(typeof data7 === "string"){
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err14 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -3031,7 +3031,7 @@ errors++;
 if(data6.ref !== undefined){
 let data8 = data6.ref;
 if(typeof data8 === "string"){
-if(func1(data8) < 1){
+if(data8.length < 2 && func1(data8) < 1){
 const err16 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -3662,7 +3662,7 @@ errors++;
 if(data.runId !== undefined){
 let data14 = data.runId;
 if(typeof data14 === "string"){
-if(func1(data14) > 256){
+if(data14.length > 256 && func1(data14) > 256){
 const err36 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err36];
@@ -3672,7 +3672,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(func1(data14) < 1){
+if(data14.length < 2 && func1(data14) < 1){
 const err37 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err37];
@@ -3697,7 +3697,7 @@ errors++;
 if(data.orgId !== undefined){
 let data15 = data.orgId;
 if(typeof data15 === "string"){
-if(func1(data15) > 256){
+if(data15.length > 256 && func1(data15) > 256){
 const err39 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err39];
@@ -3707,7 +3707,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(func1(data15) < 1){
+if(data15.length < 2 && func1(data15) < 1){
 const err40 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err40];
@@ -3755,7 +3755,7 @@ errors++;
 if(data.resourceId !== undefined){
 let data17 = data.resourceId;
 if(typeof data17 === "string"){
-if(func1(data17) > 256){
+if(data17.length > 256 && func1(data17) > 256){
 const err44 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err44];
@@ -3765,7 +3765,7 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(func1(data17) < 1){
+if(data17.length < 2 && func1(data17) < 1){
 const err45 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
@@ -3790,7 +3790,7 @@ errors++;
 if(data.resourceRevisionId !== undefined){
 let data18 = data.resourceRevisionId;
 if(typeof data18 === "string"){
-if(func1(data18) > 256){
+if(data18.length > 256 && func1(data18) > 256){
 const err47 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err47];
@@ -3800,7 +3800,7 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(func1(data18) < 1){
+if(data18.length < 2 && func1(data18) < 1){
 const err48 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err48];
@@ -3825,7 +3825,7 @@ errors++;
 if(data.releaseChannelId !== undefined){
 let data19 = data.releaseChannelId;
 if(typeof data19 === "string"){
-if(func1(data19) > 256){
+if(data19.length > 256 && func1(data19) > 256){
 const err50 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err50];
@@ -3835,7 +3835,7 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(func1(data19) < 1){
+if(data19.length < 2 && func1(data19) < 1){
 const err51 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err51];
@@ -3860,7 +3860,7 @@ errors++;
 if(data.threadId !== undefined){
 let data20 = data.threadId;
 if(typeof data20 === "string"){
-if(func1(data20) > 256){
+if(data20.length > 256 && func1(data20) > 256){
 const err53 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err53];
@@ -3870,7 +3870,7 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(func1(data20) < 1){
+if(data20.length < 2 && func1(data20) < 1){
 const err54 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err54];
@@ -3895,7 +3895,7 @@ errors++;
 if(data.contextId !== undefined){
 let data21 = data.contextId;
 if(typeof data21 === "string"){
-if(func1(data21) > 256){
+if(data21.length > 256 && func1(data21) > 256){
 const err56 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err56];
@@ -3905,7 +3905,7 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(func1(data21) < 1){
+if(data21.length < 2 && func1(data21) < 1){
 const err57 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err57];
@@ -4016,7 +4016,7 @@ errors++;
 if(data.currentAttemptId !== undefined){
 let data29 = data.currentAttemptId;
 if(typeof data29 === "string"){
-if(func1(data29) > 256){
+if(data29.length > 256 && func1(data29) > 256){
 const err64 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err64];
@@ -4026,7 +4026,7 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(func1(data29) < 1){
+if(data29.length < 2 && func1(data29) < 1){
 const err65 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err65];
@@ -4051,7 +4051,7 @@ errors++;
 if(data.blockingInteractionId !== undefined){
 let data30 = data.blockingInteractionId;
 if(typeof data30 === "string"){
-if(func1(data30) > 256){
+if(data30.length > 256 && func1(data30) > 256){
 const err67 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err67];
@@ -4061,7 +4061,7 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(func1(data30) < 1){
+if(data30.length < 2 && func1(data30) < 1){
 const err68 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err68];
@@ -4710,7 +4710,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -4808,7 +4808,7 @@ errors++;
 if(data8.name !== undefined){
 let data9 = data8.name;
 if(typeof data9 === "string"){
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -4833,7 +4833,7 @@ errors++;
 if(data8.description !== undefined){
 let data10 = data8.description;
 if(typeof data10 === "string"){
-if(func1(data10) < 1){
+if(data10.length < 2 && func1(data10) < 1){
 const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -5204,7 +5204,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -5229,7 +5229,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5340,7 +5340,7 @@ errors++;
 if(data.attemptId !== undefined){
 let data0 = data.attemptId;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5350,7 +5350,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5424,7 +5424,7 @@ errors++;
 if(data.providerType !== undefined){
 let data4 = data.providerType;
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err11 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -5449,7 +5449,7 @@ errors++;
 if(data.runSpaceId !== undefined){
 let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
-if(func1(data5) > 256){
+if(data5.length > 256 && func1(data5) > 256){
 const err13 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -5459,7 +5459,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(func1(data5) < 1){
+if(data5.length < 2 && func1(data5) < 1){
 const err14 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -5484,7 +5484,7 @@ errors++;
 if(data.sessionId !== undefined){
 let data6 = data.sessionId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -5494,7 +5494,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -5519,7 +5519,7 @@ errors++;
 if(data.runtimeConnectionId !== undefined){
 let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -5529,7 +5529,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -5712,7 +5712,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err2];
@@ -5722,7 +5722,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -6325,7 +6325,7 @@ errors++;
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -6396,7 +6396,7 @@ errors++;
 if(data.resourceId !== undefined){
 let data6 = data.resourceId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -6406,7 +6406,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -6431,7 +6431,7 @@ errors++;
 if(data.releaseChannelId !== undefined){
 let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -6441,7 +6441,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -6470,7 +6470,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -6705,7 +6705,7 @@ errors++;
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -6776,7 +6776,7 @@ errors++;
 if(data.grantId !== undefined){
 let data6 = data.grantId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -6786,7 +6786,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -6815,7 +6815,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(func1(data8) < 1){
+if(data8.length < 2 && func1(data8) < 1){
 const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -6908,7 +6908,7 @@ errors++;
 if(data.providerType !== undefined){
 let data1 = data.providerType;
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err1 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7513,7 +7513,7 @@ errors++;
 if(data.resourceId !== undefined){
 let data15 = data.resourceId;
 if(typeof data15 === "string"){
-if(func1(data15) > 256){
+if(data15.length > 256 && func1(data15) > 256){
 const err32 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err32];
@@ -7523,7 +7523,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(func1(data15) < 1){
+if(data15.length < 2 && func1(data15) < 1){
 const err33 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err33];
@@ -7548,7 +7548,7 @@ errors++;
 if(data.resourceRevisionId !== undefined){
 let data16 = data.resourceRevisionId;
 if(typeof data16 === "string"){
-if(func1(data16) > 256){
+if(data16.length > 256 && func1(data16) > 256){
 const err35 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err35];
@@ -7558,7 +7558,7 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(func1(data16) < 1){
+if(data16.length < 2 && func1(data16) < 1){
 const err36 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err36];
@@ -7583,7 +7583,7 @@ errors++;
 if(data.releaseChannelId !== undefined){
 let data17 = data.releaseChannelId;
 if(typeof data17 === "string"){
-if(func1(data17) > 256){
+if(data17.length > 256 && func1(data17) > 256){
 const err38 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err38];
@@ -7593,7 +7593,7 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(func1(data17) < 1){
+if(data17.length < 2 && func1(data17) < 1){
 const err39 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err39];
@@ -7618,7 +7618,7 @@ errors++;
 if(data.threadId !== undefined){
 let data18 = data.threadId;
 if(typeof data18 === "string"){
-if(func1(data18) > 256){
+if(data18.length > 256 && func1(data18) > 256){
 const err41 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err41];
@@ -7628,7 +7628,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(func1(data18) < 1){
+if(data18.length < 2 && func1(data18) < 1){
 const err42 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err42];
@@ -7653,7 +7653,7 @@ errors++;
 if(data.contextId !== undefined){
 let data19 = data.contextId;
 if(typeof data19 === "string"){
-if(func1(data19) > 256){
+if(data19.length > 256 && func1(data19) > 256){
 const err44 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err44];
@@ -7663,7 +7663,7 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(func1(data19) < 1){
+if(data19.length < 2 && func1(data19) < 1){
 const err45 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
@@ -7796,7 +7796,7 @@ errors = vErrors.length;
 if(data.idempotencyKey !== undefined){
 let data27 = data.idempotencyKey;
 if(typeof data27 === "string"){
-if(func1(data27) > 256){
+if(data27.length > 256 && func1(data27) > 256){
 const err54 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err54];
@@ -7806,7 +7806,7 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(func1(data27) < 1){
+if(data27.length < 2 && func1(data27) < 1){
 const err55 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err55];
@@ -7998,7 +7998,7 @@ errors++;
 if(data.eventId !== undefined){
 let data1 = data.eventId;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
+if(data1.length > 256 && func1(data1) > 256){
 const err4 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -8008,7 +8008,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -8033,7 +8033,7 @@ errors++;
 if(data.threadId !== undefined){
 let data2 = data.threadId;
 if(typeof data2 === "string"){
-if(func1(data2) > 256){
+if(data2.length > 256 && func1(data2) > 256){
 const err7 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -8043,7 +8043,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func1(data2) < 1){
+if(data2.length < 2 && func1(data2) < 1){
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -8068,7 +8068,7 @@ errors++;
 if(data.messageId !== undefined){
 let data3 = data.messageId;
 if(typeof data3 === "string"){
-if(func1(data3) > 256){
+if(data3.length > 256 && func1(data3) > 256){
 const err10 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -8078,7 +8078,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err11 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -8103,7 +8103,7 @@ errors++;
 if(data.toolCallId !== undefined){
 let data4 = data.toolCallId;
 if(typeof data4 === "string"){
-if(func1(data4) > 256){
+if(data4.length > 256 && func1(data4) > 256){
 const err13 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -8113,7 +8113,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err14 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -8173,7 +8173,7 @@ errors++;
 if(data.childRunId !== undefined){
 let data7 = data.childRunId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -8183,7 +8183,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -8208,7 +8208,7 @@ errors++;
 if(data.providerOrgId !== undefined){
 let data8 = data.providerOrgId;
 if(typeof data8 === "string"){
-if(func1(data8) > 256){
+if(data8.length > 256 && func1(data8) > 256){
 const err22 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -8218,7 +8218,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(func1(data8) < 1){
+if(data8.length < 2 && func1(data8) < 1){
 const err23 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -8243,7 +8243,7 @@ errors++;
 if(data.artifactId !== undefined){
 let data9 = data.artifactId;
 if(typeof data9 === "string"){
-if(func1(data9) > 256){
+if(data9.length > 256 && func1(data9) > 256){
 const err25 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err25];
@@ -8253,7 +8253,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err26 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
@@ -8278,7 +8278,7 @@ errors++;
 if(data.interactionId !== undefined){
 let data10 = data.interactionId;
 if(typeof data10 === "string"){
-if(func1(data10) > 256){
+if(data10.length > 256 && func1(data10) > 256){
 const err28 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err28];
@@ -8288,7 +8288,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(func1(data10) < 1){
+if(data10.length < 2 && func1(data10) < 1){
 const err29 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -8325,7 +8325,7 @@ errors++;
 if(data.visibility !== undefined){
 let data12 = data.visibility;
 if(typeof data12 === "string"){
-if(func1(data12) < 1){
+if(data12.length < 2 && func1(data12) < 1){
 const err32 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err32];
@@ -8509,7 +8509,7 @@ errors++;
 if(data.runId !== undefined){
 let data0 = data.runId;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -8519,7 +8519,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -8544,7 +8544,7 @@ errors++;
 if(data.threadId !== undefined){
 let data1 = data.threadId;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
+if(data1.length > 256 && func1(data1) > 256){
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -8554,7 +8554,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -8759,7 +8759,7 @@ errors++;
 if(data.runId !== undefined){
 let data1 = data.runId;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
+if(data1.length > 256 && func1(data1) > 256){
 const err4 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -8769,7 +8769,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -8905,7 +8905,7 @@ errors++;
 if(data.runId !== undefined){
 let data0 = data.runId;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err3 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -8915,7 +8915,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err4 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -8940,7 +8940,7 @@ errors++;
 if(data.threadId !== undefined){
 let data1 = data.threadId;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
+if(data1.length > 256 && func1(data1) > 256){
 const err6 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -8950,7 +8950,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err7 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];

@@ -108,7 +108,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(func1(data2) > 256){
+if(data2.length > 256 && func1(data2) > 256){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -118,7 +118,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(func1(data2) < 1){
+if(data2.length < 2 && func1(data2) < 1){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -461,7 +461,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err2];
@@ -471,7 +471,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -793,7 +793,7 @@ errors++;
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -864,7 +864,7 @@ errors++;
 if(data.resourceId !== undefined){
 let data6 = data.resourceId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -874,7 +874,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -899,7 +899,7 @@ errors++;
 if(data.releaseChannelId !== undefined){
 let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -909,7 +909,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -938,7 +938,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -1173,7 +1173,7 @@ errors++;
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -1244,7 +1244,7 @@ errors++;
 if(data.grantId !== undefined){
 let data6 = data.grantId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -1254,7 +1254,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1283,7 +1283,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(func1(data8) < 1){
+if(data8.length < 2 && func1(data8) < 1){
 const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -1504,7 +1504,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -1602,7 +1602,7 @@ errors++;
 if(data8.name !== undefined){
 let data9 = data8.name;
 if(typeof data9 === "string"){
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -1627,7 +1627,7 @@ errors++;
 if(data8.description !== undefined){
 let data10 = data8.description;
 if(typeof data10 === "string"){
-if(func1(data10) < 1){
+if(data10.length < 2 && func1(data10) < 1){
 const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -2040,7 +2040,7 @@ errors++;
 if(data.providerType !== undefined){
 let data1 = data.providerType;
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err2];
@@ -2494,7 +2494,7 @@ errors++;
 if(data.attemptId !== undefined){
 let data0 = data.attemptId;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -2504,7 +2504,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -2600,7 +2600,7 @@ errors++;
 if(data.providerType !== undefined){
 let data4 = data.providerType;
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err13 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -2625,7 +2625,7 @@ errors++;
 if(data.runSpaceId !== undefined){
 let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
-if(func1(data5) > 256){
+if(data5.length > 256 && func1(data5) > 256){
 const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -2635,7 +2635,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(func1(data5) < 1){
+if(data5.length < 2 && func1(data5) < 1){
 const err16 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -2660,7 +2660,7 @@ errors++;
 if(data.sessionId !== undefined){
 let data6 = data.sessionId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err18];
@@ -2670,7 +2670,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err19 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -2695,7 +2695,7 @@ errors++;
 if(data.runtimeConnectionId !== undefined){
 let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err21];
@@ -2705,7 +2705,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err22 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -2909,7 +2909,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
-if(func1(data2) < 1){
+if(data2.length < 2 && func1(data2) < 1){
 const err3 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -2973,7 +2973,7 @@ errors++;
 if(data.algorithm !== undefined){
 let data5 = data.algorithm;
 if(typeof data5 === "string"){
-if(func1(data5) < 1){
+if(data5.length < 2 && func1(data5) < 1){
 const err8 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -3001,7 +3001,7 @@ const _errs16 = errors;
 let valid4 = false;
 const _errs17 = errors;
 if(typeof data6 === "string"){
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err10 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -3049,7 +3049,7 @@ errors++;
 if(data6.name !== undefined){
 let data7 = data6.name;
 if(typeof data7 === "string"){
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err14 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -3074,7 +3074,7 @@ errors++;
 if(data6.ref !== undefined){
 let data8 = data6.ref;
 if(typeof data8 === "string"){
-if(func1(data8) < 1){
+if(data8.length < 2 && func1(data8) < 1){
 const err16 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -3705,7 +3705,7 @@ errors++;
 if(data.runId !== undefined){
 let data14 = data.runId;
 if(typeof data14 === "string"){
-if(func1(data14) > 256){
+if(data14.length > 256 && func1(data14) > 256){
 const err36 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err36];
@@ -3715,7 +3715,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(func1(data14) < 1){
+if(data14.length < 2 && func1(data14) < 1){
 const err37 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err37];
@@ -3740,7 +3740,7 @@ errors++;
 if(data.orgId !== undefined){
 let data15 = data.orgId;
 if(typeof data15 === "string"){
-if(func1(data15) > 256){
+if(data15.length > 256 && func1(data15) > 256){
 const err39 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err39];
@@ -3750,7 +3750,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(func1(data15) < 1){
+if(data15.length < 2 && func1(data15) < 1){
 const err40 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err40];
@@ -3798,7 +3798,7 @@ errors++;
 if(data.resourceId !== undefined){
 let data17 = data.resourceId;
 if(typeof data17 === "string"){
-if(func1(data17) > 256){
+if(data17.length > 256 && func1(data17) > 256){
 const err44 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err44];
@@ -3808,7 +3808,7 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(func1(data17) < 1){
+if(data17.length < 2 && func1(data17) < 1){
 const err45 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
@@ -3833,7 +3833,7 @@ errors++;
 if(data.resourceRevisionId !== undefined){
 let data18 = data.resourceRevisionId;
 if(typeof data18 === "string"){
-if(func1(data18) > 256){
+if(data18.length > 256 && func1(data18) > 256){
 const err47 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err47];
@@ -3843,7 +3843,7 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(func1(data18) < 1){
+if(data18.length < 2 && func1(data18) < 1){
 const err48 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err48];
@@ -3868,7 +3868,7 @@ errors++;
 if(data.releaseChannelId !== undefined){
 let data19 = data.releaseChannelId;
 if(typeof data19 === "string"){
-if(func1(data19) > 256){
+if(data19.length > 256 && func1(data19) > 256){
 const err50 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err50];
@@ -3878,7 +3878,7 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(func1(data19) < 1){
+if(data19.length < 2 && func1(data19) < 1){
 const err51 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err51];
@@ -3903,7 +3903,7 @@ errors++;
 if(data.threadId !== undefined){
 let data20 = data.threadId;
 if(typeof data20 === "string"){
-if(func1(data20) > 256){
+if(data20.length > 256 && func1(data20) > 256){
 const err53 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err53];
@@ -3913,7 +3913,7 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(func1(data20) < 1){
+if(data20.length < 2 && func1(data20) < 1){
 const err54 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err54];
@@ -3938,7 +3938,7 @@ errors++;
 if(data.contextId !== undefined){
 let data21 = data.contextId;
 if(typeof data21 === "string"){
-if(func1(data21) > 256){
+if(data21.length > 256 && func1(data21) > 256){
 const err56 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err56];
@@ -3948,7 +3948,7 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(func1(data21) < 1){
+if(data21.length < 2 && func1(data21) < 1){
 const err57 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err57];
@@ -4070,7 +4070,7 @@ errors++;
 if(data.currentAttemptId !== undefined){
 let data29 = data.currentAttemptId;
 if(typeof data29 === "string"){
-if(func1(data29) > 256){
+if(data29.length > 256 && func1(data29) > 256){
 const err65 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err65];
@@ -4080,7 +4080,7 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(func1(data29) < 1){
+if(data29.length < 2 && func1(data29) < 1){
 const err66 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err66];
@@ -4105,7 +4105,7 @@ errors++;
 if(data.blockingInteractionId !== undefined){
 let data30 = data.blockingInteractionId;
 if(typeof data30 === "string"){
-if(func1(data30) > 256){
+if(data30.length > 256 && func1(data30) > 256){
 const err68 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err68];
@@ -4115,7 +4115,7 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(func1(data30) < 1){
+if(data30.length < 2 && func1(data30) < 1){
 const err69 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err69];
@@ -4775,7 +4775,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -4873,7 +4873,7 @@ errors++;
 if(data8.name !== undefined){
 let data9 = data8.name;
 if(typeof data9 === "string"){
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -4898,7 +4898,7 @@ errors++;
 if(data8.description !== undefined){
 let data10 = data8.description;
 if(typeof data10 === "string"){
-if(func1(data10) < 1){
+if(data10.length < 2 && func1(data10) < 1){
 const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -5269,7 +5269,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -5294,7 +5294,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5405,7 +5405,7 @@ errors++;
 if(data.attemptId !== undefined){
 let data0 = data.attemptId;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5415,7 +5415,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5511,7 +5511,7 @@ errors++;
 if(data.providerType !== undefined){
 let data4 = data.providerType;
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err13 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -5536,7 +5536,7 @@ errors++;
 if(data.runSpaceId !== undefined){
 let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
-if(func1(data5) > 256){
+if(data5.length > 256 && func1(data5) > 256){
 const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -5546,7 +5546,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(func1(data5) < 1){
+if(data5.length < 2 && func1(data5) < 1){
 const err16 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -5571,7 +5571,7 @@ errors++;
 if(data.sessionId !== undefined){
 let data6 = data.sessionId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err18];
@@ -5581,7 +5581,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err19 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -5606,7 +5606,7 @@ errors++;
 if(data.runtimeConnectionId !== undefined){
 let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err21];
@@ -5616,7 +5616,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err22 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -5799,7 +5799,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err2];
@@ -5809,7 +5809,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -6423,7 +6423,7 @@ errors++;
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -6494,7 +6494,7 @@ errors++;
 if(data.resourceId !== undefined){
 let data6 = data.resourceId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -6504,7 +6504,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -6529,7 +6529,7 @@ errors++;
 if(data.releaseChannelId !== undefined){
 let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -6539,7 +6539,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -6568,7 +6568,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -6803,7 +6803,7 @@ errors++;
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -6874,7 +6874,7 @@ errors++;
 if(data.grantId !== undefined){
 let data6 = data.grantId;
 if(typeof data6 === "string"){
-if(func1(data6) > 256){
+if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -6884,7 +6884,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 1){
+if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -6913,7 +6913,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(func1(data8) < 1){
+if(data8.length < 2 && func1(data8) < 1){
 const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -7017,7 +7017,7 @@ errors++;
 if(data.providerType !== undefined){
 let data1 = data.providerType;
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err2];
@@ -7622,7 +7622,7 @@ errors++;
 if(data.resourceId !== undefined){
 let data15 = data.resourceId;
 if(typeof data15 === "string"){
-if(func1(data15) > 256){
+if(data15.length > 256 && func1(data15) > 256){
 const err32 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err32];
@@ -7632,7 +7632,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(func1(data15) < 1){
+if(data15.length < 2 && func1(data15) < 1){
 const err33 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err33];
@@ -7657,7 +7657,7 @@ errors++;
 if(data.resourceRevisionId !== undefined){
 let data16 = data.resourceRevisionId;
 if(typeof data16 === "string"){
-if(func1(data16) > 256){
+if(data16.length > 256 && func1(data16) > 256){
 const err35 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err35];
@@ -7667,7 +7667,7 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(func1(data16) < 1){
+if(data16.length < 2 && func1(data16) < 1){
 const err36 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err36];
@@ -7692,7 +7692,7 @@ errors++;
 if(data.releaseChannelId !== undefined){
 let data17 = data.releaseChannelId;
 if(typeof data17 === "string"){
-if(func1(data17) > 256){
+if(data17.length > 256 && func1(data17) > 256){
 const err38 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err38];
@@ -7702,7 +7702,7 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(func1(data17) < 1){
+if(data17.length < 2 && func1(data17) < 1){
 const err39 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err39];
@@ -7727,7 +7727,7 @@ errors++;
 if(data.threadId !== undefined){
 let data18 = data.threadId;
 if(typeof data18 === "string"){
-if(func1(data18) > 256){
+if(data18.length > 256 && func1(data18) > 256){
 const err41 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err41];
@@ -7737,7 +7737,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(func1(data18) < 1){
+if(data18.length < 2 && func1(data18) < 1){
 const err42 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err42];
@@ -7762,7 +7762,7 @@ errors++;
 if(data.contextId !== undefined){
 let data19 = data.contextId;
 if(typeof data19 === "string"){
-if(func1(data19) > 256){
+if(data19.length > 256 && func1(data19) > 256){
 const err44 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err44];
@@ -7772,7 +7772,7 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(func1(data19) < 1){
+if(data19.length < 2 && func1(data19) < 1){
 const err45 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
@@ -7905,7 +7905,7 @@ errors = vErrors.length;
 if(data.idempotencyKey !== undefined){
 let data27 = data.idempotencyKey;
 if(typeof data27 === "string"){
-if(func1(data27) > 256){
+if(data27.length > 256 && func1(data27) > 256){
 const err54 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err54];
@@ -7915,7 +7915,7 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(func1(data27) < 1){
+if(data27.length < 2 && func1(data27) < 1){
 const err55 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err55];
@@ -8129,7 +8129,7 @@ errors++;
 if(data.eventId !== undefined){
 let data1 = data.eventId;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
+if(data1.length > 256 && func1(data1) > 256){
 const err5 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -8139,7 +8139,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err6 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -8164,7 +8164,7 @@ errors++;
 if(data.threadId !== undefined){
 let data2 = data.threadId;
 if(typeof data2 === "string"){
-if(func1(data2) > 256){
+if(data2.length > 256 && func1(data2) > 256){
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -8174,7 +8174,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func1(data2) < 1){
+if(data2.length < 2 && func1(data2) < 1){
 const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -8199,7 +8199,7 @@ errors++;
 if(data.messageId !== undefined){
 let data3 = data.messageId;
 if(typeof data3 === "string"){
-if(func1(data3) > 256){
+if(data3.length > 256 && func1(data3) > 256){
 const err11 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -8209,7 +8209,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(func1(data3) < 1){
+if(data3.length < 2 && func1(data3) < 1){
 const err12 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -8234,7 +8234,7 @@ errors++;
 if(data.toolCallId !== undefined){
 let data4 = data.toolCallId;
 if(typeof data4 === "string"){
-if(func1(data4) > 256){
+if(data4.length > 256 && func1(data4) > 256){
 const err14 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -8244,7 +8244,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(func1(data4) < 1){
+if(data4.length < 2 && func1(data4) < 1){
 const err15 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -8304,7 +8304,7 @@ errors++;
 if(data.childRunId !== undefined){
 let data7 = data.childRunId;
 if(typeof data7 === "string"){
-if(func1(data7) > 256){
+if(data7.length > 256 && func1(data7) > 256){
 const err20 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -8314,7 +8314,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(func1(data7) < 1){
+if(data7.length < 2 && func1(data7) < 1){
 const err21 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
@@ -8339,7 +8339,7 @@ errors++;
 if(data.providerOrgId !== undefined){
 let data8 = data.providerOrgId;
 if(typeof data8 === "string"){
-if(func1(data8) > 256){
+if(data8.length > 256 && func1(data8) > 256){
 const err23 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -8349,7 +8349,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(func1(data8) < 1){
+if(data8.length < 2 && func1(data8) < 1){
 const err24 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
@@ -8374,7 +8374,7 @@ errors++;
 if(data.artifactId !== undefined){
 let data9 = data.artifactId;
 if(typeof data9 === "string"){
-if(func1(data9) > 256){
+if(data9.length > 256 && func1(data9) > 256){
 const err26 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err26];
@@ -8384,7 +8384,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(func1(data9) < 1){
+if(data9.length < 2 && func1(data9) < 1){
 const err27 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -8409,7 +8409,7 @@ errors++;
 if(data.interactionId !== undefined){
 let data10 = data.interactionId;
 if(typeof data10 === "string"){
-if(func1(data10) > 256){
+if(data10.length > 256 && func1(data10) > 256){
 const err29 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -8419,7 +8419,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(func1(data10) < 1){
+if(data10.length < 2 && func1(data10) < 1){
 const err30 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err30];
@@ -8467,7 +8467,7 @@ errors++;
 if(data.visibility !== undefined){
 let data12 = data.visibility;
 if(typeof data12 === "string"){
-if(func1(data12) < 1){
+if(data12.length < 2 && func1(data12) < 1){
 const err34 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err34];
@@ -8651,7 +8651,7 @@ errors++;
 if(data.runId !== undefined){
 let data0 = data.runId;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -8661,7 +8661,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -8686,7 +8686,7 @@ errors++;
 if(data.threadId !== undefined){
 let data1 = data.threadId;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
+if(data1.length > 256 && func1(data1) > 256){
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -8696,7 +8696,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -8901,7 +8901,7 @@ errors++;
 if(data.runId !== undefined){
 let data1 = data.runId;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
+if(data1.length > 256 && func1(data1) > 256){
 const err4 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -8911,7 +8911,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9058,7 +9058,7 @@ errors++;
 if(data.runId !== undefined){
 let data0 = data.runId;
 if(typeof data0 === "string"){
-if(func1(data0) > 256){
+if(data0.length > 256 && func1(data0) > 256){
 const err3 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -9068,7 +9068,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(func1(data0) < 1){
+if(data0.length < 2 && func1(data0) < 1){
 const err4 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -9093,7 +9093,7 @@ errors++;
 if(data.threadId !== undefined){
 let data1 = data.threadId;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
+if(data1.length > 256 && func1(data1) > 256){
 const err6 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -9103,7 +9103,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(func1(data1) < 1){
+if(data1.length < 2 && func1(data1) < 1){
 const err7 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];

@@ -112,7 +112,7 @@ vErrors.push(err7);
 errors++;
 }
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 2 && func2(data2) < 1){
 const err8 = {instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -127,7 +127,7 @@ errors++;
 if(data.name !== undefined){
 let data3 = data.name;
 if(typeof data3 === "string"){
-if(func2(data3) > 255){
+if(data3.length > 255 && func2(data3) > 255){
 const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -137,7 +137,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(func2(data3) < 1){
+if(data3.length < 2 && func2(data3) < 1){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
