@@ -140,8 +140,11 @@ for (const [transport, kinds] of Object.entries(subjects).filter(([name]) => !on
     const total = transport === "stdio" ? (inFlight === 1 ? 1000 : 10000) : inFlight === 1 ? 300 : 1000;
     const rates: Record<string, number[]> = {};
     // Two rounds of warm-up (JIT, connection pools, CPU clocks), then the measured ones.
+    const order = Object.entries(running);
     for (let round = -2; round < ROUNDS; round++) {
-      for (const [kind, subject] of Object.entries(running)) {
+      // Each round starts with the next subject, so no subject always runs first or last.
+      const first = (round + 2) % order.length;
+      for (const [kind, subject] of [...order.slice(first), ...order.slice(0, first)]) {
         const rate = await measure(subject.call, total, inFlight);
         if (round >= 0) (rates[kind] ??= []).push(rate);
       }
