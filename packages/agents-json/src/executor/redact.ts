@@ -42,9 +42,16 @@ export function createRedactor(): Redactor {
     },
     url(url) {
       if (secretQuery.size === 0 && secretValues.size === 0) return url.href;
-      const copy = new URL(url.href);
-      for (const name of secretQuery) if (copy.searchParams.has(name)) copy.searchParams.set(name, MASK);
-      return text(copy.href.replace(/%2A%2A%2A/g, MASK));
+      // Only a URL that carries a secret query parameter needs a copy to mask it in.
+      let masked: URL | undefined;
+      if (secretQuery.size > 0 && url.search !== "") {
+        for (const name of secretQuery) {
+          if (!url.searchParams.has(name)) continue;
+          masked ??= new URL(url.href);
+          masked.searchParams.set(name, MASK);
+        }
+      }
+      return text((masked ?? url).href.replace(/%2A%2A%2A/g, MASK));
     },
     text,
     value(value) {

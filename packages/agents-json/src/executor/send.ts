@@ -6,6 +6,8 @@ import type { Redactor } from "./redact.js";
 const decoder = new TextDecoder();
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]);
 const DEFAULT_RETRY_STATUSES = [429, 502, 503, 504];
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export interface ReceivedResponse {
   status: number;
@@ -22,55 +24,56 @@ export async function sendRequest(
   options: RunOptions,
   redactor: Redactor,
   details: RunErrorDetails,
-  run: { signal: AbortSignal; abort(reason: unknown): void },
+  run: { signal(): AbortSignal; abort(reason: unknown): void },
   /** The URL as traces and errors show it (secrets masked), computed once by the caller. */
   shownUrl: string,
 ): Promise<ReceivedResponse> {
   const doFetch = options.fetch ?? fetch;
   const retry = options.retry;
-  const statuses = retry?.statuses ?? DEFAULT_RETRY_STATUSES;
   const mayRetry = retry !== undefined && (IDEMPOTENT.has(request.method) || retry.retryNonIdempotent === true);
   const limit = mayRetry ? retry.limit : 0;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const what = `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
+  const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
   for (let attempt = 0; ; attempt++) {
     // The run's one controller carries both the caller's signal and the per-call timeout: a timeout
     // ends the run, so one controller per run is enough (and much cheaper than one per call).
     // With no timeout and no run signal, fetch gets no signal at all (undici's abort wiring costs
     // tens of microseconds per request).
     let timedOut = false;
-    const timer =
-      timeoutMs > 0 && Number.isFinite(timeoutMs)
-        ? setTimeout(() => {
-            timedOut = true;
-            run.abort(new Error(`timeout after ${timeoutMs} ms`));
-          }, timeoutMs)
-        : undefined;
-    const signal = timer !== undefined || options.signal ? { signal: run.signal } : {};
+    const timer = timed
+      ? setTimeout(() => {
+          timedOut = true;
+          run.abort(new Error(`timeout after ${timeoutMs} ms`));
+        }, timeoutMs)
+      : undefined;
+    const init: RequestInit = { method: request.method, headers: request.headers, redirect: "follow" };
+    if (request.body !== undefined) init.body = request.body;
+    if (timed || options.signal) init.signal = run.signal();
     let response: Response;
     let bodyBytes: Uint8Array;
     try {
       try {
-        response = await doFetch(request.url.href, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), ...signal, redirect: "follow" });
+        response = await doFetch(request.url.href, init);
       } catch (error) {
-        if (options.signal?.aborted) throw new TransportError(`${what}: the run was aborted`, { ...details, cause: error });
+        if (options.signal?.aborted) throw new TransportError(`${what()}: the run was aborted`, { ...details, cause: error });
         const reason = timedOut ? `no response within ${timeoutMs} ms` : describeNetworkError(error);
         if (attempt < limit && !timedOut) {
           await delay(backoff(retry!, attempt, undefined), options.signal);
           continue;
         }
-        throw new TransportError(`${what}: ${redactor.text(reason)}`, { ...details, cause: error });
+        throw new TransportError(`${what()}: ${redactor.text(reason)}`, { ...details, cause: error });
       }
-      if (attempt < limit && statuses.includes(response.status)) {
+      if (attempt < limit && (retry!.statuses ?? DEFAULT_RETRY_STATUSES).includes(response.status)) {
         await response.body?.cancel();
         await delay(backoff(retry!, attempt, response.headers.get("retry-after")), options.signal);
         continue;
       }
       try {
-        bodyBytes = await readBody(response, options.maxResponseBytes ?? 10 * 1024 * 1024, what, details);
+        bodyBytes = await readBody(response, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, details);
       } catch (error) {
         if (error instanceof ResponseTooLargeError) throw error;
-        throw new TransportError(`${what}: reading the response failed: ${timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
+        throw new TransportError(`${what()}: reading the response failed: ${timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
       }
     } finally {
       if (timer !== undefined) clearTimeout(timer);
@@ -81,7 +84,7 @@ export async function sendRequest(
     if (!accepted) {
       const shown = typeof parsed === "string" ? parsed : JSON.stringify(parsed);
       throw new HttpError(
-        `${what} failed with HTTP ${response.status}${ok ? " (rejected by successCriteria)" : ""}: ${redactor.text((shown ?? "").slice(0, 500))}`,
+        `${what()} failed with HTTP ${response.status}${ok ? " (rejected by successCriteria)" : ""}: ${redactor.text((shown ?? "").slice(0, 500))}`,
         response.status,
         redactor.value(parsed),
         details,
@@ -96,9 +99,9 @@ function describeNetworkError(error: unknown): string {
   return cause?.code ? `${cause.code} ${cause.message ?? ""}`.trim() : (error as Error).message;
 }
 
-async function readBody(response: Response, maxBytes: number, what: string, details: RunErrorDetails): Promise<Uint8Array> {
+async function readBody(response: Response, maxBytes: number, what: () => string, details: RunErrorDetails): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? "0");
-  const tooLarge = () => new ResponseTooLargeError(`${what}: the response body is over maxResponseBytes (${maxBytes})`, details);
+  const tooLarge = () => new ResponseTooLargeError(`${what()}: the response body is over maxResponseBytes (${maxBytes})`, details);
   if (declared > maxBytes) {
     await response.body?.cancel();
     throw tooLarge();
@@ -108,7 +111,7 @@ async function readBody(response: Response, maxBytes: number, what: string, deta
   return readUpTo(response, maxBytes, tooLarge);
 }
 
-function parseBody(response: Response, bytes: Uint8Array, what: string, details: RunErrorDetails, redactor: Redactor): unknown {
+function parseBody(response: Response, bytes: Uint8Array, what: () => string, details: RunErrorDetails, redactor: Redactor): unknown {
   if (response.status === 204 || bytes.byteLength === 0) return null;
   const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const isJson = type === "application/json" || type.endsWith("+json");
@@ -118,7 +121,7 @@ function parseBody(response: Response, bytes: Uint8Array, what: string, details:
       return JSON.parse(text) as unknown;
     } catch {
       const start = redactor.text(text.slice(0, 200));
-      throw new ResponseParseError(`${what}: HTTP ${response.status} said ${type} but the body is not JSON: ${JSON.stringify(start)}`, response.status, start, details);
+      throw new ResponseParseError(`${what()}: HTTP ${response.status} said ${type} but the body is not JSON: ${JSON.stringify(start)}`, response.status, start, details);
     }
   }
   if (type === "" || type.startsWith("text/") || type.endsWith("+xml") || type === "application/xml" || type === "application/x-www-form-urlencoded") {
