@@ -145,6 +145,11 @@ describe("runFlow over a loopback server", () => {
     expect((await answer("sized-big", { maxResponseBytes: 10_000 })).result).toEqual({ success: JSON.parse(big) });
   });
 
+  it("counts the decoded bytes of a compressed body against maxResponseBytes, whatever its content-length says", async () => {
+    expect((await answer("gzip-small", { maxResponseBytes: 1000 })).result).toEqual({ success: { ok: "zipped" } });
+    await expect(answer("gzip-big", { maxResponseBytes: 1000 })).rejects.toThrow(ResponseTooLargeError);
+  });
+
   it("masks a secret query parameter in the trace and in errors, and leaves other URLs alone", async () => {
     const credentials = { t: { key: { value: "query-secret" } } };
     const { trace } = await answer("ok", { credentials });

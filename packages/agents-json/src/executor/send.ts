@@ -100,15 +100,20 @@ function describeNetworkError(error: unknown): string {
 }
 
 async function readBody(response: Response, maxBytes: number, what: () => string, details: RunErrorDetails): Promise<Uint8Array> {
-  const declared = Number(response.headers.get("content-length") ?? "0");
+  const length = response.headers.get("content-length");
   const tooLarge = () => new ResponseTooLargeError(`${what()}: the response body is over maxResponseBytes (${maxBytes})`, details);
-  if (declared > maxBytes) {
+  if (length !== null && Number(length) > maxBytes) {
     await response.body?.cancel();
     throw tooLarge();
   }
-  // A declared length within the limit can be read in one go (much cheaper than a reader loop).
-  if (response.headers.has("content-length")) return new Uint8Array(await response.arrayBuffer());
+  // A declared length within the limit can be read in one go (cheaper than a reader loop), unless
+  // the body is content-encoded: fetch decodes it, and the decoded body can be far larger.
+  if (length !== null && !isEncoded(response.headers.get("content-encoding"))) return new Uint8Array(await response.arrayBuffer());
   return readUpTo(response, maxBytes, tooLarge);
+}
+
+function isEncoded(encoding: string | null): boolean {
+  return encoding !== null && encoding.trim() !== "" && encoding.trim().toLowerCase() !== "identity";
 }
 
 function parseBody(response: Response, bytes: Uint8Array, what: () => string, details: RunErrorDetails, redactor: Redactor): unknown {
