@@ -162,6 +162,21 @@ describe("runFlow over a loopback server", () => {
   });
 });
 
+describe("runFlow timeouts with an injected fetch", () => {
+  it("reports a timeout that fired during a retry back-off as a timeout, and stops retrying", async () => {
+    let calls = 0;
+    const fetch = (async (_url: string, init: RequestInit) => {
+      calls++;
+      if (init.signal?.aborted) throw init.signal.reason;
+      return new Response("{}", { status: 503, headers: { "content-type": "application/json", "retry-after": "0.2" } });
+    }) as unknown as typeof globalThis.fetch;
+    const error = await runFlow(doc, "answer_flow", { parameters: { kind: "x" } }, { sources, fetch, timeoutMs: 50, retry: { limit: 5 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toMatch(/no response within 50 ms$/);
+    expect(calls).toBe(2);
+  });
+});
+
 describe("runFlow repeated (what is worked out once per flow and per operation)", () => {
   it("gives the same requests and results on every run, with other servers, sources and arguments", async () => {
     const urls: string[] = [];

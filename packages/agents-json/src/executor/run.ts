@@ -10,8 +10,9 @@ import { endpointSegments, flowSourceIds, flowsWithId, prepareFlow, prepareOpera
 import { createRedactor, type Redactor } from "./redact.js";
 import { buildRequest, type ActionRecord } from "./request.js";
 import { responseIssues } from "./response-schema.js";
+import { createRunAbort } from "./run-abort.js";
 import { applySecurity } from "./security.js";
-import { sendRequest } from "./send.js";
+import { DEFAULT_TIMEOUT_MS, sendRequest } from "./send.js";
 import type { TraceStep } from "./trace.js";
 
 export interface RunResult {
@@ -61,9 +62,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
   const credentials = new Map<string, Record<string, unknown>>();
 
   let last: unknown = null;
-  // One controller per run carries both the caller's signal and the per-call timeouts (a timeout
-  // ends the run); it is made only when fetch will be given a signal (see sendRequest).
-  const run = runAbort(options.signal);
+  const run = createRunAbort(options.signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     for (const { action, source, entry, incoming } of prepared.actions) {
       if (options.signal?.aborted) throw new TransportError(`flow "${flow.id}": the run was aborted before action "${action.id}"`, { actionId: action.id });
@@ -139,36 +138,6 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
   } finally {
     run.release();
   }
-}
-
-/** The run's abort state: a controller made on first use that follows the caller's signal. */
-export interface RunAbort {
-  /** The signal to hand to fetch (made on first call). */
-  signal(): AbortSignal;
-  abort(reason: unknown): void;
-  release(): void;
-}
-
-function runAbort(callerSignal: AbortSignal | undefined): RunAbort {
-  let controller: AbortController | undefined;
-  let forward: (() => void) | undefined;
-  const ensure = (): AbortController => {
-    if (!controller) {
-      const made = (controller = new AbortController());
-      if (callerSignal) {
-        if (callerSignal.aborted) made.abort(callerSignal.reason);
-        else callerSignal.addEventListener("abort", (forward = () => made.abort(callerSignal.reason)), { once: true });
-      }
-    }
-    return controller;
-  };
-  return {
-    signal: () => ensure().signal,
-    abort: (reason) => ensure().abort(reason),
-    release: () => {
-      if (forward) callerSignal?.removeEventListener("abort", forward);
-    },
-  };
 }
 
 // The plan check depends only on the loaded document and sources, so repeated runs reuse it.

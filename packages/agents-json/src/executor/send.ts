@@ -2,11 +2,13 @@ import { HttpError, ResponseParseError, ResponseTooLargeError, TransportError, t
 import { readUpTo } from "../read-limited.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
+import type { RunAbort } from "./run-abort.js";
 
 const decoder = new TextDecoder();
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]);
 const DEFAULT_RETRY_STATUSES = [429, 502, 503, 504];
-const DEFAULT_TIMEOUT_MS = 30_000;
+/** §4.6: 30 s per request unless `timeoutMs` says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export interface ReceivedResponse {
@@ -24,7 +26,7 @@ export async function sendRequest(
   options: RunOptions,
   redactor: Redactor,
   details: RunErrorDetails,
-  run: { signal(): AbortSignal; abort(reason: unknown): void },
+  run: RunAbort,
   /** The URL as traces and errors show it (secrets masked), computed once by the caller. */
   shownUrl: string,
 ): Promise<ReceivedResponse> {
@@ -32,24 +34,14 @@ export async function sendRequest(
   const retry = options.retry;
   const mayRetry = retry !== undefined && (IDEMPOTENT.has(request.method) || retry.retryNonIdempotent === true);
   const limit = mayRetry ? retry.limit : 0;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
+  const timeoutMs = run.timeoutMs;
   const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
   for (let attempt = 0; ; attempt++) {
-    // The run's one controller carries both the caller's signal and the per-call timeout: a timeout
-    // ends the run, so one controller per run is enough (and much cheaper than one per call).
-    // With no timeout and no run signal, fetch gets no signal at all (undici's abort wiring costs
-    // tens of microseconds per request).
-    let timedOut = false;
-    const timer = timed
-      ? setTimeout(() => {
-          timedOut = true;
-          run.abort(new Error(`timeout after ${timeoutMs} ms`));
-        }, timeoutMs)
-      : undefined;
+    // The run's signal carries the caller's signal and the per-call timeout (see run-abort.ts).
+    const timer = run.startTimer();
     const init: RequestInit = { method: request.method, headers: request.headers, redirect: "follow" };
     if (request.body !== undefined) init.body = request.body;
-    if (timed || options.signal) init.signal = run.signal();
+    if (run.needsSignal) init.signal = run.signal();
     let response: Response;
     let bodyBytes: Uint8Array;
     try {
@@ -57,8 +49,8 @@ export async function sendRequest(
         response = await doFetch(request.url.href, init);
       } catch (error) {
         if (options.signal?.aborted) throw new TransportError(`${what()}: the run was aborted`, { ...details, cause: error });
-        const reason = timedOut ? `no response within ${timeoutMs} ms` : describeNetworkError(error);
-        if (attempt < limit && !timedOut) {
+        const reason = run.timedOut ? `no response within ${timeoutMs} ms` : describeNetworkError(error);
+        if (attempt < limit && !run.timedOut) {
           await delay(backoff(retry!, attempt, undefined), options.signal);
           continue;
         }
@@ -73,10 +65,10 @@ export async function sendRequest(
         bodyBytes = await readBody(response, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, details);
       } catch (error) {
         if (error instanceof ResponseTooLargeError) throw error;
-        throw new TransportError(`${what()}: reading the response failed: ${timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
+        throw new TransportError(`${what()}: reading the response failed: ${run.timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
       }
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
+      run.stopTimer(timer);
     }
     const parsed = parseBody(response, bodyBytes, what, details, redactor);
     const ok = response.status >= 200 && response.status < 300;
