@@ -26,7 +26,8 @@ export function createRedactor(): Redactor {
       return false;
     }
     if (value === null || typeof value !== "object" || depth > 100) return false;
-    for (const [key, inner] of Object.entries(value)) if (containsSecret(key, depth + 1) || containsSecret(inner, depth + 1)) return true;
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) if (containsSecret(key, depth + 1) || containsSecret(record[key], depth + 1)) return true;
     return false;
   };
   return {

@@ -2,7 +2,7 @@ import type { Mode } from "../diagnostics.js";
 import { MissingParameterError, NoServerError, UndeclaredParameterError, UnsupportedMediaTypeError } from "../errors.js";
 import { isPlainObject } from "../fieldpath.js";
 import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
-import { BodyProblem, serializeBody, stripNulls } from "./body.js";
+import { BodyProblem, hasStrippableNull, serializeBody, stripNulls } from "./body.js";
 import type { OutgoingRequest } from "./options.js";
 import { prepareOperation } from "./prepared.js";
 import { cookiePair, headerValue, pathValue, queryPairs } from "./serialize.js";
@@ -133,25 +133,6 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
 function isEmpty(value: Json): boolean {
   for (const key in value) if (Object.hasOwn(value, key)) return false;
   return true;
-}
-
-/**
- * Whether `stripNulls` could change a JSON body: true when a plain object anywhere in it (through
- * plain objects and arrays, the only containers `stripNulls` walks) has a null-valued property.
- * Most bodies have none, and are then sent without being copied first.
- */
-function hasStrippableNull(value: unknown, depth = 0): boolean {
-  if (depth > 1000) return true;
-  if (Array.isArray(value)) {
-    for (const item of value) if (hasStrippableNull(item, depth + 1)) return true;
-    return false;
-  }
-  if (!isPlainObject(value)) return false;
-  for (const key of Object.keys(value)) {
-    const item = value[key];
-    if (item === null || hasStrippableNull(item, depth + 1)) return true;
-  }
-  return false;
 }
 
 // The server an operation resolves to without an override depends only on the loaded source.
