@@ -40,6 +40,14 @@ const doc = load({
       fields: { parameters: [{ name: "kind", type: "string", required: true }], responses: { success: {} } },
     },
     {
+      id: "three_flow",
+      title: "three",
+      description: "three GETs",
+      actions: ["one", "two", "three"].map((id) => ({ id, sourceId: "t", operationId: "answer" })),
+      links: ["one", "two", "three"].map((id) => ({ origin: { actionId: "three_flow", fieldPath: "parameters.kind" }, target: { actionId: id, fieldPath: "parameters.kind" } })),
+      fields: { parameters: [{ name: "kind", type: "string", required: true }], responses: { success: {} } },
+    },
+    {
       id: "echo_flow",
       title: "echo",
       description: "one POST",
@@ -174,6 +182,40 @@ describe("runFlow timeouts with an injected fetch", () => {
     expect(error).toBeInstanceOf(TransportError);
     expect((error as Error).message).toMatch(/no response within 50 ms$/);
     expect(calls).toBe(2);
+  });
+});
+
+describe("runFlow per-call timeouts", () => {
+  // An injected fetch that answers after the given delay per call (and honours the signal).
+  const slowFetch = (delays: number[], calls: string[]) =>
+    (async (url: string, init: RequestInit) => {
+      const delay = delays[calls.length] ?? 0;
+      calls.push(url);
+      return new Promise<Response>((resolve, reject) => {
+        const timer = setTimeout(() => resolve(new Response("{}", { headers: { "content-type": "application/json" } })), delay);
+        init.signal?.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(init.signal!.reason);
+        });
+      });
+    }) as unknown as typeof globalThis.fetch;
+
+  it("times each call, not the run: calls under timeoutMs succeed however long the run takes", async () => {
+    const calls: string[] = [];
+    const { trace } = await runFlow(doc, "three_flow", { parameters: { kind: "k" } }, { sources, fetch: slowFetch([60, 60, 60], calls), timeoutMs: 150 });
+    expect(calls).toHaveLength(3);
+    expect(trace.reduce((sum, step) => sum + step.durationMs, 0)).toBeGreaterThan(170);
+  });
+
+  it("ends the call that runs out of time, whichever call of the run it is", async () => {
+    // The third call starts well before the first call's 150 ms are up, and still gets its own 150 ms.
+    const calls: string[] = [];
+    const started = performance.now();
+    const error = await runFlow(doc, "three_flow", { parameters: { kind: "k" } }, { sources, fetch: slowFetch([10, 60, 1_000], calls), timeoutMs: 150 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toMatch(/^action "three" \(operation "answer", GET https:\/\/transport\.invalid\/answer\/k\): no response within 150 ms$/);
+    expect((error as TransportError).trace?.map((step) => step.actionId)).toEqual(["one", "two", "three"]);
+    expect(performance.now() - started).toBeLessThan(900);
   });
 });
 

@@ -38,7 +38,7 @@ export async function sendRequest(
   const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
   for (let attempt = 0; ; attempt++) {
     // The run's signal carries the caller's signal and the per-call timeout (see run-abort.ts).
-    const timer = run.startTimer();
+    run.startCall();
     const init: RequestInit = { method: request.method, headers: request.headers, redirect: "follow" };
     if (request.body !== undefined) init.body = request.body;
     if (run.needsSignal) init.signal = run.signal();
@@ -68,7 +68,7 @@ export async function sendRequest(
         throw new TransportError(`${what()}: reading the response failed: ${run.timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
       }
     } finally {
-      run.stopTimer(timer);
+      run.endCall();
     }
     const parsed = parseBody(response, bodyBytes, what, details, redactor);
     const ok = response.status >= 200 && response.status < 300;
