@@ -37,7 +37,8 @@ export function createRedactor(): Redactor {
     headers(headers) {
       const out: Record<string, string> = {};
       headers.forEach((value, name) => {
-        out[name] = secretHeaders.has(name.toLowerCase()) ? MASK : text(value);
+        // Headers gives lower-case names.
+        out[name] = secretHeaders.has(name) ? MASK : text(value);
       });
       return out;
     },

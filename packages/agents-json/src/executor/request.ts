@@ -169,5 +169,7 @@ function resolveServer(context: BuildContext): string {
 
 /** Joins a server URL and a path without doubling the slash (hubspot's server ends in /). */
 export function joinUrl(server: string, path: string): string {
-  return server.replace(/\/+$/, "") + (path.startsWith("/") ? path : `/${path}`);
+  let end = server.length;
+  while (end > 0 && server.charCodeAt(end - 1) === 47 /* "/" */) end--;
+  return (end === server.length ? server : server.slice(0, end)) + (path.startsWith("/") ? path : `/${path}`);
 }
