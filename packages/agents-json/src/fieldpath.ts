@@ -101,7 +101,11 @@ export function cloneJson<T>(value: T): T {
 
 /** Sets an own data property, even for keys like `__proto__` that assignment would treat specially. */
 export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  // A key that is nowhere on the object or its prototypes can only become a new own data property
+  // by assignment, which is much cheaper than defineProperty; anything else (`__proto__`,
+  // `constructor`, an existing key) is defined explicitly.
+  if (!(key in target)) target[key] = value;
+  else Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** Deep-merges `incoming` into `existing` (both plain objects), incoming winning; returns `existing`. */

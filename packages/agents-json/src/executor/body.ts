@@ -55,6 +55,25 @@ export function stripNulls(value: unknown, schema: Json | undefined): unknown {
   return out;
 }
 
+/**
+ * Whether `stripNulls` could change a JSON body: true when a plain object anywhere in it (through
+ * plain objects and arrays, the only containers `stripNulls` walks) has a null-valued property.
+ * Most bodies have none, and are then sent without being copied first.
+ */
+export function hasStrippableNull(value: unknown, depth = 0): boolean {
+  if (depth > 1000) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasStrippableNull(item, depth + 1)) return true;
+    return false;
+  }
+  if (!isPlainObject(value)) return false;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (item === null || hasStrippableNull(item, depth + 1)) return true;
+  }
+  return false;
+}
+
 function asSchema(value: unknown): Json | undefined {
   return isPlainObject(value) ? value : undefined;
 }

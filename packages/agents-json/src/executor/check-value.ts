@@ -12,35 +12,46 @@ export interface ValueIssue {
  * `nullable`. Unknown keywords are ignored. Used for flow inputs and opt-in response checks.
  */
 export function checkValue(value: unknown, schema: unknown, path = "", depth = 0): ValueIssue[] {
-  if (!isObject(schema) || depth > 64) return [];
   const issues: ValueIssue[] = [];
-  if (value === null && schema.nullable === true) return [];
-  const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
-  if (types && !types.some((type) => hasType(value, type))) {
-    return [{ path, message: `must be ${types.join(" or ")}, got ${describe(value)}` }];
+  check(value, schema, path, depth, issues);
+  return issues;
+}
+
+const COMBINERS = ["anyOf", "oneOf"] as const;
+
+/** Appends the issues of `value` against `schema` to `issues` (one array for the whole walk). */
+function check(value: unknown, schema: unknown, path: string, depth: number, issues: ValueIssue[]): void {
+  if (!isObject(schema) || depth > 64) return;
+  if (value === null && schema.nullable === true) return;
+  const type = schema.type;
+  if (type !== undefined && !(Array.isArray(type) ? (type as string[]).some((t) => hasType(value, t)) : hasType(value, type as string))) {
+    const types = Array.isArray(type) ? (type as string[]) : [type as string];
+    issues.push({ path, message: `must be ${types.join(" or ")}, got ${describe(value)}` });
+    return;
   }
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => JSON.stringify(option) === JSON.stringify(value))) {
     issues.push({ path, message: `must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")}` });
   }
-  for (const key of ["anyOf", "oneOf"] as const) {
+  for (const key of COMBINERS) {
     const options = schema[key];
     if (Array.isArray(options) && !options.some((inner) => checkValue(value, inner, path, depth + 1).length === 0)) {
       issues.push({ path, message: `matches none of the allowed shapes (${key})` });
     }
   }
-  if (Array.isArray(schema.allOf)) for (const inner of schema.allOf) issues.push(...checkValue(value, inner, path, depth + 1));
+  if (Array.isArray(schema.allOf)) for (const inner of schema.allOf) check(value, inner, path, depth + 1, issues);
   if (isObject(value)) {
-    const properties = isObject(schema.properties) ? schema.properties : {};
-    for (const name of Array.isArray(schema.required) ? (schema.required as string[]) : []) {
-      if (!Object.hasOwn(value, name)) issues.push({ path: `${path}/${name}`, message: "is required" });
+    const properties = isObject(schema.properties) ? schema.properties : undefined;
+    if (Array.isArray(schema.required)) {
+      for (const name of schema.required as string[]) if (!Object.hasOwn(value, name)) issues.push({ path: `${path}/${name}`, message: "is required" });
     }
-    for (const [name, inner] of Object.entries(value)) {
-      if (Object.hasOwn(properties, name)) issues.push(...checkValue(inner, properties[name], `${path}/${name}`, depth + 1));
+    for (const name of Object.keys(value)) {
+      if (properties && Object.hasOwn(properties, name)) check(value[name], properties[name], `${path}/${name}`, depth + 1, issues);
       else if (schema.additionalProperties === false) issues.push({ path: `${path}/${name}`, message: "is not a known property" });
     }
   }
-  if (Array.isArray(value) && isObject(schema.items)) value.forEach((item, i) => issues.push(...checkValue(item, schema.items, `${path}/${i}`, depth + 1)));
-  return issues;
+  if (Array.isArray(value) && isObject(schema.items)) {
+    for (let i = 0; i < value.length; i++) if (i in value) check(value[i], schema.items, `${path}/${i}`, depth + 1, issues);
+  }
 }
 
 function hasType(value: unknown, type: string): boolean {

@@ -4,7 +4,7 @@ import { cloneJson, isPlainObject } from "../fieldpath.js";
 import type { NormalisedFlow } from "../loader/types.js";
 import { flowInputSchema } from "../tools/input-schema.js";
 import { pickMediaType } from "../sources/media.js";
-import { stripNulls } from "./body.js";
+import { hasStrippableNull, stripNulls } from "./body.js";
 import { checkValue } from "./check-value.js";
 
 export interface FlowArguments {
@@ -37,7 +37,7 @@ export function prepareArguments(flow: NormalisedFlow, input: unknown, mode: Mod
   if (parameters === undefined) parameters = {};
   if (!isPlainObject(parameters)) throw new FlowInputError(`flow "${flow.id}": parameters must be an object`, [{ path: "/parameters", message: "must be an object" }]);
 
-  const declared = new Map(flow.fields.parameters.map((p) => [p.name, p]));
+  const { declared, bodySchema } = flowInputs(flow);
   const cleaned: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(cloneJson(parameters))) {
     const parameter = declared.get(name);
@@ -50,11 +50,7 @@ export function prepareArguments(flow: NormalisedFlow, input: unknown, mode: Mod
     Object.defineProperty(cleaned, name, { value, enumerable: true, writable: true, configurable: true });
   }
   // Nulls the body schema does not allow (an OpenAI strict-mode tool fills every optional property with null) go.
-  if (requestBody !== undefined && flow.fields.requestBody?.content) {
-    const mediaType = pickMediaType(flow.fields.requestBody.content);
-    const schema = mediaType === undefined ? undefined : flow.fields.requestBody.content[mediaType]?.schema;
-    requestBody = stripNulls(requestBody, schema);
-  }
+  if (requestBody !== undefined && flow.fields.requestBody?.content && hasStrippableNull(requestBody)) requestBody = stripNulls(requestBody, bodySchema);
   const args: FlowArguments = { parameters: cleaned, ...(requestBody === undefined ? {} : { requestBody: cloneJson(requestBody) }) };
 
   const schema = cachedSchema(flow, hidden);
@@ -71,6 +67,23 @@ export function prepareArguments(flow: NormalisedFlow, input: unknown, mode: Mod
   return args;
 }
 
+const inputsCache = new WeakMap<NormalisedFlow, { declared: Map<string, NormalisedFlow["fields"]["parameters"][number]>; bodySchema: Record<string, unknown> | undefined }>();
+
+/** The flow's parameters by name and its body schema, worked out once per flow. */
+function flowInputs(flow: NormalisedFlow) {
+  let inputs = inputsCache.get(flow);
+  if (!inputs) {
+    const content = flow.fields.requestBody?.content;
+    const mediaType = content ? pickMediaType(content) : undefined;
+    inputs = {
+      declared: new Map(flow.fields.parameters.map((p) => [p.name, p])),
+      bodySchema: mediaType === undefined ? undefined : (content![mediaType]?.schema as Record<string, unknown> | undefined),
+    };
+    inputsCache.set(flow, inputs);
+  }
+  return inputs;
+}
+
 function withoutHidden(parameters: Record<string, unknown>, hidden: ReadonlySet<string>): Record<string, unknown> {
   if (hidden.size === 0) return parameters;
   return Object.fromEntries(Object.entries(parameters).filter(([name]) => !hidden.has(name)));
@@ -78,7 +91,7 @@ function withoutHidden(parameters: Record<string, unknown>, hidden: ReadonlySet<
 
 const schemaCache = new WeakMap<NormalisedFlow, Map<string, Record<string, unknown>>>();
 function cachedSchema(flow: NormalisedFlow, hidden: ReadonlySet<string>): Record<string, unknown> {
-  const key = [...hidden].sort().join("\u0000");
+  const key = hidden.size === 0 ? "" : [...hidden].sort().join("\u0000");
   let byHidden = schemaCache.get(flow);
   if (!byHidden) schemaCache.set(flow, (byHidden = new Map()));
   let schema = byHidden.get(key);

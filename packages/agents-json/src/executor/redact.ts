@@ -26,7 +26,8 @@ export function createRedactor(): Redactor {
       return false;
     }
     if (value === null || typeof value !== "object" || depth > 100) return false;
-    for (const [key, inner] of Object.entries(value)) if (containsSecret(key, depth + 1) || containsSecret(inner, depth + 1)) return true;
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) if (containsSecret(key, depth + 1) || containsSecret(record[key], depth + 1)) return true;
     return false;
   };
   return {
@@ -36,15 +37,23 @@ export function createRedactor(): Redactor {
     headers(headers) {
       const out: Record<string, string> = {};
       headers.forEach((value, name) => {
-        out[name] = secretHeaders.has(name.toLowerCase()) ? MASK : text(value);
+        // Headers gives lower-case names.
+        out[name] = secretHeaders.has(name) ? MASK : text(value);
       });
       return out;
     },
     url(url) {
       if (secretQuery.size === 0 && secretValues.size === 0) return url.href;
-      const copy = new URL(url.href);
-      for (const name of secretQuery) if (copy.searchParams.has(name)) copy.searchParams.set(name, MASK);
-      return text(copy.href.replace(/%2A%2A%2A/g, MASK));
+      // Only a URL that carries a secret query parameter needs a copy to mask it in.
+      let masked: URL | undefined;
+      if (secretQuery.size > 0 && url.search !== "") {
+        for (const name of secretQuery) {
+          if (!url.searchParams.has(name)) continue;
+          masked ??= new URL(url.href);
+          masked.searchParams.set(name, MASK);
+        }
+      }
+      return text((masked ?? url).href.replace(/%2A%2A%2A/g, MASK));
     },
     text,
     value(value) {

@@ -1,10 +1,10 @@
 import type { Mode } from "../diagnostics.js";
 import { MissingParameterError, NoServerError, UndeclaredParameterError, UnsupportedMediaTypeError } from "../errors.js";
 import { isPlainObject } from "../fieldpath.js";
-import { requestBodyOf, schemaProperties } from "../sources/media.js";
 import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
-import { BodyProblem, serializeBody } from "./body.js";
+import { BodyProblem, hasStrippableNull, serializeBody, stripNulls } from "./body.js";
 import type { OutgoingRequest } from "./options.js";
+import { prepareOperation } from "./prepared.js";
 import { cookiePair, headerValue, pathValue, queryPairs } from "./serialize.js";
 
 type Json = Record<string, unknown>;
@@ -33,23 +33,25 @@ export interface BuildContext {
 /** Builds the HTTP request of one action from its operation and record (§4.5); security is added later. */
 export function buildRequest(context: BuildContext): { request: OutgoingRequest; cookies: string[] } {
   const { entry, record, actionId } = context;
+  const prepared = prepareOperation(entry);
   const details = { actionId, operationId: entry.operationId };
-  const body = requestBodyOf(entry.operation);
+  const body = prepared.body;
   let bodyValue: unknown = record.requestBody;
-  const byName = new Map(entry.parameters.map((p) => [p.name, p]));
+  const byName = prepared.byName;
   const pathValues = new Map<string, string>();
   const query: string[] = [];
   const headers = new Headers();
   const cookies: string[] = [];
 
-  for (const [name, value] of Object.entries(record.parameters)) {
+  for (const name of Object.keys(record.parameters)) {
+    const value = record.parameters[name];
     const parameter = byName.get(name);
     if (!parameter) {
       if (context.wholeRootNames.has(name)) {
         context.notes.push(`parameter "${name}" (from a whole-root parameters copy) is not declared by "${entry.operationId}" and was dropped`);
         continue;
       }
-      const bodyNames = body ? schemaProperties(body.schema) : undefined;
+      const bodyNames = prepared.bodyNames();
       if (context.mode === "strict") {
         throw new UndeclaredParameterError(`action "${actionId}": operation "${entry.operationId}" declares no parameter "${name}"`, details);
       }
@@ -69,7 +71,7 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
         pathValues.set(name, pathValue(parameter, value));
         break;
       case "query":
-        query.push(...queryPairs(parameter, value));
+        for (const pair of queryPairs(parameter, value)) query.push(pair);
         break;
       case "header":
         headers.set(name, headerValue(parameter, value));
@@ -79,10 +81,9 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
         break;
     }
   }
-  for (const parameter of entry.parameters) {
-    const required = parameter.required === true || parameter.in === "path";
+  for (const parameter of prepared.required) {
     const value = record.parameters[parameter.name];
-    if (required && (value === null || value === undefined || !Object.hasOwn(record.parameters, parameter.name))) {
+    if (value === null || value === undefined || !Object.hasOwn(record.parameters, parameter.name)) {
       throw new MissingParameterError(
         `action "${actionId}": required ${parameter.in} parameter "${parameter.name}" of "${entry.operationId}" has no value (${context.feeders(parameter.name)})`,
         details,
@@ -90,15 +91,17 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
     }
   }
 
-  const path = entry.path.replace(/\{([^}]+)\}/g, (match, name: string) => {
+  let path = prepared.literals[0]!;
+  for (let i = 0; i < prepared.names.length; i++) {
+    const name = prepared.names[i]!;
     const value = pathValues.get(name);
     if (value === undefined) throw new MissingParameterError(`action "${actionId}": path parameter "${name}" of ${entry.path} has no value (${context.feeders(name)})`, details);
-    return value;
-  });
+    path += value + prepared.literals[i + 1]!;
+  }
   const url = new URL(joinUrl(serverFor(context), path) + (query.length ? `?${query.join("&")}` : ""));
 
-  const request: OutgoingRequest = { actionId, operationId: entry.operationId, method: entry.method.toUpperCase(), url, headers };
-  const hasBody = bodyValue !== undefined && bodyValue !== null && !(isPlainObject(bodyValue) && Object.keys(bodyValue).length === 0);
+  const request: OutgoingRequest = { actionId, operationId: entry.operationId, method: prepared.method, url, headers };
+  const hasBody = bodyValue !== undefined && bodyValue !== null && !(isPlainObject(bodyValue) && isEmpty(bodyValue));
   if (hasBody || body?.required) {
     if (!body) {
       if (context.mode === "strict" || request.method === "GET" || request.method === "HEAD") {
@@ -109,24 +112,42 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
       headers.set("content-type", "application/json");
     } else {
       const mediaType = body.mediaType ?? "application/json";
-      try {
-        request.body = serializeBody(hasBody ? bodyValue : {}, mediaType, body.schema, body.encoding);
-      } catch (error) {
-        if (error instanceof BodyProblem) throw new UnsupportedMediaTypeError(`action "${actionId}" (operation "${entry.operationId}"): ${error.message}`, details);
-        throw error;
+      const value = hasBody ? bodyValue : {};
+      if (prepared.jsonBody) request.body = JSON.stringify(hasStrippableNull(value) ? stripNulls(value, body.schema) : value);
+      else {
+        try {
+          request.body = serializeBody(value, mediaType, body.schema, body.encoding);
+        } catch (error) {
+          if (error instanceof BodyProblem) throw new UnsupportedMediaTypeError(`action "${actionId}" (operation "${entry.operationId}"): ${error.message}`, details);
+          throw error;
+        }
       }
       // FormData sets its own multipart boundary.
       if (!(request.body instanceof FormData)) headers.set("content-type", mediaType);
     }
   }
-  headers.set("accept", acceptOf(entry.operation));
+  headers.set("accept", prepared.accept);
   return { request, cookies };
 }
 
+function isEmpty(value: Json): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
+// The server an operation resolves to without an override depends only on the loaded source.
+const resolvedServers = new WeakMap<OperationEntry, string>();
+
 function serverFor(context: BuildContext): string {
+  if (context.serverOverride) return context.serverOverride;
+  let url = resolvedServers.get(context.entry);
+  if (url === undefined) resolvedServers.set(context.entry, (url = resolveServer(context)));
+  return url;
+}
+
+function resolveServer(context: BuildContext): string {
   const { entry, source } = context;
   const details = { actionId: context.actionId, operationId: entry.operationId };
-  if (context.serverOverride) return context.serverOverride;
   const server = [entry.operation.servers, entry.pathItem.servers, source.document.servers]
     .map((list) => (Array.isArray(list) ? (list[0] as Json | undefined) : undefined))
     .find((candidate) => candidate && typeof candidate.url === "string");
@@ -148,23 +169,7 @@ function serverFor(context: BuildContext): string {
 
 /** Joins a server URL and a path without doubling the slash (hubspot's server ends in /). */
 export function joinUrl(server: string, path: string): string {
-  return server.replace(/\/+$/, "") + (path.startsWith("/") ? path : `/${path}`);
-}
-
-const acceptCache = new WeakMap<Json, string>();
-
-function acceptOf(operation: Json): string {
-  let accept = acceptCache.get(operation);
-  if (accept === undefined) acceptCache.set(operation, (accept = computeAccept(operation)));
-  return accept;
-}
-
-function computeAccept(operation: Json): string {
-  const responses = isPlainObject(operation.responses) ? operation.responses : {};
-  const types = new Set<string>();
-  for (const [status, response] of Object.entries(responses)) {
-    if (!/^2(\d\d|XX)$/i.test(status) || !isPlainObject(response) || !isPlainObject(response.content)) continue;
-    for (const type of Object.keys(response.content)) types.add(type);
-  }
-  return types.size ? [...types].join(", ") : "application/json";
+  let end = server.length;
+  while (end > 0 && server.charCodeAt(end - 1) === 47 /* "/" */) end--;
+  return (end === server.length ? server : server.slice(0, end)) + (path.startsWith("/") ? path : `/${path}`);
 }

@@ -1,17 +1,18 @@
 import { AmbiguousFlowError, FlowRunError, LinkResolutionError, LinkWriteError, PlanError, TransportError, UnknownFlowError } from "../errors.js";
-import { cloneJson, isPlainObject, parseFieldPath, readPath, writePath } from "../fieldpath.js";
+import { cloneJson, isPlainObject, readPath, writePath } from "../fieldpath.js";
 import { load } from "../loader/load.js";
 import type { LoadedAgentsJson, NormalisedFlow, NormalisedLink } from "../loader/types.js";
 import { loadSources, type LoadedSources } from "../sources/load-sources.js";
-import type { OpenApiSource } from "../sources/openapi.js";
 import { prepareArguments } from "./input.js";
 import type { RunOptions } from "./options.js";
 import { planCheck } from "./plan.js";
+import { endpointSegments, flowSourceIds, flowsWithId, prepareFlow, prepareOperation } from "./prepared.js";
 import { createRedactor, type Redactor } from "./redact.js";
 import { buildRequest, type ActionRecord } from "./request.js";
 import { responseIssues } from "./response-schema.js";
+import { createRunAbort } from "./run-abort.js";
 import { applySecurity } from "./security.js";
-import { sendRequest } from "./send.js";
+import { DEFAULT_TIMEOUT_MS, sendRequest } from "./send.js";
 import type { TraceStep } from "./trace.js";
 
 export interface RunResult {
@@ -30,7 +31,7 @@ export interface RunResult {
 export async function runFlow(document: LoadedAgentsJson | string | object, flowId: string, input: unknown, options: RunOptions = {}): Promise<RunResult> {
   const loaded = isLoaded(document) ? document : load(document as string | object, options.mode ? { mode: options.mode } : {});
   const mode = options.mode ?? loaded.mode;
-  const matches = loaded.document.flows.filter((f) => f.id === flowId);
+  const matches = flowsWithId(loaded.document, flowId);
   if (matches.length === 0) {
     const known = loaded.document.flows.map((f) => f.id);
     throw new UnknownFlowError(`no flow "${flowId}" in "${loaded.document.info.title}"; flows: ${known.slice(0, 20).join(", ")}${known.length > 20 ? ", …" : ""}`);
@@ -38,53 +39,48 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
   if (matches.length > 1) throw new AmbiguousFlowError(`flow id "${flowId}" is used by ${matches.length} flows (indexes ${matches.map((f) => f.index).join(", ")})`);
   const flow = matches[0]!;
 
-  const sourceIds = [...new Set(flow.actions.map((a) => a.sourceId))];
+  const sourceIds = flowSourceIds(flow);
   const sources: LoadedSources = options.sources ?? (await loadSources(loaded, { only: sourceIds, ...(options.resolver ? { resolver: options.resolver } : {}) }));
   const problems = cachedPlanCheck(loaded, flow.index, sources);
   if (problems.length > 0) throw new PlanError(problems.map((d) => (loaded.source ? { ...d, ...loaded.source.locate(d.path) } : d)), flow.id);
+  const prepared = prepareFlow(flow, sources);
 
   const warnings: string[] = [];
   const hidden = hiddenParameters(flow, options);
   const args = prepareArguments(flow, input, mode, hidden, warnings);
   const redactor = createRedactor();
-  for (const [sourceId, values] of Object.entries(options.parameterDefaults ?? {})) {
-    if (!sourceIds.includes(sourceId)) continue;
-    for (const value of Object.values(values)) if (typeof value === "string") redactor.secretValues.add(value);
+  if (options.parameterDefaults) {
+    for (const sourceId of Object.keys(options.parameterDefaults)) {
+      if (!sourceIds.includes(sourceId)) continue;
+      for (const value of Object.values(options.parameterDefaults[sourceId] ?? {})) if (typeof value === "string") redactor.secretValues.add(value);
+    }
   }
 
   const flowRecord: ActionRecord = { parameters: args.parameters, requestBody: args.requestBody ?? {}, responses: { success: null } };
   const records = new Map<string, ActionRecord>([[flow.id, flowRecord]]);
   const trace: TraceStep[] = [];
-  const fail = (error: unknown): never => {
-    if (error instanceof FlowRunError) {
-      error.trace = trace;
-      throw error;
-    }
-    throw error;
-  };
+  const credentials = new Map<string, Record<string, unknown>>();
 
   let last: unknown = null;
-  const runController = new AbortController();
-  const forwardAbort = () => runController.abort(options.signal?.reason);
-  options.signal?.addEventListener("abort", forwardAbort, { once: true });
+  const run = createRunAbort(options.signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
-    for (const action of flow.actions) {
+    for (const { action, source, entry, incoming } of prepared.actions) {
       if (options.signal?.aborted) throw new TransportError(`flow "${flow.id}": the run was aborted before action "${action.id}"`, { actionId: action.id });
-      const source = sources.get(action.sourceId) as OpenApiSource;
-      const entry = source.operations.get(action.operationId)!;
       const record: ActionRecord = { parameters: {}, requestBody: {}, responses: { success: null } };
-      const step: TraceStep = { actionId: action.id, operationId: entry.operationId, request: { method: entry.method.toUpperCase(), url: "", headers: {} }, durationMs: 0, appliedLinks: [], skippedLinks: [], notes: [] };
+      const step: TraceStep = { actionId: action.id, operationId: entry.operationId, request: { method: prepareOperation(entry).method, url: "", headers: {} }, durationMs: 0, appliedLinks: [], skippedLinks: [], notes: [] };
       const wholeRootNames = new Set<string>();
-      const incoming = flow.links.filter((link) => link.target.actionId === action.id && action.id !== flow.id);
       for (const link of incoming) applyLink(link, records, record, step, flow, wholeRootNames, redactor);
       records.set(action.id, record);
 
-      const defaults = options.parameterDefaults?.[action.sourceId] ?? {};
-      for (const [name, value] of Object.entries(defaults)) {
-        if (!Object.hasOwn(record.parameters, name) && entry.parameters.some((p) => p.name === name)) {
-          Object.defineProperty(record.parameters, name, { value, enumerable: true, writable: true, configurable: true });
-          redactor.secretQuery.add(name);
-          redactor.secretHeaders.add(name.toLowerCase());
+      const defaults = options.parameterDefaults?.[action.sourceId];
+      if (defaults) {
+        const declared = prepareOperation(entry).byName;
+        for (const name of Object.keys(defaults)) {
+          if (!Object.hasOwn(record.parameters, name) && declared.has(name)) {
+            Object.defineProperty(record.parameters, name, { value: defaults[name], enumerable: true, writable: true, configurable: true });
+            redactor.secretQuery.add(name);
+            redactor.secretHeaders.add(name.toLowerCase());
+          }
         }
       }
 
@@ -100,15 +96,15 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
         feeders: (name) => describeFeeders(flow, action.id, name, step),
         notes: step.notes,
       });
-      await applySecurity(request, cookies, source, entry, options, redactor);
+      await applySecurity(request, cookies, source, entry, options, redactor, credentials);
       if (cookies.length) request.headers.set("cookie", [request.headers.get("cookie"), ...cookies].filter(Boolean).join("; "));
       await options.hooks?.onRequest?.(request);
       step.request = { method: request.method, url: redactor.url(request.url), headers: redactor.headers(request.headers) };
 
       const started = performance.now();
       try {
-        const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, runController, step.request.url);
-        step.response = { status: response.status, headers: Object.fromEntries(response.headers), body: redactor.value(response.body) };
+        const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, run, step.request.url);
+        step.response = { status: response.status, headers: response.fields, body: redactor.value(response.body) };
         record.responses.success = response.body;
         if (options.validateResponses) {
           for (const issue of responseIssues(entry, response.status, response.body)) {
@@ -124,11 +120,10 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
     }
 
     const result: Record<string, unknown> = {};
-    const outputLinks = flow.links.filter((link) => link.target.actionId === flow.id);
-    for (const link of outputLinks) {
+    for (const link of prepared.outputLinks) {
       const value = readOrigin(link, records, flow);
       if (!value.found) continue;
-      const segments = parseFieldPath(link.target.fieldPath).slice(1);
+      const segments = endpointSegments(link.target).slice(1);
       if (segments.length === 0) {
         if (isPlainObject(value.value)) Object.assign(result, cloneJson(value.value));
         continue;
@@ -136,11 +131,12 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
       const problem = writePath(result, segments, value.value);
       if (problem) throw new LinkWriteError(`link ${link.index} of flow "${flow.id}": cannot write "${link.target.fieldPath}": ${problem.message}`);
     }
-    return { result: outputLinks.length > 0 ? result : { success: last }, trace, warnings };
+    return { result: prepared.outputLinks.length > 0 ? result : { success: last }, trace, warnings };
   } catch (error) {
-    return fail(error);
+    if (error instanceof FlowRunError) error.trace = trace;
+    throw error;
   } finally {
-    options.signal?.removeEventListener("abort", forwardAbort);
+    run.release();
   }
 }
 
@@ -162,8 +158,9 @@ function isLoaded(input: unknown): input is LoadedAgentsJson {
 
 /** Flow parameters supplied by parameterDefaults for every source the flow uses (§4.9). */
 export function hiddenParameters(flow: NormalisedFlow, options: Pick<RunOptions, "parameterDefaults">): Set<string> {
-  const sourceIds = [...new Set(flow.actions.map((a) => a.sourceId))];
+  const sourceIds = flowSourceIds(flow);
   const hidden = new Set<string>();
+  if (!options.parameterDefaults) return hidden;
   for (const parameter of flow.fields.parameters) {
     if (sourceIds.length > 0 && sourceIds.every((id) => Object.hasOwn(options.parameterDefaults?.[id] ?? {}, parameter.name))) hidden.add(parameter.name);
   }
@@ -171,7 +168,7 @@ export function hiddenParameters(flow: NormalisedFlow, options: Pick<RunOptions,
 }
 
 function readOrigin(link: NormalisedLink, records: Map<string, ActionRecord>, flow: NormalisedFlow): { found: true; value: unknown } | { found: false; reason: string } {
-  const segments = parseFieldPath(link.origin.fieldPath);
+  const segments = endpointSegments(link.origin);
   const record = records.get(link.origin.actionId);
   if (!record) return { found: false, reason: `node "${link.origin.actionId}" has not run` };
   if (segments[0] === "responses") {
@@ -197,7 +194,7 @@ function applyLink(link: NormalisedLink, records: Map<string, ActionRecord>, rec
     step.skippedLinks.push({ index: link.index, reason: value.reason });
     return;
   }
-  const segments = parseFieldPath(link.target.fieldPath);
+  const segments = endpointSegments(link.target);
   if (segments.length === 1 && segments[0] === "parameters" && isPlainObject(value.value)) {
     for (const name of Object.keys(value.value)) wholeRootNames.add(name);
   }

@@ -37,15 +37,22 @@ export async function applySecurity(
   entry: OperationEntry,
   options: RunOptions,
   redactor: Redactor,
+  /** The credentials given per source, worked out once per run (filled here). */
+  givenBySource: Map<string, Record<string, unknown>> = new Map(),
 ): Promise<void> {
   const requirements = (entry.operation.security ?? source.document.security ?? []) as Record<string, unknown>[];
   if (!Array.isArray(requirements) || requirements.length === 0) return;
   const schemes = schemesOf(source);
-  const given: Record<string, unknown> = {
-    ...(options.auth?.[source.sourceId] ? upstreamCredentials(source, options.auth[source.sourceId]!) : {}),
-    ...(options.credentials?.[source.sourceId] ?? {}),
-  };
-  const chosen = requirements.find((requirement) => Object.keys(requirement).every((name) => given[name] !== undefined));
+  let given = givenBySource.get(source.sourceId);
+  if (!given) {
+    given = {
+      ...(options.auth?.[source.sourceId] ? upstreamCredentials(source, options.auth[source.sourceId]!) : {}),
+      ...(options.credentials?.[source.sourceId] ?? {}),
+    };
+    givenBySource.set(source.sourceId, given);
+  }
+  const credentials = given;
+  const chosen = requirements.find((requirement) => Object.keys(requirement).every((name) => credentials[name] !== undefined));
   if (!chosen) {
     const wanted = requirements.map((r) => Object.keys(r).join(" + ")).join(" | ");
     throw new MissingCredentialsError(

@@ -2,14 +2,20 @@ import { HttpError, ResponseParseError, ResponseTooLargeError, TransportError, t
 import { readUpTo } from "../read-limited.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
+import type { RunAbort } from "./run-abort.js";
 
 const decoder = new TextDecoder();
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]);
 const DEFAULT_RETRY_STATUSES = [429, 502, 503, 504];
+/** §4.6: 30 s per request unless `timeoutMs` says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export interface ReceivedResponse {
   status: number;
   headers: Headers;
+  /** The headers as a record (what traces show), made once and read here too. */
+  fields: Record<string, string>;
   body: unknown;
 }
 
@@ -22,72 +28,65 @@ export async function sendRequest(
   options: RunOptions,
   redactor: Redactor,
   details: RunErrorDetails,
-  run: { signal: AbortSignal; abort(reason: unknown): void },
+  run: RunAbort,
   /** The URL as traces and errors show it (secrets masked), computed once by the caller. */
   shownUrl: string,
 ): Promise<ReceivedResponse> {
   const doFetch = options.fetch ?? fetch;
   const retry = options.retry;
-  const statuses = retry?.statuses ?? DEFAULT_RETRY_STATUSES;
   const mayRetry = retry !== undefined && (IDEMPOTENT.has(request.method) || retry.retryNonIdempotent === true);
   const limit = mayRetry ? retry.limit : 0;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const what = `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
+  const timeoutMs = run.timeoutMs;
+  const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
   for (let attempt = 0; ; attempt++) {
-    // The run's one controller carries both the caller's signal and the per-call timeout: a timeout
-    // ends the run, so one controller per run is enough (and much cheaper than one per call).
-    // With no timeout and no run signal, fetch gets no signal at all (undici's abort wiring costs
-    // tens of microseconds per request).
-    let timedOut = false;
-    const timer =
-      timeoutMs > 0 && Number.isFinite(timeoutMs)
-        ? setTimeout(() => {
-            timedOut = true;
-            run.abort(new Error(`timeout after ${timeoutMs} ms`));
-          }, timeoutMs)
-        : undefined;
-    const signal = timer !== undefined || options.signal ? { signal: run.signal } : {};
+    // The run's signal carries the caller's signal and the per-call timeout (see run-abort.ts).
+    run.startCall();
+    const init: RequestInit = { method: request.method, headers: request.headers, redirect: "follow" };
+    if (request.body !== undefined) init.body = request.body;
+    if (run.needsSignal) init.signal = run.signal();
     let response: Response;
     let bodyBytes: Uint8Array;
+    let fields: Record<string, string>;
     try {
       try {
-        response = await doFetch(request.url.href, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), ...signal, redirect: "follow" });
+        response = await doFetch(request.url.href, init);
       } catch (error) {
-        if (options.signal?.aborted) throw new TransportError(`${what}: the run was aborted`, { ...details, cause: error });
-        const reason = timedOut ? `no response within ${timeoutMs} ms` : describeNetworkError(error);
-        if (attempt < limit && !timedOut) {
+        if (options.signal?.aborted) throw new TransportError(`${what()}: the run was aborted`, { ...details, cause: error });
+        const reason = run.timedOut ? `no response within ${timeoutMs} ms` : describeNetworkError(error);
+        if (attempt < limit && !run.timedOut) {
           await delay(backoff(retry!, attempt, undefined), options.signal);
           continue;
         }
-        throw new TransportError(`${what}: ${redactor.text(reason)}`, { ...details, cause: error });
+        throw new TransportError(`${what()}: ${redactor.text(reason)}`, { ...details, cause: error });
       }
-      if (attempt < limit && statuses.includes(response.status)) {
+      if (attempt < limit && (retry!.statuses ?? DEFAULT_RETRY_STATUSES).includes(response.status)) {
         await response.body?.cancel();
         await delay(backoff(retry!, attempt, response.headers.get("retry-after")), options.signal);
         continue;
       }
+      fields = Object.fromEntries(response.headers);
       try {
-        bodyBytes = await readBody(response, options.maxResponseBytes ?? 10 * 1024 * 1024, what, details);
+        bodyBytes = await readBody(response, fields, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, details);
       } catch (error) {
         if (error instanceof ResponseTooLargeError) throw error;
-        throw new TransportError(`${what}: reading the response failed: ${timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
+        throw new TransportError(`${what()}: reading the response failed: ${run.timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
       }
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
+      run.endCall();
     }
-    const parsed = parseBody(response, bodyBytes, what, details, redactor);
+    const parsed = parseBody(response, fields, bodyBytes, what, details, redactor);
     const ok = response.status >= 200 && response.status < 300;
     const accepted = ok && (options.successCriteria ? options.successCriteria(request.actionId, { status: response.status, headers: response.headers, body: parsed }) : true);
     if (!accepted) {
       const shown = typeof parsed === "string" ? parsed : JSON.stringify(parsed);
       throw new HttpError(
-        `${what} failed with HTTP ${response.status}${ok ? " (rejected by successCriteria)" : ""}: ${redactor.text((shown ?? "").slice(0, 500))}`,
+        `${what()} failed with HTTP ${response.status}${ok ? " (rejected by successCriteria)" : ""}: ${redactor.text((shown ?? "").slice(0, 500))}`,
         response.status,
         redactor.value(parsed),
         details,
       );
     }
-    return { status: response.status, headers: response.headers, body: parsed };
+    return { status: response.status, headers: response.headers, fields, body: parsed };
   }
 }
 
@@ -96,21 +95,44 @@ function describeNetworkError(error: unknown): string {
   return cause?.code ? `${cause.code} ${cause.message ?? ""}`.trim() : (error as Error).message;
 }
 
-async function readBody(response: Response, maxBytes: number, what: string, details: RunErrorDetails): Promise<Uint8Array> {
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  const tooLarge = () => new ResponseTooLargeError(`${what}: the response body is over maxResponseBytes (${maxBytes})`, details);
-  if (declared > maxBytes) {
+/** A header from the record `Object.fromEntries(headers)` made (lower-case names, combined values, like `get`). */
+function field(fields: Record<string, string>, name: string): string | null {
+  return Object.hasOwn(fields, name) ? fields[name]! : null;
+}
+
+async function readBody(response: Response, fields: Record<string, string>, maxBytes: number, what: () => string, details: RunErrorDetails): Promise<Uint8Array> {
+  const length = field(fields, "content-length");
+  const tooLarge = () => new ResponseTooLargeError(`${what()}: the response body is over maxResponseBytes (${maxBytes})`, details);
+  if (length !== null && Number(length) > maxBytes) {
     await response.body?.cancel();
     throw tooLarge();
   }
-  // A declared length within the limit can be read in one go (much cheaper than a reader loop).
-  if (response.headers.has("content-length")) return new Uint8Array(await response.arrayBuffer());
+  // A declared length within the limit can be read in one go (cheaper than a reader loop), unless
+  // the body is content-encoded: fetch decodes it, and the decoded body can be far larger.
+  if (length !== null && !isEncoded(field(fields, "content-encoding"))) return new Uint8Array(await response.arrayBuffer());
   return readUpTo(response, maxBytes, tooLarge);
 }
 
-function parseBody(response: Response, bytes: Uint8Array, what: string, details: RunErrorDetails, redactor: Redactor): unknown {
+function isEncoded(encoding: string | null): boolean {
+  return encoding !== null && encoding.trim() !== "" && encoding.trim().toLowerCase() !== "identity";
+}
+
+const mediaTypes = new Map<string, string>();
+
+/** The bare, lower-case media type of a Content-Type value (remembered: servers send few distinct ones). */
+function bareMediaType(contentType: string): string {
+  let type = mediaTypes.get(contentType);
+  if (type === undefined) {
+    type = contentType.split(";")[0]!.trim().toLowerCase();
+    if (mediaTypes.size >= 256) mediaTypes.clear();
+    mediaTypes.set(contentType, type);
+  }
+  return type;
+}
+
+function parseBody(response: Response, fields: Record<string, string>, bytes: Uint8Array, what: () => string, details: RunErrorDetails, redactor: Redactor): unknown {
   if (response.status === 204 || bytes.byteLength === 0) return null;
-  const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = bareMediaType(field(fields, "content-type") ?? "");
   const isJson = type === "application/json" || type.endsWith("+json");
   if (isJson) {
     const text = decoder.decode(bytes);
@@ -118,7 +140,7 @@ function parseBody(response: Response, bytes: Uint8Array, what: string, details:
       return JSON.parse(text) as unknown;
     } catch {
       const start = redactor.text(text.slice(0, 200));
-      throw new ResponseParseError(`${what}: HTTP ${response.status} said ${type} but the body is not JSON: ${JSON.stringify(start)}`, response.status, start, details);
+      throw new ResponseParseError(`${what()}: HTTP ${response.status} said ${type} but the body is not JSON: ${JSON.stringify(start)}`, response.status, start, details);
     }
   }
   if (type === "" || type.startsWith("text/") || type.endsWith("+xml") || type === "application/xml" || type === "application/x-www-form-urlencoded") {
