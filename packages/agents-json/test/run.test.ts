@@ -89,7 +89,10 @@ let server: Awaited<ReturnType<typeof startServer>>;
 let attempts = 0;
 beforeAll(async () => {
   server = await startServer([
-    (r) => (r.method === "GET" && r.path.startsWith("/widgets/") ? { body: { id: r.path.split("/")[2], cookie: r.headers.cookie } } : undefined),
+    (r) =>
+      r.method === "GET" && r.path.startsWith("/widgets/")
+        ? { body: { id: r.path.split("/")[2], cookie: r.headers.cookie }, headers: { "set-cookie": "sid=renewed", "x-echo": String(r.headers.cookie) } }
+        : undefined,
     (r) => (r.method === "POST" && r.path === "/widgets" ? { status: 201, body: { id: "w-9" } } : undefined),
     (r) => (r.method === "PUT" && r.path === "/notes" ? { status: 204 } : undefined),
     (r) => (r.path === "/status/list" ? { body: { data: [{ code: "ok" }] } } : undefined),
@@ -126,6 +129,9 @@ describe("runFlow with the widgets fixture (header, cookie, styles, bodies)", ()
     expect(received.query.get("verbose")).toBe("false");
     expect(result).toEqual({ success: { id: "a%2Fb%20c", cookie: "theme=dark; sid=sid-secret" } });
     expect(trace[0]!.request.headers.cookie).toBe("***");
+    // The response's headers are redacted too: a cookie set by the server, a secret echoed back.
+    expect(trace[0]!.response!.headers["set-cookie"]).toBe("***");
+    expect(trace[0]!.response!.headers["x-echo"]).toBe("theme=dark; sid=***");
   });
 
   it("falls back to the next security requirement (basic) and redacts it", async () => {

@@ -3,7 +3,8 @@ export interface Redactor {
   secretValues: Set<string>;
   secretQuery: Set<string>;
   secretHeaders: Set<string>;
-  headers(headers: Headers): Record<string, string>;
+  /** A record of the headers with secret ones masked (a record's names must be lower-case). */
+  headers(headers: Headers | Record<string, string>): Record<string, string>;
   url(url: URL): string;
   text(text: string): string;
   value(value: unknown): unknown;
@@ -36,10 +37,10 @@ export function createRedactor(): Redactor {
     secretHeaders,
     headers(headers) {
       const out: Record<string, string> = {};
-      headers.forEach((value, name) => {
-        // Headers gives lower-case names.
-        out[name] = secretHeaders.has(name) ? MASK : text(value);
-      });
+      // Names are lower-case in both forms (a record made from a Headers).
+      const put = (value: string, name: string) => void (out[name] = secretHeaders.has(name) ? MASK : text(value));
+      if (headers instanceof Headers) headers.forEach(put);
+      else for (const name of Object.keys(headers)) put(headers[name]!, name);
       return out;
     },
     url(url) {
