@@ -164,4 +164,18 @@ describe("connectStreams", () => {
     expect(writes).toHaveLength(1);
     expect(writes[0]!.split("\n").filter(Boolean).map((line) => JSON.parse(line).result)).toEqual([[0], [1], [2], [3], [4]]);
   });
+
+  it("writes a large batch in pieces of about 4 KiB as it grows, so the other side can start on it", async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    connectStreams(toServer, toClient, { role: "server", handlers: { echo: (params) => params } });
+    const writes: string[] = [];
+    toClient.on("data", (chunk: Buffer) => writes.push(chunk.toString()));
+    const padding = "x".repeat(200);
+    toServer.write(Array.from({ length: 100 }, (_, i) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "echo", params: [i, padding] })).join("\n") + "\n");
+    await until(() => writes.join("").split("\n").length > 100);
+    expect(writes.length).toBeGreaterThan(4);
+    for (const write of writes.slice(0, -1)) expect(write.length).toBeGreaterThanOrEqual(4096);
+    expect(writes.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line).id)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
 });

@@ -1,6 +1,5 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { urlToHttpOptions } from "node:url";
 import { POST_HEADERS, type HttpPost, type HttpReply } from "../jsonrpc/index.js";
 
 export interface NodeHttpPost extends HttpPost {
@@ -14,17 +13,12 @@ export interface NodeHttpPost extends HttpPost {
  */
 export function createNodeHttpPost(): NodeHttpPost {
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  let last: { url: string; secure: boolean; options: RequestOptions } | undefined;
   const post: HttpPost = (url, body, signal) =>
     new Promise((resolve, reject) => {
-      // Parsed once per URL: a client POSTs to one URL again and again.
-      if (last?.url !== url) {
-        const target = new URL(url);
-        const secure = target.protocol === "https:";
-        last = { url, secure, options: { ...urlToHttpOptions(target), method: "POST", agent: secure ? agents.https : agents.http } };
-      }
-      const options = { ...last.options, headers: { ...POST_HEADERS, "content-length": Buffer.byteLength(body) }, signal };
-      const request = (last.secure ? httpsRequest : httpRequest)(options, (response) => resolve(reply(response)));
+      const secure = url.startsWith("https:");
+      const options: RequestOptions = { method: "POST", agent: secure ? agents.https : agents.http, headers: { ...POST_HEADERS, "content-length": Buffer.byteLength(body) } };
+      if (signal) options.signal = signal;
+      const request = (secure ? httpsRequest : httpRequest)(url, options, (response) => resolve(reply(response)));
       request.once("error", reject);
       request.end(body);
     });
@@ -36,22 +30,31 @@ export function createNodeHttpPost(): NodeHttpPost {
   });
 }
 
-function reply(response: IncomingMessage): HttpReply {
-  return {
+/**
+ * The reply to hand back: a JSON (or any non-SSE) body is read whole first, so the caller gets it
+ * with the reply in one step; an SSE body is left to stream.
+ */
+function reply(response: IncomingMessage): Promise<HttpReply> {
+  const contentType = response.headers["content-type"] ?? "";
+  const base = {
     status: response.statusCode ?? 0,
-    contentType: response.headers["content-type"] ?? "",
-    text: () =>
-      new Promise((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        response.once("error", reject);
-        response.once("close", () => {
-          if (!response.complete) reject(new Error("the connection closed before the whole response arrived"));
-        });
-      }),
+    contentType,
     chunks: () => response[Symbol.asyncIterator](),
     // Read to the end rather than destroy: the connection then goes back to the pool.
     discard: async () => void response.resume(),
   };
+  if (contentType.includes("text/event-stream")) return Promise.resolve({ ...base, text: () => readText(response) });
+  return readText(response).then(
+    (text) => ({ ...base, text: async () => text }),
+    (error: Error) => ({ ...base, text: () => Promise.reject(error) }),
+  );
+}
+
+function readText(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    response.once("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    response.once("error", reject);
+  });
 }

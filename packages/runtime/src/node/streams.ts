@@ -4,6 +4,8 @@ import { delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { createLineReader, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions } from "../jsonrpc/index.js";
 
+const BATCH_CHARS = 4096;
+
 export interface StreamPeerOptions extends Omit<PeerOptions, "send"> {
   /** Which side this is: a server answers an oversized line with -32600; a client reports it. */
   role: "server" | "client";
@@ -16,17 +18,20 @@ export interface StreamPeerOptions extends Omit<PeerOptions, "send"> {
  */
 export function connectStreams(input: Readable, output: Writable, options: StreamPeerOptions): Peer {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  // Lines sent in one turn of the event loop go out in one write: with many calls in flight that
-  // is one system call for a batch of messages instead of one per message.
+  // Lines sent in one turn of the event loop go out together: one system call for a batch of
+  // messages instead of one each. A batch is written as soon as it reaches BATCH_CHARS, so that the
+  // other side starts on it while this side is still producing (pipelining: measured best between
+  // 2 and 8 KiB with 100 calls in flight; whole-turn batches left both processes idle in turn).
   let queued = "";
   const flush = () => {
     const text = queued;
     queued = "";
-    if (!output.destroyed && !output.writableEnded) output.write(text);
+    if (text !== "" && !output.destroyed && !output.writableEnded) output.write(text);
   };
   const writeLine = (line: string) => {
     if (queued === "") process.nextTick(flush);
     queued += line + "\n";
+    if (queued.length >= BATCH_CHARS) flush();
   };
   const peer = createPeer({
     ...options,
