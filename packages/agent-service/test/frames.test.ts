@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createParser } from "eventsource-parser";
 import { classifyJson, createFrameDecoder, type Frame } from "../src/client/frames.js";
 import type { FramePosition } from "../src/client/errors.js";
+import { seededRandom } from "../../../test/support.js";
 
 const envelope = (sequence: number, delta = "é") =>
   JSON.stringify({ runId: "r", threadId: "t", sequence, event: { type: "message.delta", eventId: `e${sequence}`, createdAt: "2025-01-01T00:00:00Z", delta } });
@@ -266,14 +267,3 @@ describe("SSE blocks read without the parser", () => {
     }
   });
 });
-
-/** A deterministic random integer in [0, n) (mulberry32), so failures reproduce. */
-function seededRandom(seed: number): (n: number) => number {
-  let a = seed;
-  return (n) => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}

@@ -1,6 +1,7 @@
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { describe, expect, it } from "vitest";
 import { formats, isDateTime } from "../src/formats.js";
+import { seededRandom } from "../../../test/support.js";
 
 /** ajv-formats' own full `date-time`, which `isDateTime` replaces and must agree with. */
 const reference = (fullFormats["date-time"] as { validate: (s: string) => boolean }).validate;
@@ -110,14 +111,3 @@ describe("date-time format", () => {
     }
   });
 });
-
-/** A deterministic random integer in [0, n) (mulberry32), so failures reproduce. */
-function seededRandom(seed: number): (n: number) => number {
-  let a = seed;
-  return (n) => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
