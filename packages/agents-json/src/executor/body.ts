@@ -41,26 +41,32 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
   throw new BodyProblem(`a ${mediaType} body must be a string or bytes, got ${Array.isArray(value) ? "an array" : typeof value}`);
 }
 
-/** Removes null-valued object properties that the schema does not mark nullable (3.0 `nullable`, 3.1 type lists). */
+/**
+ * Removes null-valued object properties that the schema does not mark nullable (3.0 `nullable`, 3.1
+ * type lists). A value with no null property anywhere, which is most bodies, is returned as it is.
+ */
 export function stripNulls(value: unknown, schema: Json | undefined): unknown {
-  if (Array.isArray(value)) return value.map((item) => stripNulls(item, asSchema(schema?.items)));
+  return hasStrippableNull(value) ? strip(value, schema) : value;
+}
+
+function strip(value: unknown, schema: Json | undefined): unknown {
+  if (Array.isArray(value)) return value.map((item) => strip(item, asSchema(schema?.items)));
   if (!isPlainObject(value)) return value;
   const properties = asSchema(schema?.properties);
   const out: Json = {};
   for (const [key, item] of Object.entries(value)) {
     const propertySchema = asSchema(properties?.[key]);
     if (item === null && !isNullable(propertySchema)) continue;
-    Object.defineProperty(out, key, { value: stripNulls(item, propertySchema), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, { value: strip(item, propertySchema), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
 
 /**
- * Whether `stripNulls` could change a JSON body: true when a plain object anywhere in it (through
- * plain objects and arrays, the only containers `stripNulls` walks) has a null-valued property.
- * Most bodies have none, and are then sent without being copied first.
+ * Whether `strip` could change a JSON body: true when a plain object anywhere in it (through plain
+ * objects and arrays, the only containers `strip` walks) has a null-valued property.
  */
-export function hasStrippableNull(value: unknown, depth = 0): boolean {
+function hasStrippableNull(value: unknown, depth = 0): boolean {
   if (depth > 1000) return true;
   if (Array.isArray(value)) {
     for (const item of value) if (hasStrippableNull(item, depth + 1)) return true;

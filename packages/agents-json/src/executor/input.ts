@@ -4,7 +4,7 @@ import { cloneJson, isPlainObject } from "../fieldpath.js";
 import type { NormalisedFlow } from "../loader/types.js";
 import { flowInputSchema } from "../tools/input-schema.js";
 import { pickMediaType } from "../sources/media.js";
-import { hasStrippableNull, stripNulls } from "./body.js";
+import { stripNulls } from "./body.js";
 import { checkValue } from "./check-value.js";
 
 export interface FlowArguments {
@@ -50,7 +50,7 @@ export function prepareArguments(flow: NormalisedFlow, input: unknown, mode: Mod
     Object.defineProperty(cleaned, name, { value, enumerable: true, writable: true, configurable: true });
   }
   // Nulls the body schema does not allow (an OpenAI strict-mode tool fills every optional property with null) go.
-  if (requestBody !== undefined && flow.fields.requestBody?.content && hasStrippableNull(requestBody)) requestBody = stripNulls(requestBody, bodySchema);
+  if (requestBody !== undefined && flow.fields.requestBody?.content) requestBody = stripNulls(requestBody, bodySchema);
   const args: FlowArguments = { parameters: cleaned, ...(requestBody === undefined ? {} : { requestBody: cloneJson(requestBody) }) };
 
   const schema = cachedSchema(flow, hidden);

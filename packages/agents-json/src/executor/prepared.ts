@@ -7,8 +7,8 @@ import type { OpenApiParameter, OpenApiSource, OperationEntry } from "../sources
 /*
  * What the executor can work out once per document, flow or operation instead of on every run and
  * every call: the flow index, each flow's actions with their sources and operations and the links
- * into them, parsed fieldPaths, and per operation its parameter index, path template, body media
- * type and Accept header. Loaded documents and sources are not changed after loading (the plan-check
+ * into them, parsed fieldPaths, and per operation its parameter index, path template, body and
+ * Accept header. Loaded documents and sources are not changed after loading (the plan-check
  * cache relies on that too), so all of it is cached in WeakMaps keyed by them and goes when they go.
  */
 
@@ -99,8 +99,6 @@ export interface PreparedOperation {
   literals: string[];
   names: string[];
   body: ReturnType<typeof requestBodyOf>;
-  /** The body media type is JSON (`application/json` or `*+json`). */
-  jsonBody: boolean;
   /** The property names the body schema declares (computed on first use). */
   bodyNames(): Set<string> | undefined;
   accept: string;
@@ -127,7 +125,6 @@ function computeOperation(entry: OperationEntry): PreparedOperation {
   }
   literals.push(entry.path.slice(last));
   const body = requestBodyOf(entry.operation);
-  const bare = (body?.mediaType ?? "application/json").split(";")[0]!.trim().toLowerCase();
   let bodyNames: { names: Set<string> | undefined } | undefined;
   return {
     method: entry.method.toUpperCase(),
@@ -136,7 +133,6 @@ function computeOperation(entry: OperationEntry): PreparedOperation {
     literals,
     names,
     body,
-    jsonBody: bare === "application/json" || bare.endsWith("+json"),
     bodyNames: () => (bodyNames ??= { names: body ? schemaProperties(body.schema) : undefined }).names,
     accept: computeAccept(entry.operation),
   };

@@ -2,7 +2,7 @@ import type { Mode } from "../diagnostics.js";
 import { MissingParameterError, NoServerError, UndeclaredParameterError, UnsupportedMediaTypeError } from "../errors.js";
 import { isPlainObject } from "../fieldpath.js";
 import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
-import { BodyProblem, hasStrippableNull, serializeBody, stripNulls } from "./body.js";
+import { BodyProblem, serializeBody } from "./body.js";
 import type { OutgoingRequest } from "./options.js";
 import { prepareOperation } from "./prepared.js";
 import { cookiePair, headerValue, pathValue, queryPairs } from "./serialize.js";
@@ -112,15 +112,11 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
       headers.set("content-type", "application/json");
     } else {
       const mediaType = body.mediaType ?? "application/json";
-      const value = hasBody ? bodyValue : {};
-      if (prepared.jsonBody) request.body = JSON.stringify(hasStrippableNull(value) ? stripNulls(value, body.schema) : value);
-      else {
-        try {
-          request.body = serializeBody(value, mediaType, body.schema, body.encoding);
-        } catch (error) {
-          if (error instanceof BodyProblem) throw new UnsupportedMediaTypeError(`action "${actionId}" (operation "${entry.operationId}"): ${error.message}`, details);
-          throw error;
-        }
+      try {
+        request.body = serializeBody(hasBody ? bodyValue : {}, mediaType, body.schema, body.encoding);
+      } catch (error) {
+        if (error instanceof BodyProblem) throw new UnsupportedMediaTypeError(`action "${actionId}" (operation "${entry.operationId}"): ${error.message}`, details);
+        throw error;
       }
       // FormData sets its own multipart boundary.
       if (!(request.body instanceof FormData)) headers.set("content-type", mediaType);

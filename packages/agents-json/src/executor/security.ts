@@ -43,16 +43,12 @@ export async function applySecurity(
   const requirements = (entry.operation.security ?? source.document.security ?? []) as Record<string, unknown>[];
   if (!Array.isArray(requirements) || requirements.length === 0) return;
   const schemes = schemesOf(source);
-  let given = givenBySource.get(source.sourceId);
-  if (!given) {
-    given = {
-      ...(options.auth?.[source.sourceId] ? upstreamCredentials(source, options.auth[source.sourceId]!) : {}),
-      ...(options.credentials?.[source.sourceId] ?? {}),
-    };
-    givenBySource.set(source.sourceId, given);
-  }
-  const credentials = given;
-  const chosen = requirements.find((requirement) => Object.keys(requirement).every((name) => credentials[name] !== undefined));
+  const given = givenBySource.get(source.sourceId) ?? {
+    ...(options.auth?.[source.sourceId] ? upstreamCredentials(source, options.auth[source.sourceId]!) : {}),
+    ...(options.credentials?.[source.sourceId] ?? {}),
+  };
+  givenBySource.set(source.sourceId, given);
+  const chosen = requirements.find((requirement) => Object.keys(requirement).every((name) => given[name] !== undefined));
   if (!chosen) {
     const wanted = requirements.map((r) => Object.keys(r).join(" + ")).join(" | ");
     throw new MissingCredentialsError(
