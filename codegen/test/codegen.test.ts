@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkDrift, generate } from "../src/index.js";
+import { checkDrift, generate, writeGenerated } from "../src/index.js";
 import { repoRoot } from "../../test/support.js";
 
 const SPECS = ["stepflow", "agents-json", "apflow", "agent-service"] as const;
@@ -151,6 +151,38 @@ describe("any folder of schemas", () => {
     expect(index).toContain("export const validateTask:");
     expect(index).toContain("export const validateTaskTreeNode:");
     expect(files.map((f) => f.path)).toEqual(["index.ts", "json-schemas.default.ts", "types.ts", "validators.default.d.ts", "validators.default.js"]);
+  });
+
+  it("compiles 2020-12 validators with $dynamicRef and unevaluated* support only for schema sets that use them", async () => {
+    // Written under the repo's node_modules so the validators resolve @flowspec/runtime/ajv when imported.
+    const dir = mkdtempSync(join(repoRoot, "node_modules", ".flowspec-codegen-"));
+    try {
+      const write = (name: string, schema: object) => {
+        mkdirSync(join(dir, name, ".."), { recursive: true });
+        writeFileSync(join(dir, name), JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...schema }));
+      };
+      write("a/closed.json", { title: "Closed", type: "object", allOf: [{ properties: { a: { type: "string" } } }], unevaluatedProperties: false });
+      write("a/tree.json", { title: "Tree", $dynamicAnchor: "node", type: "object", properties: { kids: { type: "array", items: { $dynamicRef: "#node" } } } });
+      const uses = await generate({ schemaDir: join(dir, "a"), outDir: join(dir, "uses") });
+      const usesCode = uses.files.find((f) => f.path === "validators.default.js")!.content;
+      expect(usesCode).toContain("dynamicAnchors");
+      expect(usesCode).toContain("evaluated");
+      writeGenerated(uses.files, join(dir, "uses"));
+      writeFileSync(join(dir, "uses", "package.json"), '{"type":"module"}');
+      const validators = (await import(join(dir, "uses", "validators.default.js"))) as Record<string, (data: unknown) => boolean>;
+      expect(validators.Closed!({ a: "x" })).toBe(true);
+      expect(validators.Closed!({ a: "x", b: 1 })).toBe(false);
+      expect(validators.Tree!({ kids: [{ kids: [] }] })).toBe(true);
+      expect(validators.Tree!({ kids: [{ kids: 1 }] })).toBe(false);
+
+      write("b/open.json", { title: "Open", type: "object", properties: { a: { type: "string" } } });
+      const plain = await generate({ schemaDir: join(dir, "b"), outDir: join(dir, "plain") });
+      const plainCode = plain.files.find((f) => f.path === "validators.default.js")!.content;
+      expect(plainCode).not.toContain("dynamicAnchors");
+      expect(plainCode).not.toContain("evaluated");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("turns 2020-12 prefixItems into a tuple type", async () => {

@@ -38,16 +38,9 @@ const schema41 = {"type":"object","additionalProperties":false,"required":["type
 const schema39 = {"type":"object","additionalProperties":false,"required":["type","mimeType"],"properties":{"type":{"const":"binary"},"mimeType":{"type":"string"},"id":{"$ref":"../common/identity.json#/$defs/opaqueId"},"url":{"type":"string","format":"uri"},"data":{"type":"string"},"filename":{"type":"string"}}};
 const formats0 = formats.uri;
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -203,19 +196,11 @@ errors++;
 validate26.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
@@ -292,10 +277,9 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = true;
 }
 const _errs8 = errors;
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
@@ -308,9 +292,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = true;
-}
 }
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -393,9 +374,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = true;
-}
 }
 }
 }
@@ -421,22 +399,13 @@ vErrors = null;
 }
 }
 validate25.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate25.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
@@ -541,7 +510,7 @@ const _errs11 = errors;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate25(data2[i0], {instancePath:instancePath+"/content/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate25(data2[i0], {instancePath:instancePath+"/content/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
@@ -619,22 +588,14 @@ errors++;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema43 = {"x-provisional":true,"oneOf":[{"$ref":"#/$defs/LocalCallableRef"},{"$ref":"#/$defs/GrantedCallableRef"}]};
 const schema44 = {"type":"object","additionalProperties":false,"required":["alias","resourceType","bindingMode","resourceId"],"properties":{"alias":{"type":"string","minLength":1},"resourceType":{"$ref":"../common/enums.json#/$defs/taskResourceType"},"bindingMode":{"$ref":"../common/enums.json#/$defs/callableBindingMode"},"resourceId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"releaseChannelId":{"$ref":"../common/identity.json#/$defs/releaseChannelId"},"includeToolNames":{"type":"array","items":{"type":"string","minLength":1}},"metadata":{"type":"object","additionalProperties":true}},"allOf":[{"if":{"properties":{"resourceType":{"const":"mcp_server"}},"required":["resourceType"]},"then":{"properties":{"bindingMode":{"const":"inject"}}},"else":{"properties":{"bindingMode":{"const":"invoke"}}}}]};
 const schema47 = {"type":"string","enum":["invoke","inject"]};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 let valid1 = true;
 const _errs3 = errors;
@@ -694,11 +655,6 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.bindingMode = true;
-props0.resourceType = true;
-}
 ifClause0 = "then";
 }
 else {
@@ -719,12 +675,6 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = _valid0;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.bindingMode = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid1){
@@ -1001,20 +951,12 @@ errors++;
 validate32.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema50 = {"type":"object","additionalProperties":false,"x-provisional":true,"required":["alias","resourceType","bindingMode","grantId"],"properties":{"alias":{"type":"string","minLength":1},"resourceType":{"$ref":"../common/enums.json#/$defs/taskResourceType"},"bindingMode":{"$ref":"../common/enums.json#/$defs/callableBindingMode"},"grantId":{"$ref":"../common/identity.json#/$defs/callableGrantId"},"includeToolNames":{"type":"array","items":{"type":"string","minLength":1}},"metadata":{"type":"object","additionalProperties":true}},"allOf":[{"if":{"properties":{"resourceType":{"const":"mcp_server"}},"required":["resourceType"]},"then":{"properties":{"bindingMode":{"const":"inject"}}},"else":{"properties":{"bindingMode":{"const":"invoke"}}}}]};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 let valid1 = true;
 const _errs3 = errors;
@@ -1074,11 +1016,6 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.bindingMode = true;
-props0.resourceType = true;
-}
 ifClause0 = "then";
 }
 else {
@@ -1099,12 +1036,6 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = _valid0;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.bindingMode = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid1){
@@ -1346,24 +1277,16 @@ errors++;
 validate35.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
@@ -1371,10 +1294,9 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = true;
 }
 const _errs2 = errors;
-if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -1387,9 +1309,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = true;
-}
 }
 }
 if(!valid0){
@@ -1414,22 +1333,13 @@ vErrors = null;
 }
 }
 validate31.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate31.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
@@ -1480,7 +1390,7 @@ let data1 = data.messages;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate23(data1[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate23(data1[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
@@ -1543,7 +1453,7 @@ let data5 = data.additionalCallableRefs;
 if(Array.isArray(data5)){
 const len2 = data5.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate31(data5[i2], {instancePath:instancePath+"/additionalCallableRefs/" + i2,parentData:data5,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate31(data5[i2], {instancePath:instancePath+"/additionalCallableRefs/" + i2,parentData:data5,parentDataProperty:i2,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -1702,25 +1612,17 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema66 = {"oneOf":[{"$ref":"#/$defs/AgentRunInput"},{"$ref":"#/$defs/ToolRunInput"},{"$ref":"#/$defs/McpServerRunInput"}]};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -1728,7 +1630,6 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = true;
 }
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1826,9 +1727,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = true;
-}
 }
 const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1966,9 +1864,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = true;
-}
 }
 }
 }
@@ -1994,25 +1889,16 @@ vErrors = null;
 }
 }
 validate39.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate39.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema70 = {"type":"object","additionalProperties":true,"x-provisional":true,"properties":{"runEnv":{"$ref":"./enums.json#/$defs/taskRunEnv"},"providerType":{"$ref":"./enums.json#/$defs/providerType"}}};
 const schema71 = {"type":"string","x-provisional":true,"enum":["cloud","local"]};
 const schema72 = {"type":"string","minLength":1,"x-provisional":true};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runEnv !== undefined){
 let data0 = data.runEnv;
@@ -2076,7 +1962,6 @@ errors++;
 validate43.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema74 = {"type":"object","additionalProperties":false,"required":["attemptId","attemptNo","status"],"properties":{"attemptId":{"$ref":"../common/identity.json#/$defs/attemptId"},"attemptNo":{"type":"integer","minimum":1},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"runEnv":{"$ref":"../common/enums.json#/$defs/taskRunEnv"},"providerType":{"$ref":"../common/enums.json#/$defs/providerType"},"runSpaceId":{"$ref":"../common/identity.json#/$defs/runSpaceId"},"sessionId":{"$ref":"../common/identity.json#/$defs/sessionId"},"runtimeConnectionId":{"$ref":"../common/identity.json#/$defs/runtimeConnectionId"},"startedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"finishedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"lastKeepAliveAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"sdkCapabilitySnapshot":{"type":"array","items":{"$ref":"../commands/runtime-connection.json#/$defs/SDKCapabilityDescriptor"}},"errorSummary":{"type":"string"}}};
 const func18 = Object.prototype.hasOwnProperty;
@@ -2086,16 +1971,9 @@ const schema87 = {"type":"object","additionalProperties":false,"required":["surf
 const schema88 = {"type":"string","enum":["input.receive","output.publish","tool.call","interaction.request","tracing","config.read","secrets.read","kv.read","kv.write","checkpoint.save","checkpoint.load"]};
 const schema89 = {"type":"string","enum":["native","polyfilled","unsupported"]};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.surface === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
@@ -2222,22 +2100,14 @@ errors++;
 validate48.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema90 = {"type":"object","additionalProperties":false,"required":["surface","name","supportLevel"],"properties":{"surface":{"type":"string","const":"platform"},"name":{"$ref":"#/$defs/PlatformCapabilityName"},"supportLevel":{"$ref":"#/$defs/PlatformCapabilitySupportLevel"}}};
 const schema91 = {"type":"string","enum":["fs.read","fs.write","fs.list","workspace.snapshot","workspace.restore","terminal.exec","browser.open"]};
 const schema92 = {"type":"string","enum":["native","unsupported"]};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.surface === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
@@ -2364,24 +2234,16 @@ errors++;
 validate50.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
 errors = vErrors.length;
 }
@@ -2389,10 +2251,9 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = true;
 }
 const _errs2 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
@@ -2405,9 +2266,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = true;
-}
 }
 }
 if(!valid0){
@@ -2432,22 +2290,13 @@ vErrors = null;
 }
 }
 validate47.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate47.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.attemptId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
@@ -2807,7 +2656,7 @@ let data11 = data.sdkCapabilitySnapshot;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate47(data11[i0], {instancePath:instancePath+"/sdkCapabilitySnapshot/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate47(data11[i0], {instancePath:instancePath+"/sdkCapabilitySnapshot/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
@@ -2850,22 +2699,14 @@ errors++;
 validate45.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-service.spec/v1/schemas/resources/webhook-subscription.json","type":"object","additionalProperties":true,"x-provisional":true,"required":["url"],"properties":{"url":{"type":"string","format":"uri"},"eventTypes":{"type":"array","items":{"type":"string","minLength":1}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"algorithm":{"type":"string","minLength":1,"examples":["hmac-sha256"]},"secretRef":{"anyOf":[{"type":"string","minLength":1},{"$ref":"../common/execution-profile.json#/$defs/SecretRef"}]}}};
 const schema101 = {"type":"object","additionalProperties":true,"x-provisional":true,"required":["name","ref"],"properties":{"name":{"type":"string","minLength":1},"ref":{"type":"string","minLength":1},"required":{"type":"boolean"}}};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-service.spec/v1/schemas/resources/webhook-subscription.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -3024,6 +2865,7 @@ errors++;
 }
 var _valid0 = _errs17 === errors;
 valid4 = valid4 || _valid0;
+if(!valid4){
 const _errs19 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.name === undefined){
@@ -3121,6 +2963,7 @@ errors++;
 }
 var _valid0 = _errs19 === errors;
 valid4 = valid4 || _valid0;
+}
 if(!valid4){
 const err20 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3157,20 +3000,12 @@ errors++;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-service.spec/v1/schemas/resources/run.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 let valid1 = true;
 const _errs3 = errors;
@@ -3215,7 +3050,7 @@ if(_valid0){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input !== undefined){
-if(!(validate21(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+if(!(validate21(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -3223,11 +3058,6 @@ errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.input = true;
-props0.resourceType = true;
-}
 }
 if(!valid1){
 const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
@@ -3374,11 +3204,6 @@ errors++;
 }
 var _valid1 = _errs11 === errors;
 valid4 = _valid1;
-if(valid4){
-var props1 = {};
-props1.input = true;
-props1.resourceType = true;
-}
 }
 if(!valid4){
 const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
@@ -3389,15 +3214,6 @@ else {
 vErrors.push(err12);
 }
 errors++;
-}
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
 }
 const _errs24 = errors;
 let valid9 = true;
@@ -3574,11 +3390,6 @@ errors++;
 }
 var _valid2 = _errs27 === errors;
 valid9 = _valid2;
-if(valid9){
-var props2 = {};
-props2.input = true;
-props2.resourceType = true;
-}
 }
 if(!valid9){
 const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
@@ -3589,15 +3400,6 @@ else {
 vErrors.push(err25);
 }
 errors++;
-}
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
@@ -3994,13 +3796,13 @@ errors++;
 }
 }
 if(data.input !== undefined){
-if(!(validate39(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+if(!(validate39(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data.executionProfileSnapshot !== undefined){
-if(!(validate43(data.executionProfileSnapshot, {instancePath:instancePath+"/executionProfileSnapshot",parentData:data,parentDataProperty:"executionProfileSnapshot",rootData,dynamicAnchors}))){
+if(!(validate43(data.executionProfileSnapshot, {instancePath:instancePath+"/executionProfileSnapshot",parentData:data,parentDataProperty:"executionProfileSnapshot",rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
@@ -4050,7 +3852,7 @@ let data27 = data.attempts;
 if(Array.isArray(data27)){
 const len0 = data27.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate45(data27[i0], {instancePath:instancePath+"/attempts/" + i0,parentData:data27,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate45(data27[i0], {instancePath:instancePath+"/attempts/" + i0,parentData:data27,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
 errors = vErrors.length;
 }
@@ -4286,7 +4088,7 @@ errors++;
 }
 }
 if(data.webhook !== undefined){
-if(!(validate54(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
+if(!(validate54(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4392,25 +4194,17 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const RunInput = validate56;
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -4418,7 +4212,6 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = true;
 }
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4516,9 +4309,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = true;
-}
 }
 const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4656,9 +4446,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = true;
-}
 }
 }
 }
@@ -4684,23 +4471,14 @@ vErrors = null;
 }
 }
 validate56.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate56.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const AgentRunInput = validate58;
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
@@ -4751,7 +4529,7 @@ let data1 = data.messages;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate23(data1[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate23(data1[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
@@ -4814,7 +4592,7 @@ let data5 = data.additionalCallableRefs;
 if(Array.isArray(data5)){
 const len2 = data5.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate31(data5[i2], {instancePath:instancePath+"/additionalCallableRefs/" + i2,parentData:data5,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate31(data5[i2], {instancePath:instancePath+"/additionalCallableRefs/" + i2,parentData:data5,parentDataProperty:i2,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -4973,20 +4751,12 @@ errors++;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const ToolRunInput = validate61;
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
@@ -5076,20 +4846,12 @@ errors++;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const McpServerRunInput = validate62;
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
@@ -5219,20 +4981,12 @@ errors++;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const EphemeralToolDescriptor = validate63;
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -5345,20 +5099,12 @@ errors++;
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const Attempt = validate64;
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.attemptId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
@@ -5718,7 +5464,7 @@ let data11 = data.sdkCapabilitySnapshot;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate47(data11[i0], {instancePath:instancePath+"/sdkCapabilitySnapshot/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate47(data11[i0], {instancePath:instancePath+"/sdkCapabilitySnapshot/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
@@ -5761,20 +5507,12 @@ errors++;
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const TaskInputMessage = validate66;
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
@@ -5879,7 +5617,7 @@ const _errs11 = errors;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate25(data2[i0], {instancePath:instancePath+"/content/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate25(data2[i0], {instancePath:instancePath+"/content/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
@@ -5957,20 +5695,12 @@ errors++;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const TaskContent = validate68;
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
@@ -6047,10 +5777,9 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = true;
 }
 const _errs8 = errors;
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
@@ -6063,9 +5792,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = true;
-}
 }
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6148,9 +5874,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = true;
-}
 }
 }
 }
@@ -6176,28 +5899,19 @@ vErrors = null;
 }
 }
 validate68.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const CallableRef = validate70;
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
@@ -6205,10 +5919,9 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = true;
 }
 const _errs2 = errors;
-if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -6221,9 +5934,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = true;
-}
 }
 }
 if(!valid0){
@@ -6248,23 +5958,14 @@ vErrors = null;
 }
 }
 validate70.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate70.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const LocalCallableRef = validate73;
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 let valid1 = true;
 const _errs3 = errors;
@@ -6324,11 +6025,6 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.bindingMode = true;
-props0.resourceType = true;
-}
 ifClause0 = "then";
 }
 else {
@@ -6349,12 +6045,6 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = _valid0;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.bindingMode = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid1){
@@ -6631,20 +6321,12 @@ errors++;
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const GrantedCallableRef = validate74;
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 let valid1 = true;
 const _errs3 = errors;
@@ -6704,11 +6386,6 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.bindingMode = true;
-props0.resourceType = true;
-}
 ifClause0 = "then";
 }
 else {
@@ -6729,12 +6406,6 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = _valid0;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.bindingMode = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid1){
@@ -6976,20 +6647,12 @@ errors++;
 validate74.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const ExecutionProfile = validate75;
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runEnv !== undefined){
 let data0 = data.runEnv;
@@ -7053,20 +6716,12 @@ errors++;
 validate75.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const RunPolicy = validate76;
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxRetries !== undefined){
 let data0 = data.maxRetries;
@@ -7107,24 +6762,16 @@ errors++;
 validate76.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const WebhookSubscription = validate54;
 
 export const CreateRunCommand = validate77;
 const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:flowspec:agent-service:CreateRunCommand","description":"Request body of the create-run command (POST /v1/organizations/{orgId}/runs): the caller-settable fields of a Run, with input.mode tied to resourceType. SDK-local, provisional.","type":"object","additionalProperties":false,"x-provisional":true,"required":["resourceType","resourceId","input"],"properties":{"resourceType":{"$ref":"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType"},"resourceId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId"},"resourceRevisionId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId"},"releaseChannelId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId"},"threadId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId"},"contextId":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId"},"input":{"$ref":"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/RunInput"},"executionProfile":{"$ref":"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/ExecutionProfile"},"runPolicy":{"$ref":"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy"},"deadlineAt":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp"},"maxRetries":{"type":"integer","minimum":0},"webhook":{"$ref":"https://agent-service.spec/v1/schemas/resources/webhook-subscription.json"},"idempotencyKey":{"$ref":"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId"}},"allOf":[{"if":{"properties":{"resourceType":{"const":"agent"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/AgentRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"tool"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"mcp_server"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput"}}}}]};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="urn:flowspec:agent-service:CreateRunCommand" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 let valid1 = true;
 const _errs3 = errors;
@@ -7169,7 +6816,7 @@ if(_valid0){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input !== undefined){
-if(!(validate58(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+if(!(validate58(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
@@ -7177,11 +6824,6 @@ errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.input = true;
-props0.resourceType = true;
-}
 }
 if(!valid1){
 const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
@@ -7328,11 +6970,6 @@ errors++;
 }
 var _valid1 = _errs11 === errors;
 valid4 = _valid1;
-if(valid4){
-var props1 = {};
-props1.input = true;
-props1.resourceType = true;
-}
 }
 if(!valid4){
 const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
@@ -7343,15 +6980,6 @@ else {
 vErrors.push(err12);
 }
 errors++;
-}
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
 }
 const _errs24 = errors;
 let valid9 = true;
@@ -7528,11 +7156,6 @@ errors++;
 }
 var _valid2 = _errs27 === errors;
 valid9 = _valid2;
-if(valid9){
-var props2 = {};
-props2.input = true;
-props2.resourceType = true;
-}
 }
 if(!valid9){
 const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
@@ -7543,15 +7166,6 @@ else {
 vErrors.push(err25);
 }
 errors++;
-}
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceType === undefined){
@@ -7795,13 +7409,13 @@ errors++;
 }
 }
 if(data.input !== undefined){
-if(!(validate56(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+if(!(validate56(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
 }
 if(data.executionProfile !== undefined){
-if(!(validate75(data.executionProfile, {instancePath:instancePath+"/executionProfile",parentData:data,parentDataProperty:"executionProfile",rootData,dynamicAnchors}))){
+if(!(validate75(data.executionProfile, {instancePath:instancePath+"/executionProfile",parentData:data,parentDataProperty:"executionProfile",rootData}))){
 vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
@@ -7897,7 +7511,7 @@ errors++;
 }
 }
 if(data.webhook !== undefined){
-if(!(validate54(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
+if(!(validate54(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7951,23 +7565,15 @@ errors++;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const RespondToInteractionCommand = validate82;
 const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:flowspec:agent-service:RespondToInteractionCommand","description":"Request body of the respond-to-interaction command (POST /v1/organizations/{orgId}/runs/{runId}/interactions/{interactionId}/respond): the caller's answer to an open interaction request. SDK-local, provisional.","type":"object","additionalProperties":false,"x-provisional":true,"minProperties":1,"properties":{"decision":{"$ref":"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision"},"selectedOptionId":{"type":"string"},"payload":{},"metadata":{"type":"object","additionalProperties":true}}};
 const schema156 = {"type":"string","x-provisional":true,"enum":["approve","edit","reject","respond"]};
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="urn:flowspec:agent-service:RespondToInteractionCommand" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
 const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
@@ -8055,23 +7661,15 @@ errors++;
 validate82.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const OutputEvent = validate84;
 const schema158 = {"type":"object","additionalProperties":true,"x-provisional":true,"required":["type","eventId","createdAt"],"properties":{"type":{"$ref":"#/$defs/OutputEventType"},"eventId":{"$ref":"../common/identity.json#/$defs/eventId"},"threadId":{"$ref":"../common/identity.json#/$defs/threadId"},"messageId":{"$ref":"../common/identity.json#/$defs/messageId"},"toolCallId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"callableAlias":{"type":"string"},"calledResourceType":{"$ref":"../common/enums.json#/$defs/taskResourceType"},"childRunId":{"$ref":"../common/identity.json#/$defs/runId"},"providerOrgId":{"$ref":"../common/identity.json#/$defs/orgId"},"artifactId":{"$ref":"../common/identity.json#/$defs/artifactId"},"interactionId":{"$ref":"../common/identity.json#/$defs/interactionId"},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"visibility":{"$ref":"../common/enums.json#/$defs/eventVisibility"},"audience":{"type":"array","items":{"type":"string"}},"captureMode":{"type":"string","x-provisional":true},"content":{},"delta":{},"payload":{},"result":{},"error":{"type":"string"},"createdAt":{"$ref":"../common/identity.json#/$defs/timestamp"}}};
 const schema159 = {"type":"string","x-provisional":true,"enum":["run.status.changed","message.delta","message.completed","reasoning.delta","reasoning.completed","tool_call.delta","tool_call.completed","tool_result","artifact.updated","interaction.requested","interaction.updated","interaction.responded","state.updated"]};
 const schema170 = {"type":"string","minLength":1,"x-provisional":true};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -8580,21 +8178,13 @@ errors++;
 validate84.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const SequencedOutputEnvelope = validate85;
 const schema172 = {"type":"object","additionalProperties":false,"x-provisional":true,"required":["runId","threadId","sequence","event"],"properties":{"runId":{"$ref":"../common/identity.json#/$defs/runId"},"threadId":{"$ref":"../common/identity.json#/$defs/threadId"},"sequence":{"$ref":"../common/identity.json#/$defs/sequence"},"event":{"$ref":"#/$defs/OutputEvent"}}};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
@@ -8744,7 +8334,7 @@ errors++;
 }
 }
 if(data.event !== undefined){
-if(!(validate84(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+if(!(validate84(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData}))){
 vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
 }
@@ -8763,21 +8353,13 @@ errors++;
 validate85.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const StreamKeepalive = validate87;
 const schema176 = {"type":"object","additionalProperties":true,"x-provisional":true,"required":["type"],"properties":{"type":{"const":"keepalive"},"at":{"$ref":"../common/identity.json#/$defs/timestamp"}}};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -8840,21 +8422,13 @@ errors++;
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const RunStreamTerminal = validate88;
 const schema178 = {"type":"object","additionalProperties":true,"x-provisional":true,"required":["type","runId","lastSequence"],"properties":{"type":{"const":"end"},"runId":{"$ref":"../common/identity.json#/$defs/runId"},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"lastSequence":{"$ref":"../common/identity.json#/$defs/sequence"},"reason":{"type":"string"}}};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -9007,21 +8581,13 @@ errors++;
 validate88.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const Cursor = validate89;
 const schema182 = {"type":"object","additionalProperties":false,"required":["runId","sequence"],"properties":{"runId":{"$ref":"#/$defs/runId"},"threadId":{"$ref":"#/$defs/threadId"},"sequence":{"$ref":"#/$defs/sequence"}}};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
@@ -9164,5 +8730,4 @@ errors++;
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

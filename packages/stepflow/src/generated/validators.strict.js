@@ -18,16 +18,9 @@ const schema39 = {"description":"Any JSON value (object, array, string, number, 
 const schema56 = {"description":"An expression that can be either a literal value or a template expression.","anyOf":[{"title":"WorkflowReference","description":"Reference properties of the workflow.","type":"object","properties":{"workflow":{"$ref":"#/$defs/WorkflowRef"}},"required":["workflow"],"additionalProperties":false},{"title":"StepReference","description":"Reference the output of a step.","type":"object","properties":{"step":{"type":"string"}},"required":["step"]}]};
 const schema57 = {"type":"string","enum":["input"]};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -90,9 +83,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = true;
-}
+if(!valid0){
 const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.step === undefined){
@@ -130,11 +121,6 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.step = true;
-}
 }
 if(!valid0){
 const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -158,23 +144,14 @@ vErrors = null;
 }
 }
 validate34.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate34.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema59 = {"oneOf":[{"title":"OnSkipSkip","type":"object","properties":{"action":{"type":"string","const":"skip"}},"required":["action"]},{"title":"OnSkipDefault","type":"object","properties":{"defaultValue":{"anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]},"action":{"type":"string","const":"useDefault"}},"required":["action"]}]};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
@@ -228,8 +205,6 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = {};
-props0.action = true;
 }
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -249,6 +224,7 @@ let valid3 = false;
 const _errs9 = errors;
 var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs10 = errors;
 if(data.defaultValue !== null){
 const err5 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -262,6 +238,7 @@ errors++;
 }
 var _valid1 = _errs10 === errors;
 valid3 = valid3 || _valid1;
+}
 if(!valid3){
 const err6 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -327,11 +304,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.defaultValue = true;
-props0.action = true;
-}
 }
 }
 if(!valid0){
@@ -356,22 +328,13 @@ vErrors = null;
 }
 }
 validate36.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate36.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -387,7 +350,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.$from !== undefined){
-if(!(validate34(data.$from, {instancePath:instancePath+"/$from",parentData:data,parentDataProperty:"$from",rootData,dynamicAnchors}))){
+if(!(validate34(data.$from, {instancePath:instancePath+"/$from",parentData:data,parentDataProperty:"$from",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
@@ -405,7 +368,7 @@ errors++;
 }
 }
 if(data.onSkip !== undefined){
-if(!(validate36(data.onSkip, {instancePath:instancePath+"/onSkip",parentData:data,parentDataProperty:"onSkip",rootData,dynamicAnchors}))){
+if(!(validate36(data.onSkip, {instancePath:instancePath+"/onSkip",parentData:data,parentDataProperty:"onSkip",rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
@@ -423,12 +386,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props2 = {};
-props2.$from = true;
-props2.path = true;
-props2.onSkip = true;
-}
+if(!valid0){
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.$literal === undefined){
@@ -454,15 +412,12 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props2 !== true){
-props2 = props2 || {};
-props2.$literal = true;
-}
-}
+if(!valid0){
 const _errs11 = errors;
 var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
+}
+}
 if(!valid0){
 const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -485,37 +440,26 @@ vErrors = null;
 }
 }
 validate33.errors = vErrors;
-evaluated0.props = props2;
 return errors === 0;
 }
-validate33.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema63 = {"oneOf":[{"title":"OnErrorFail","description":"If the step fails, the flow will fail.","type":"object","properties":{"action":{"type":"string","const":"fail"}},"required":["action"]},{"title":"OnErrorSkip","description":"If the step fails, mark it as skipped. This allows down-stream steps to handle the skipped step.","type":"object","properties":{"action":{"type":"string","const":"skip"}},"required":["action"]},{"title":"OnErrorDefault","description":"If the step fails, use the `defaultValue` instead.","type":"object","properties":{"defaultValue":{"anyOf":[{"$ref":"#/$defs/ValueTemplate"},{"type":"null"}]},"action":{"type":"string","const":"useDefault"}},"required":["action"]},{"title":"OnErrorRetry","description":"If the step fails, retry it.","type":"object","properties":{"action":{"type":"string","const":"retry"}},"required":["action"]}]};
 const schema64 = {"description":"A value that can be either a literal JSON value or an expression that references other values using the $from syntax","anyOf":[{"description":"An expression with `$from` syntax for referencing other values","$ref":"#/$defs/Expr"},{"description":"JSON null value","type":"null"},{"description":"JSON boolean value","type":"boolean"},{"description":"JSON numeric value","type":"number"},{"description":"JSON string value","type":"string"},{"description":"JSON array where each element can be a template","type":"array","items":{"$ref":"#/$defs/ValueTemplate"}},{"description":"JSON object where each value can be a template","type":"object","additionalProperties":{"$ref":"#/$defs/ValueTemplate"}}]};
 const wrapper0 = {validate: validate40};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
-else {
-var props0 = validate33.evaluated.props;
-}
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs2 = errors;
 if(data !== null){
 const err0 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -529,6 +473,7 @@ errors++;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "boolean"){
 const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -542,6 +487,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs6 = errors;
 if(!((typeof data == "number") && (isFinite(data)))){
 const err2 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -555,6 +501,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs8 = errors;
 if(typeof data !== "string"){
 const err3 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -568,11 +515,12 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs10 = errors;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(wrapper0.validate(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(wrapper0.validate(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
 errors = vErrors.length;
 }
@@ -590,13 +538,11 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var items1 = true;
-}
+if(!valid0){
 const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(wrapper0.validate(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(wrapper0.validate(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
 errors = vErrors.length;
 }
@@ -614,9 +560,10 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
+}
+}
+}
+}
 }
 }
 if(!valid0){
@@ -641,23 +588,13 @@ vErrors = null;
 }
 }
 validate40.errors = vErrors;
-evaluated0.props = props0;
-evaluated0.items = items1;
 return errors === 0;
 }
-validate40.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
@@ -711,8 +648,6 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = {};
-props0.action = true;
 }
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -769,10 +704,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.action = true;
-}
 }
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -791,12 +722,13 @@ let data2 = data.defaultValue;
 const _errs12 = errors;
 let valid4 = false;
 const _errs13 = errors;
-if(!(validate40(data2, {instancePath:instancePath+"/defaultValue",parentData:data,parentDataProperty:"defaultValue",rootData,dynamicAnchors}))){
+if(!(validate40(data2, {instancePath:instancePath+"/defaultValue",parentData:data,parentDataProperty:"defaultValue",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
 valid4 = valid4 || _valid1;
+if(!valid4){
 const _errs14 = errors;
 if(data2 !== null){
 const err9 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -810,6 +742,7 @@ errors++;
 }
 var _valid1 = _errs14 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
 const err10 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -875,11 +808,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.defaultValue = true;
-props0.action = true;
-}
 }
 const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -936,10 +864,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.action = true;
-}
 }
 }
 }
@@ -966,22 +890,13 @@ vErrors = null;
 }
 }
 validate39.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate39.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -1046,6 +961,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1059,6 +975,7 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1100,6 +1017,7 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
+if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
 const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1113,6 +1031,7 @@ errors++;
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
 const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1140,12 +1059,13 @@ let data4 = data.skipIf;
 const _errs23 = errors;
 let valid6 = false;
 const _errs24 = errors;
-if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData,dynamicAnchors}))){
+if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs24 === errors;
 valid6 = valid6 || _valid2;
+if(!valid6){
 const _errs25 = errors;
 if(data4 !== null){
 const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1159,6 +1079,7 @@ errors++;
 }
 var _valid2 = _errs25 === errors;
 valid6 = valid6 || _valid2;
+}
 if(!valid6){
 const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1182,13 +1103,13 @@ vErrors = null;
 }
 }
 if(data.onError !== undefined){
-if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData,dynamicAnchors}))){
+if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data.input !== undefined){
-if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -1207,7 +1128,6 @@ errors++;
 validate32.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"id":true,"component":true,"inputSchema":true,"outputSchema":true,"skipIf":true,"onError":true,"input":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema65 = {"description":"Configuration for testing a workflow.","type":"object","properties":{"stepflowConfig":{"description":"Stepflow configuration specific to tests."},"cases":{"description":"Test cases for the workflow.","type":"array","items":{"$ref":"#/$defs/TestCase"}},"config":{"description":"A stepflow-config used by `stepflow test` for this flow (alias `stepflow_config`). Takes precedence over config files next to the flow."},"servers":{"description":"Component servers started before the test cases run, by name. Their URLs are available to `config` as `{<name>.url}`.","type":"object","additionalProperties":{"$ref":"#/$defs/TestServerConfig"}}}};
 const schema75 = {"description":"A component server started for a test run.","type":"object","properties":{"command":{"description":"Command to start the server; `{port}` is replaced by the chosen port.","type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"workingDirectory":{"type":"string"},"portRange":{"description":"Inclusive range of ports to choose from.","type":"array","prefixItems":[{"type":"integer","format":"uint16","minimum":0},{"type":"integer","format":"uint16","minimum":0}],"items":false,"minItems":2},"healthCheck":{"type":"object","properties":{"path":{"type":"string"},"timeoutMs":{"type":"integer","format":"uint64","minimum":0},"retryAttempts":{"type":"integer","format":"uint32","minimum":0},"retryDelayMs":{"type":"integer","format":"uint64","minimum":0}}},"startupTimeoutMs":{"type":"integer","format":"uint64","minimum":0}},"required":["command"]};
@@ -1216,16 +1136,9 @@ const schema68 = {"title":"FlowResult","description":"The results of a step exec
 const schema71 = {"type":"object","properties":{"outcome":{"title":"FlowOutcome","const":"skipped","default":"skipped"}},"required":["outcome"]};
 const schema69 = {"type":"object","properties":{"outcome":{"title":"FlowOutcome","const":"success","default":"success"},"result":{"$ref":"#/$defs/Value"}},"required":["outcome","result"]};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
@@ -1273,22 +1186,14 @@ errors++;
 validate50.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"outcome":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema72 = {"type":"object","properties":{"outcome":{"title":"FlowOutcome","const":"failed","default":"failed"},"error":{"$ref":"#/$defs/FlowError"}},"required":["outcome","error"]};
 const schema73 = {"description":"An error reported from within a flow or step.","type":"object","properties":{"code":{"type":"integer","format":"int64"},"message":{"type":"string"},"data":{"anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]}},"required":["code","message"]};
 const formats0 = formats.int64;
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -1353,6 +1258,7 @@ let valid1 = false;
 const _errs7 = errors;
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs8 = errors;
 if(data.data !== null){
 const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1366,6 +1272,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1402,19 +1309,11 @@ errors++;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
@@ -1449,7 +1348,7 @@ errors++;
 }
 }
 if(data.error !== undefined){
-if(!(validate53(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate53(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
@@ -1468,24 +1367,16 @@ errors++;
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"outcome":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
@@ -1493,9 +1384,6 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = {};
-props0.outcome = true;
-props0.result = true;
 }
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1541,13 +1429,9 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.outcome = true;
-}
 }
 const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
@@ -1560,11 +1444,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.outcome = true;
-props0.error = true;
-}
 }
 }
 }
@@ -1590,22 +1469,13 @@ vErrors = null;
 }
 }
 validate49.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate49.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -1657,12 +1527,13 @@ let data3 = data.output;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,dynamicAnchors}))){
+if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs9 = errors;
 if(data3 !== null){
 const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1676,6 +1547,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1712,29 +1584,21 @@ errors++;
 validate48.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"name":true,"description":true,"input":true,"output":true},"dynamicProps":false,"dynamicItems":false};
 
 const formats6 = formats.uint16;
 const formats10 = formats.uint64;
 const formats2 = formats.uint32;
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cases !== undefined){
 let data0 = data.cases;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
 errors = vErrors.length;
 }
@@ -2158,20 +2022,12 @@ errors++;
 validate47.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"stepflowConfig":true,"cases":true,"config":true,"servers":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema76 = {"description":"An example input for a workflow that can be used in UI dropdowns.","type":"object","properties":{"name":{"description":"Name of the example input for display purposes.","type":"string"},"description":{"description":"Optional description of what this example demonstrates.","type":["string","null"]},"input":{"description":"The input data for this example.","$ref":"#/$defs/Value"}},"required":["name","input"]};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -2232,19 +2088,11 @@ errors++;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"name":true,"description":true,"input":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.steps === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
@@ -2324,6 +2172,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs13 = errors;
 if(data3 !== null){
 const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2337,6 +2186,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2378,6 +2228,7 @@ errors++;
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs21 = errors;
 if(data4 !== null){
 const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2391,6 +2242,7 @@ errors++;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
+}
 if(!valid3){
 const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2418,7 +2270,7 @@ let data5 = data.steps;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
@@ -2436,7 +2288,7 @@ errors++;
 }
 }
 if(data.output !== undefined){
-if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,dynamicAnchors}))){
+if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -2446,19 +2298,13 @@ let data8 = data.test;
 const _errs28 = errors;
 let valid7 = false;
 const _errs29 = errors;
-if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData,dynamicAnchors}))){
+if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData}))){
 vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs29 === errors;
 valid7 = valid7 || _valid2;
-if(_valid2){
-var props3 = {};
-props3.stepflowConfig = true;
-props3.cases = true;
-props3.config = true;
-props3.servers = true;
-}
+if(!valid7){
 const _errs30 = errors;
 if(data8 !== null){
 const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2472,6 +2318,7 @@ errors++;
 }
 var _valid2 = _errs30 === errors;
 valid7 = valid7 || _valid2;
+}
 if(!valid7){
 const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2499,7 +2346,7 @@ let data9 = data.examples;
 if(Array.isArray(data9)){
 const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
@@ -2553,20 +2400,12 @@ errors++;
 validate88.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":{"name":true,"description":true,"version":true,"inputSchema":true,"outputSchema":true,"steps":true,"output":true,"test":true,"examples":true,"schema":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Step = validate93;
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -2631,6 +2470,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2644,6 +2484,7 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2685,6 +2526,7 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
+if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
 const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2698,6 +2540,7 @@ errors++;
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
 const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2725,12 +2568,13 @@ let data4 = data.skipIf;
 const _errs23 = errors;
 let valid6 = false;
 const _errs24 = errors;
-if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData,dynamicAnchors}))){
+if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs24 === errors;
 valid6 = valid6 || _valid2;
+if(!valid6){
 const _errs25 = errors;
 if(data4 !== null){
 const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2744,6 +2588,7 @@ errors++;
 }
 var _valid2 = _errs25 === errors;
 valid6 = valid6 || _valid2;
+}
 if(!valid6){
 const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2767,13 +2612,13 @@ vErrors = null;
 }
 }
 if(data.onError !== undefined){
-if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData,dynamicAnchors}))){
+if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data.input !== undefined){
-if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -2792,25 +2637,17 @@ errors++;
 validate93.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"id":true,"component":true,"inputSchema":true,"outputSchema":true,"skipIf":true,"onError":true,"input":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FlowResult = validate97;
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
@@ -2818,9 +2655,6 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = {};
-props0.outcome = true;
-props0.result = true;
 }
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2866,13 +2700,9 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.outcome = true;
-}
 }
 const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
@@ -2885,11 +2715,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.outcome = true;
-props0.error = true;
-}
 }
 }
 }
@@ -2915,30 +2740,21 @@ vErrors = null;
 }
 }
 validate97.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate97.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const TestConfig = validate100;
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cases !== undefined){
 let data0 = data.cases;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
 errors = vErrors.length;
 }
@@ -3362,20 +3178,12 @@ errors++;
 validate100.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"stepflowConfig":true,"cases":true,"config":true,"servers":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TestCase = validate102;
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -3427,12 +3235,13 @@ let data3 = data.output;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,dynamicAnchors}))){
+if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs9 = errors;
 if(data3 !== null){
 const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3446,6 +3255,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3482,21 +3292,13 @@ errors++;
 validate102.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"name":true,"description":true,"input":true,"output":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ComponentInfo = validate104;
 const schema86 = {"type":"object","properties":{"component":{"description":"The component ID.","$ref":"#/$defs/Component"},"description":{"description":"Optional description of the component.","type":["string","null"]},"input_schema":{"description":"The input schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"output_schema":{"description":"The output schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]}},"required":["component"]};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
@@ -3552,6 +3354,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3565,6 +3368,7 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3606,6 +3410,7 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
+if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
 const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3619,6 +3424,7 @@ errors++;
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
 const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3655,21 +3461,13 @@ errors++;
 validate104.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"component":true,"description":true,"input_schema":true,"output_schema":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InitializeParams = validate105;
 const schema36 = {"description":"Sent from StepFlow to the component server to begin the initialization process.","type":"object","properties":{"runtime_protocol_version":{"description":"Maximum version of the protocol being used by the StepFlow runtime.","type":"integer","format":"uint32","minimum":0},"protocol_prefix":{"description":"The protocol prefix for components served by this plugin (e.g., \"python\", \"typescript\")","type":"string"}},"required":["runtime_protocol_version"]};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runtime_protocol_version === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runtime_protocol_version"},message:"must have required property '"+"runtime_protocol_version"+"'"};
@@ -3742,21 +3540,13 @@ errors++;
 validate105.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"runtime_protocol_version":true,"protocol_prefix":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InitializeResult = validate106;
 const schema82 = {"description":"Sent from the component server back to StepFlow with the result of initialization.\nThe component server will not be initialized until it receives the `initialized` notification.","type":"object","properties":{"server_protocol_version":{"description":"Version of the protocol being used by the component server.","type":"integer","format":"uint32","minimum":0}},"required":["server_protocol_version"]};
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.server_protocol_version === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "server_protocol_version"},message:"must have required property '"+"server_protocol_version"+"'"};
@@ -3817,21 +3607,13 @@ errors++;
 validate106.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":{"server_protocol_version":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Initialized = validate107;
 const schema104 = {"description":"Sent from StepFlow to the component server after initialization is complete.","type":"object"};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -3845,21 +3627,13 @@ errors++;
 validate107.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const ComponentListParams = validate108;
 const schema42 = {"description":"Sent from StepFlow to the component server to request a list of all available components.","type":"object"};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -3873,21 +3647,13 @@ errors++;
 validate108.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const ListComponentsResult = validate109;
 const schema90 = {"description":"Sent from the component server back to StepFlow with a list of all available components.","type":"object","properties":{"components":{"description":"A list of all available components.","type":"array","items":{"$ref":"#/$defs/ComponentInfo"}}},"required":["components"]};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
@@ -3943,6 +3709,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3956,6 +3723,7 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3997,6 +3765,7 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
+if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
 const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4010,6 +3779,7 @@ errors++;
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
 const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4046,19 +3816,11 @@ errors++;
 validate68.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"component":true,"description":true,"input_schema":true,"output_schema":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.components === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "components"},message:"must have required property '"+"components"+"'"};
@@ -4075,7 +3837,7 @@ let data0 = data.components;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate68(data0[i0], {instancePath:instancePath+"/components/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate68(data0[i0], {instancePath:instancePath+"/components/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
@@ -4106,21 +3868,13 @@ errors++;
 validate109.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":{"components":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ComponentInfoParams = validate111;
 const schema40 = {"description":"Sent from StepFlow to the component server to request information about a specific component.","type":"object","properties":{"component":{"description":"The component to get information about.","$ref":"#/$defs/Component"}},"required":["component"]};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
@@ -4158,21 +3912,13 @@ errors++;
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"component":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ComponentInfoResult = validate112;
 const schema85 = {"description":"Sent from the component server back to StepFlow with information about the requested component.","type":"object","properties":{"info":{"description":"Information about the component.","$ref":"#/$defs/ComponentInfo"}},"required":["info"]};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.info === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "info"},message:"must have required property '"+"info"+"'"};
@@ -4185,7 +3931,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.info !== undefined){
-if(!(validate68(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
+if(!(validate68(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
@@ -4204,21 +3950,13 @@ errors++;
 validate112.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":{"info":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ComponentExecuteParams = validate114;
 const schema37 = {"description":"Sent from StepFlow to the component server to execute a specific component with the provided input.","type":"object","properties":{"component":{"description":"The component to execute.","$ref":"#/$defs/Component"},"input":{"description":"The input to the component.","$ref":"#/$defs/Value"}},"required":["component","input"]};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
@@ -4266,21 +4004,13 @@ errors++;
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"component":true,"input":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ComponentExecuteResult = validate115;
 const schema83 = {"description":"Sent from the component server back to StepFlow with the result of the component execution.","type":"object","properties":{"output":{"description":"The result of the component execution.","$ref":"#/$defs/Value"}},"required":["output"]};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.output === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
@@ -4306,21 +4036,13 @@ errors++;
 validate115.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":{"output":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PutBlobParams = validate116;
 const schema45 = {"description":"Sent from the component server to the StepFlow to store a blob with the provided content.","type":"object","properties":{"data":{"$ref":"#/$defs/Value"}},"required":["data"]};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -4346,22 +4068,14 @@ errors++;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PutBlobResult = validate117;
 const schema93 = {"description":"Sent from the StepFlow back to the component server with the ID of the stored blob.","type":"object","properties":{"blob_id":{"$ref":"#/$defs/BlobId"}},"required":["blob_id"]};
 const schema44 = {"description":"A SHA-256 hash of the blob content, represented as a hexadecimal string.","type":"string"};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.blob_id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
@@ -4399,21 +4113,13 @@ errors++;
 validate117.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":{"blob_id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetBlobParams = validate118;
 const schema43 = {"description":"Sent from the component server to the StepFlow to retrieve the content of a specific blob.","type":"object","properties":{"blob_id":{"description":"The ID of the blob to retrieve.","$ref":"#/$defs/BlobId"}},"required":["blob_id"]};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.blob_id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
@@ -4451,21 +4157,13 @@ errors++;
 validate118.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"blob_id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetBlobResult = validate119;
 const schema91 = {"description":"Sent from the StepFlow back to the component server with the content of the requested blob.","type":"object","properties":{"data":{"$ref":"#/$defs/Value"}},"required":["data"]};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -4491,21 +4189,13 @@ errors++;
 validate119.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const EvaluateFlowParams = validate120;
 const schema47 = {"description":"Sent from the component server to the StepFlow to evaluate a flow with the provided input.","type":"object","properties":{"flow":{"description":"The flow to evaluate.","$ref":"#/$defs/Flow"},"input":{"description":"The input to provide to the flow.","$ref":"#/$defs/Value"}},"required":["flow","input"]};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.steps === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
@@ -4585,6 +4275,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs13 = errors;
 if(data3 !== null){
 const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4598,6 +4289,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4639,6 +4331,7 @@ errors++;
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs21 = errors;
 if(data4 !== null){
 const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4652,6 +4345,7 @@ errors++;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
+}
 if(!valid3){
 const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4679,7 +4373,7 @@ let data5 = data.steps;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
@@ -4697,7 +4391,7 @@ errors++;
 }
 }
 if(data.output !== undefined){
-if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,dynamicAnchors}))){
+if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -4707,19 +4401,13 @@ let data8 = data.test;
 const _errs28 = errors;
 let valid7 = false;
 const _errs29 = errors;
-if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData,dynamicAnchors}))){
+if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData}))){
 vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs29 === errors;
 valid7 = valid7 || _valid2;
-if(_valid2){
-var props3 = {};
-props3.stepflowConfig = true;
-props3.cases = true;
-props3.config = true;
-props3.servers = true;
-}
+if(!valid7){
 const _errs30 = errors;
 if(data8 !== null){
 const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4733,6 +4421,7 @@ errors++;
 }
 var _valid2 = _errs30 === errors;
 valid7 = valid7 || _valid2;
+}
 if(!valid7){
 const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4760,7 +4449,7 @@ let data9 = data.examples;
 if(Array.isArray(data9)){
 const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
@@ -4814,19 +4503,11 @@ errors++;
 validate31.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"name":true,"description":true,"version":true,"inputSchema":true,"outputSchema":true,"steps":true,"output":true,"test":true,"examples":true,"schema":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.flow === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flow"},message:"must have required property '"+"flow"+"'"};
@@ -4849,7 +4530,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.flow !== undefined){
-if(!(validate31(data.flow, {instancePath:instancePath+"/flow",parentData:data,parentDataProperty:"flow",rootData,dynamicAnchors}))){
+if(!(validate31(data.flow, {instancePath:instancePath+"/flow",parentData:data,parentDataProperty:"flow",rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -4868,21 +4549,13 @@ errors++;
 validate120.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"flow":true,"input":true},"dynamicProps":false,"dynamicItems":false};
 
 export const EvaluateFlowResult = validate122;
 const schema95 = {"description":"Sent from the StepFlow back to the component server with the result of the flow evaluation.","type":"object","properties":{"result":{"description":"The result of the flow evaluation.","$ref":"#/$defs/FlowResult"}},"required":["result"]};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
@@ -4895,7 +4568,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate49(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate49(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
@@ -4914,21 +4587,13 @@ errors++;
 validate122.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"props":{"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Error = validate124;
 const schema99 = {"description":"An error returned from a method execution.","type":"object","properties":{"code":{"description":"A numeric code indicating the error type.","type":"integer","format":"int64"},"message":{"description":"Concise, single-sentence description of the error.","type":"string"},"data":{"description":"Primitive or structured value that contains additional information about the error.","anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]}},"required":["code","message"]};
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -4993,6 +4658,7 @@ let valid1 = false;
 const _errs7 = errors;
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs8 = errors;
 if(data.data !== null){
 const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -5006,6 +4672,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5042,5 +4709,4 @@ errors++;
 validate124.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
