@@ -24,6 +24,7 @@ const openapi = {
     },
     "/digest": { get: { operationId: "digest_op", security: [{ digest: [] }], responses: { "200": { description: "ok" } } } },
     "/keyed": { post: { operationId: "keyed", security: [{ key: [] }, {}], responses: { "200": { description: "ok" } } } },
+    "/both": { post: { operationId: "both", security: [{ oauth: [], digest: [], key: [] }], responses: { "200": { description: "ok" } } } },
     "/relative": { get: { operationId: "relative", servers: [{ url: "/rel" }], security: [], responses: { "200": { description: "ok" } } } },
   },
 };
@@ -32,7 +33,7 @@ const doc = load({
   agentsJson: "0.1.0",
   info: { title: "Opts", version: "1.0.0", description: "d" },
   sources: [{ id: "opts", path: "opts.json" }],
-  flows: ["upload", "digest_op", "keyed", "relative"].map((operationId) => ({
+  flows: ["upload", "digest_op", "keyed", "relative", "both"].map((operationId) => ({
     id: `${operationId}_flow`,
     title: operationId,
     description: operationId,
@@ -72,6 +73,27 @@ describe("runFlow options with an injected fetch", () => {
     await expect(run("digest_op", {}, { fetch, credentials: { opts: { digest: { username: "u", password: "p" } } } })).rejects.toThrow(UnsupportedSecuritySchemeError);
     await run("digest_op", {}, { fetch, credentials: { opts: { digest: { username: "u", password: "p" } } }, hooks: { sign: (request) => void request.headers.set("authorization", "Digest signed") } });
     expect(requests[0]!.headers.get("authorization")).toBe("Digest signed");
+  });
+
+  it("applies every scheme of a requirement, waiting for a token provider and a sign hook in between", async () => {
+    const { requests, fetch } = recorder();
+    const order: string[] = [];
+    const credentials = {
+      opts: {
+        oauth: async () => (order.push("token"), { accessToken: "oauth-token" }),
+        digest: { username: "u", password: "p" },
+        key: { value: "k-123" },
+      },
+    };
+    const sign = async (request: { headers: Headers }) => {
+      order.push(`sign after ${request.headers.get("authorization")}`);
+      request.headers.set("x-signed", "yes");
+    };
+    const { trace } = await run("both", {}, { fetch, credentials, hooks: { sign } });
+    expect(order).toEqual(["token", "sign after Bearer oauth-token"]);
+    const sent = requests[0]!.headers;
+    expect([sent.get("authorization"), sent.get("x-signed"), sent.get("x-key")]).toEqual(["Bearer oauth-token", "yes", "k-123"]);
+    expect(trace[0]!.request.headers).toMatchObject({ authorization: "***", "x-key": "***", "x-signed": "yes" });
   });
 
   it("treats {} as optional auth, applies upstream apiKey config, and refuses a missing credential", async () => {

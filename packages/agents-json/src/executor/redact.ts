@@ -2,6 +2,7 @@
 export interface Redactor {
   secretValues: Set<string>;
   secretQuery: Set<string>;
+  /** Header names masked besides authorization, cookie, proxy-authorization and set-cookie (lower-case). */
   secretHeaders: Set<string>;
   /** A record of the headers with secret ones masked (a record's names must be lower-case). */
   headers(headers: Headers | Record<string, string>): Record<string, string>;
@@ -11,11 +12,13 @@ export interface Redactor {
 }
 
 const MASK = "***";
+/** Headers that always carry secrets; a run adds the names its credentials use to `secretHeaders`. */
+const ALWAYS_SECRET_HEADERS: ReadonlySet<string> = new Set(["authorization", "cookie", "proxy-authorization", "set-cookie"]);
 
 export function createRedactor(): Redactor {
   const secretValues = new Set<string>();
   const secretQuery = new Set<string>();
-  const secretHeaders = new Set<string>(["authorization", "cookie", "proxy-authorization", "set-cookie"]);
+  const secretHeaders = new Set<string>();
   const text = (input: string) => {
     let out = input;
     for (const secret of secretValues) if (secret.length >= 3 && out.includes(secret)) out = out.split(secret).join(MASK);
@@ -38,7 +41,7 @@ export function createRedactor(): Redactor {
     headers(headers) {
       const out: Record<string, string> = {};
       // Names are lower-case in both forms (a record made from a Headers).
-      const put = (value: string, name: string) => void (out[name] = secretHeaders.has(name) ? MASK : text(value));
+      const put = (value: string, name: string) => void (out[name] = ALWAYS_SECRET_HEADERS.has(name) || secretHeaders.has(name) ? MASK : text(value));
       if (headers instanceof Headers) headers.forEach(put);
       else for (const name of Object.keys(headers)) put(headers[name]!, name);
       return out;
@@ -54,7 +57,7 @@ export function createRedactor(): Redactor {
           masked.searchParams.set(name, MASK);
         }
       }
-      return text((masked ?? url).href.replace(/%2A%2A%2A/g, MASK));
+      return masked ? text(masked.href.replace(/%2A%2A%2A/g, MASK)) : text(url.href);
     },
     text,
     value(value) {

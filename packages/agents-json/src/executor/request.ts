@@ -24,7 +24,7 @@ export interface BuildContext {
   mode: Mode;
   /** Parameter names that arrived through a whole-root `parameters` copy. */
   wholeRootNames: ReadonlySet<string>;
-  serverOverride?: string;
+  serverOverride: string | undefined;
   /** Describes the links that should have fed a parameter, for error messages. */
   feeders(name: string): string;
   notes: string[];

@@ -92,19 +92,20 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
         record,
         mode,
         wholeRootNames,
-        ...(options.servers?.[action.sourceId] ? { serverOverride: options.servers[action.sourceId] } : {}),
+        serverOverride: options.servers?.[action.sourceId],
         feeders: (name) => describeFeeders(flow, action.id, name, step),
         notes: step.notes,
       });
-      await applySecurity(request, cookies, source, entry, options, redactor, credentials);
+      const securing = applySecurity(request, cookies, source, entry, options, redactor, credentials);
+      if (securing) await securing;
       if (cookies.length) request.headers.set("cookie", [request.headers.get("cookie"), ...cookies].filter(Boolean).join("; "));
-      await options.hooks?.onRequest?.(request);
+      if (options.hooks?.onRequest) await options.hooks.onRequest(request);
       step.request = { method: request.method, url: redactor.url(request.url), headers: redactor.headers(request.headers) };
 
       const started = performance.now();
       try {
         const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, run, step.request.url);
-        step.response = { status: response.status, headers: redactor.headers(response.fields), body: redactor.value(response.body) };
+        step.response = { status: response.status, headers: redactor.headers(response.headers), body: redactor.value(response.body) };
         record.responses.success = response.body;
         if (options.validateResponses) {
           for (const issue of responseIssues(entry, response.status, response.body)) {

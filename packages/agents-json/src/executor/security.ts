@@ -29,8 +29,10 @@ export function upstreamCredentials(source: OpenApiSource, auth: UpstreamAuth): 
 /**
  * Applies the operation's security (§6): the first requirement whose schemes all have credentials
  * wins; `{}` makes auth optional; none satisfiable is `MissingCredentialsError` before sending.
+ * Returns a promise only when a credential function or a sign hook has to be waited for: most
+ * calls apply a static credential, and are done without one.
  */
-export async function applySecurity(
+export function applySecurity(
   request: OutgoingRequest,
   cookies: string[],
   source: OpenApiSource,
@@ -39,9 +41,9 @@ export async function applySecurity(
   redactor: Redactor,
   /** The credentials given per source, worked out once per run (filled here). */
   givenBySource: Map<string, Record<string, unknown>> = new Map(),
-): Promise<void> {
+): Promise<void> | undefined {
   const requirements = (entry.operation.security ?? source.document.security ?? []) as Record<string, unknown>[];
-  if (!Array.isArray(requirements) || requirements.length === 0) return;
+  if (!Array.isArray(requirements) || requirements.length === 0) return undefined;
   const schemes = schemesOf(source);
   const given = givenBySource.get(source.sourceId) ?? {
     ...(options.auth?.[source.sourceId] ? upstreamCredentials(source, options.auth[source.sourceId]!) : {}),
@@ -56,18 +58,29 @@ export async function applySecurity(
       { actionId: request.actionId, operationId: entry.operationId },
     );
   }
-  for (const name of Object.keys(chosen)) {
-    const definition = schemes[name];
-    if (!definition) {
-      throw new UnsupportedSecuritySchemeError(`source "${source.sourceId}" names security scheme "${name}" but does not define it`, { actionId: request.actionId, operationId: entry.operationId });
+  const names = Object.keys(chosen);
+  const applyFrom = (index: number): Promise<void> | undefined => {
+    for (let i = index; i < names.length; i++) {
+      const name = names[i]!;
+      const definition = schemes[name];
+      if (!definition) {
+        throw new UnsupportedSecuritySchemeError(`source "${source.sourceId}" names security scheme "${name}" but does not define it`, { actionId: request.actionId, operationId: entry.operationId });
+      }
+      const credential = given[name];
+      // A credential function or a sign hook is waited for, then the remaining schemes are applied.
+      const pending =
+        typeof credential === "function"
+          ? (credential as () => Promise<Credential>)().then((resolved) => applyScheme(request, cookies, name, definition, resolved, source, options, redactor))
+          : applyScheme(request, cookies, name, definition, credential as Credential | "sign", source, options, redactor);
+      if (pending) return pending.then(() => applyFrom(i + 1));
     }
-    let credential = given[name];
-    if (typeof credential === "function") credential = await (credential as () => Promise<Credential>)();
-    await applyScheme(request, cookies, name, definition, credential as Credential | "sign", source, options, redactor);
-  }
+    return undefined;
+  };
+  return applyFrom(0);
 }
 
-async function applyScheme(
+/** Applies one scheme; returns a promise only for a sign hook. */
+function applyScheme(
   request: OutgoingRequest,
   cookies: string[],
   name: string,
@@ -76,7 +89,7 @@ async function applyScheme(
   source: OpenApiSource,
   options: RunOptions,
   redactor: Redactor,
-): Promise<void> {
+): Promise<void> | undefined {
   const fail = (why: string) =>
     new UnsupportedSecuritySchemeError(`security scheme "${name}" of source "${source.sourceId}": ${why}`, { actionId: request.actionId, operationId: request.operationId });
   const sign = async () => {
@@ -100,8 +113,8 @@ async function applyScheme(
       else if (scheme === "basic") {
         const pair = `${field("username")}:${field("password")}`;
         request.headers.set("authorization", `Basic ${secret(base64(pair))}`);
-      } else await sign();
-      return;
+      } else return sign();
+      return undefined;
     }
     case "apiKey": {
       const value = field("value");
@@ -114,14 +127,14 @@ async function applyScheme(
         redactor.secretQuery.add(keyName);
       } else if (definition.in === "cookie") cookies.push(`${keyName}=${encodeURIComponent(value)}`);
       else throw fail(`apiKey "in" must be header, query or cookie, not ${JSON.stringify(definition.in)}`);
-      return;
+      return undefined;
     }
     case "oauth2":
     case "openIdConnect":
       request.headers.set("authorization", `Bearer ${field("accessToken" in credential ? "accessToken" : "token")}`);
-      return;
+      return undefined;
     case "mutualTLS":
-      return; // The caller's fetch (or agent) carries the client certificate.
+      return undefined; // The caller's fetch (or agent) carries the client certificate.
     default:
       throw fail(`type ${JSON.stringify(definition.type)} is not supported`);
   }
