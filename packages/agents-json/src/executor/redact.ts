@@ -4,8 +4,8 @@ export interface Redactor {
   secretQuery: Set<string>;
   /** Header names masked besides authorization, cookie, proxy-authorization and set-cookie (lower-case). */
   secretHeaders: Set<string>;
-  /** A record of the headers with secret ones masked (a record's names must be lower-case). */
-  headers(headers: Headers | Record<string, string>): Record<string, string>;
+  /** A record of the headers with secret ones masked. */
+  headers(headers: Headers): Record<string, string>;
   url(url: URL): string;
   text(text: string): string;
   value(value: unknown): unknown;
@@ -40,10 +40,8 @@ export function createRedactor(): Redactor {
     secretHeaders,
     headers(headers) {
       const out: Record<string, string> = {};
-      // Names are lower-case in both forms (a record made from a Headers).
-      const put = (value: string, name: string) => void (out[name] = ALWAYS_SECRET_HEADERS.has(name) || secretHeaders.has(name) ? MASK : text(value));
-      if (headers instanceof Headers) headers.forEach(put);
-      else for (const name of Object.keys(headers)) put(headers[name]!, name);
+      // A Headers gives its names in lower case.
+      headers.forEach((value, name) => void (out[name] = ALWAYS_SECRET_HEADERS.has(name) || secretHeaders.has(name) ? MASK : text(value)));
       return out;
     },
     url(url) {
