@@ -6,6 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { agentsJson, load, loadSources, runFlow, type SourceResolver } from "@flowspec/agents-json";
+import { permutations } from "./support/permutations.js";
 
 const openapi = {
   openapi: "3.1.0",
@@ -95,10 +96,6 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 // them equally; each figure is the median of the individual run times. The order of the paths
 // cycles through every permutation: a fixed order measurably slows whichever path runs right after
 // the baseline (by 2–3% in this bench), which would bias the ratio.
-function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
-}
 async function alternate(paths: (() => Promise<void>)[], runs: number): Promise<number[][]> {
   const times = paths.map(() => [] as number[]);
   const orders = permutations(paths.map((_, p) => p));

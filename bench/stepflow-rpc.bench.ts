@@ -7,16 +7,24 @@
  * The three run side by side and are measured in alternating rounds; each figure is a median, so a
  * load change on a shared machine hits all three alike. `… stdio` (or `http`) measures one
  * transport; `BENCH_ROUNDS=1` prints every round.
+ *
+ * Where `taskset` exists (Linux) every measurement is made twice: with all processes on one CPU,
+ * then on all CPUs. One call at a time, each side mostly sleeps until the other answers, and on a
+ * VM waking a process on another virtual CPU costs tens of microseconds per hop: more than either
+ * side's work, with a spread that swamps it (the same syscalls per call, 2-4x the time). On one CPU
+ * the figures measure the software; the all-CPU rows show what this machine gives.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter, once } from "node:events";
 import { Agent, request } from "node:http";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { connectHttp, connectStdio, type RuntimeServices } from "@flowspec/stepflow/client";
+import { permutations } from "./support/permutations.js";
 
 const server = join(import.meta.dirname, "fixtures", "rpc-server.mjs");
 // The MCP SDK's HTTP client adds an abort listener per call to one signal: keep its warnings
@@ -128,23 +136,38 @@ const subjects: Record<string, Record<string, () => Subject | Promise<Subject>>>
   stdio: { flowspec: flowspecStdio, raw: rawStdio, mcp: () => mcp("stdio") },
   http: { flowspec: flowspecHttp, raw: rawHttp, mcp: () => mcp("http") },
 };
-const ROUNDS = 9;
+const ROUNDS = 12;
+
+
+/** Puts every thread of this process on `cpus`; the subjects' processes started afterwards inherit it. */
+function pin(cpus: string): boolean {
+  try {
+    execFileSync("taskset", ["-a", "-cp", cpus, String(process.pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const all = availableParallelism();
+const cpuModes = pin("0") ? [{ label: "1 CPU", cpus: "0" }, { label: `${all} CPUs`, cpus: `0-${all - 1}` }] : [{ label: `${all} CPUs`, cpus: "" }];
 
 console.log(`median of ${ROUNDS} alternating rounds per subject (load changes on a shared machine hit all three alike)`);
-console.log("| transport | in flight | flowspec | raw baseline | MCP SDK | flowspec / raw | flowspec / MCP |");
-console.log("|---|---|---|---|---|---|---|");
+console.log("| CPUs | transport | in flight | flowspec | raw baseline | MCP SDK | flowspec / raw | flowspec / MCP |");
+console.log("|---|---|---|---|---|---|---|---|");
 const only = process.argv[2];
-for (const [transport, kinds] of Object.entries(subjects).filter(([name]) => !only || name === only)) {
+const sections = cpuModes.flatMap((mode) => Object.entries(subjects).filter(([name]) => !only || name === only).map(([transport, kinds]) => ({ mode, transport, kinds })));
+for (const { mode, transport, kinds } of sections) {
+  if (mode.cpus) pin(mode.cpus);
   const running = Object.fromEntries(await Promise.all(Object.entries(kinds).map(async ([kind, start]) => [kind, await start()] as const)));
   for (const inFlight of [1, 100]) {
-    const total = transport === "stdio" ? (inFlight === 1 ? 1000 : 10000) : inFlight === 1 ? 300 : 1000;
+    const total = transport === "stdio" ? (inFlight === 1 ? 6000 : 10000) : inFlight === 1 ? 500 : 1000;
     const rates: Record<string, number[]> = {};
-    // Two rounds of warm-up (JIT, connection pools, CPU clocks), then the measured ones.
-    const order = Object.entries(running);
+    // Two rounds of warm-up (JIT, connection pools, CPU clocks), then the measured ones. The order
+    // cycles through every permutation, so no subject always runs first, last or right after another
+    // (what ran just before measurably changes a subject's rate).
+    const orders = permutations(Object.entries(running));
     for (let round = -2; round < ROUNDS; round++) {
-      // Each round starts with the next subject, so no subject always runs first or last.
-      const first = (round + 2) % order.length;
-      for (const [kind, subject] of [...order.slice(first), ...order.slice(0, first)]) {
+      for (const [kind, subject] of orders[(round + 2) % orders.length]!) {
         // Let the previous subject's processes finish their deferred work (GC, timers) first.
         globalThis.gc?.();
         await new Promise((settle) => setTimeout(settle, 50));
@@ -155,7 +178,7 @@ for (const [transport, kinds] of Object.entries(subjects).filter(([name]) => !on
     if (process.env.BENCH_ROUNDS) console.log(JSON.stringify(Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, v.map(Math.round)]))));
     const [flowspec, raw, mcp] = [median(rates.flowspec!), median(rates.raw!), median(rates.mcp!)];
     const f = (n: number) => `${Math.round(n).toLocaleString("en")}/s`;
-    console.log(`| ${transport} | ${inFlight} | ${f(flowspec)} | ${f(raw)} | ${f(mcp)} | **${(flowspec / raw).toFixed(2)}×** | **${(flowspec / mcp).toFixed(2)}×** |`);
+    console.log(`| ${mode.label} | ${transport} | ${inFlight} | ${f(flowspec)} | ${f(raw)} | ${f(mcp)} | **${(flowspec / raw).toFixed(2)}×** | **${(flowspec / mcp).toFixed(2)}×** |`);
   }
   for (const subject of Object.values(running)) await subject.close();
 }

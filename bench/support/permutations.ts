@@ -1,0 +1,8 @@
+/**
+ * Every order of `items`. Benches cycle their subjects through these: in a fixed order, what ran
+ * just before a subject measurably changes its figure.
+ */
+export function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+}
