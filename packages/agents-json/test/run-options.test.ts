@@ -82,7 +82,7 @@ describe("runFlow options with an injected fetch", () => {
       opts: {
         oauth: async () => (order.push("token"), { accessToken: "oauth-token" }),
         digest: { username: "u", password: "p" },
-        key: { value: "k-123" },
+        key: () => ({ value: "k-123" }), // a provider may answer at once
       },
     };
     const sign = async (request: { headers: Headers }) => {

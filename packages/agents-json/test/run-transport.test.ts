@@ -185,6 +185,16 @@ describe("runFlow timeouts with an injected fetch", () => {
   });
 });
 
+describe("runFlow body limits with an injected fetch", () => {
+  it.each(["lots", "", "10, 10"])("does not trust content-length %j: the body is still counted against maxResponseBytes", async (declared) => {
+    const fetch = (async () =>
+      new Response(JSON.stringify({ pad: "x".repeat(5000) }), { headers: { "content-type": "application/json", "content-length": declared } })) as unknown as typeof globalThis.fetch;
+    const run = (maxResponseBytes: number) => runFlow(doc, "answer_flow", { parameters: { kind: "x" } }, { sources, fetch, maxResponseBytes });
+    await expect(run(1000)).rejects.toThrow(ResponseTooLargeError);
+    expect(((await run(10_000)).result.success as { pad: string }).pad).toHaveLength(5000);
+  });
+});
+
 describe("runFlow per-call timeouts", () => {
   // An injected fetch that answers after the given delay per call (and honours the signal).
   const slowFetch = (delays: number[], calls: string[]) =>

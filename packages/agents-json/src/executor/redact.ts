@@ -2,7 +2,7 @@
 export interface Redactor {
   secretValues: Set<string>;
   secretQuery: Set<string>;
-  /** Header names masked besides authorization, cookie, proxy-authorization and set-cookie (lower-case). */
+  /** Header names (lower-case) a run masks besides the ones that always carry secrets. */
   secretHeaders: Set<string>;
   /** A record of the headers with secret ones masked. */
   headers(headers: Headers): Record<string, string>;

@@ -29,8 +29,9 @@ export function upstreamCredentials(source: OpenApiSource, auth: UpstreamAuth): 
 /**
  * Applies the operation's security (§6): the first requirement whose schemes all have credentials
  * wins; `{}` makes auth optional; none satisfiable is `MissingCredentialsError` before sending.
- * Returns a promise only when a credential function or a sign hook has to be waited for: most
- * calls apply a static credential, and are done without one.
+ * Returns a promise only when a credential function's promise or a sign hook has to be waited
+ * for: most calls apply a static credential, and are done without one. A problem found before
+ * anything is awaited is thrown, later ones reject.
  */
 export function applySecurity(
   request: OutgoingRequest,
@@ -66,12 +67,12 @@ export function applySecurity(
       if (!definition) {
         throw new UnsupportedSecuritySchemeError(`source "${source.sourceId}" names security scheme "${name}" but does not define it`, { actionId: request.actionId, operationId: entry.operationId });
       }
-      const credential = given[name];
-      // A credential function or a sign hook is waited for, then the remaining schemes are applied.
-      const pending =
-        typeof credential === "function"
-          ? (credential as () => Promise<Credential>)().then((resolved) => applyScheme(request, cookies, name, definition, resolved, source, options, redactor))
-          : applyScheme(request, cookies, name, definition, credential as Credential | "sign", source, options, redactor);
+      const apply = (credential: unknown) => applyScheme(request, cookies, name, definition, credential as Credential | "sign", source, options, redactor);
+      const provided = given[name];
+      // A credential function may answer with a promise; it and a sign hook are waited for, then
+      // the remaining schemes are applied.
+      const credential = typeof provided === "function" ? (provided as () => unknown)() : provided;
+      const pending = isThenable(credential) ? Promise.resolve(credential).then(apply) : apply(credential);
       if (pending) return pending.then(() => applyFrom(i + 1));
     }
     return undefined;
@@ -138,6 +139,10 @@ function applyScheme(
     default:
       throw fail(`type ${JSON.stringify(definition.type)} is not supported`);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
 }
 
 function base64(text: string): string {

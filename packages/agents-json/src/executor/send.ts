@@ -92,15 +92,17 @@ function describeNetworkError(error: unknown): string {
 }
 
 async function readBody(response: Response, maxBytes: number, what: () => string, details: RunErrorDetails): Promise<Uint8Array> {
-  const length = response.headers.get("content-length");
+  const declared = response.headers.get("content-length");
+  const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : NaN;
   const tooLarge = () => new ResponseTooLargeError(`${what()}: the response body is over maxResponseBytes (${maxBytes})`, details);
-  if (length !== null && Number(length) > maxBytes) {
+  if (length > maxBytes) {
     await response.body?.cancel();
     throw tooLarge();
   }
   // A declared length within the limit can be read in one go (cheaper than a reader loop), unless
-  // the body is content-encoded: fetch decodes it, and the decoded body can be far larger.
-  if (length !== null && !isEncoded(response.headers.get("content-encoding"))) return new Uint8Array(await response.arrayBuffer());
+  // the body is content-encoded: fetch decodes it, and the decoded body can be far larger. Anything
+  // but digits (empty, repeated "10, 10", "lots") promises nothing, and the body is counted instead.
+  if (Number.isFinite(length) && !isEncoded(response.headers.get("content-encoding"))) return new Uint8Array(await response.arrayBuffer());
   return readUpTo(response, maxBytes, tooLarge);
 }
 
