@@ -13,6 +13,7 @@ import { createInterface } from "node:readline";
 import { createParser } from "eventsource-parser";
 import { RunsClient, ROUTES } from "@flowspec/agent-service";
 import { startTestServer } from "@flowspec/agent-service/testing";
+import { median } from "./support/rounds.js";
 
 const EVENTS = 50_000;
 const ROUNDS = 8;
@@ -60,7 +61,6 @@ async function measure(target: Target, fn: (t: Target) => Promise<number>): Prom
   return count / seconds;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number) => `${Math.round(n).toLocaleString("en-US")} events/s`.padStart(18);
 
 async function compare(label: string, target: Target): Promise<number> {

@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { agentsJson, load, loadSources, runFlow, type SourceResolver } from "@flowspec/agents-json";
-import { permutations } from "./support/permutations.js";
+import { median, permutations } from "./support/rounds.js";
 
 const openapi = {
   openapi: "3.1.0",
@@ -90,7 +90,6 @@ async function time(run: () => Promise<void>, iterations: number): Promise<numbe
   return (performance.now() - started) / iterations;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 // Warm up every path, then alternate single runs so load changes on a shared machine hit all of
 // them equally; each figure is the median of the individual run times. The order of the paths

@@ -24,7 +24,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { connectHttp, connectStdio, type RuntimeServices } from "@flowspec/stepflow/client";
-import { permutations } from "./support/permutations.js";
+import { median, permutations } from "./support/rounds.js";
 
 const server = join(import.meta.dirname, "fixtures", "rpc-server.mjs");
 // The MCP SDK's HTTP client adds an abort listener per call to one signal: keep its warnings
@@ -130,7 +130,6 @@ async function measure(call: Call, total: number, inFlight: number): Promise<num
   return (total / (performance.now() - start)) * 1000;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const subjects: Record<string, Record<string, () => Subject | Promise<Subject>>> = {
   stdio: { flowspec: flowspecStdio, raw: rawStdio, mcp: () => mcp("stdio") },
@@ -139,17 +138,28 @@ const subjects: Record<string, Record<string, () => Subject | Promise<Subject>>>
 const ROUNDS = 12;
 
 
-/** Puts every thread of this process on `cpus`; the subjects' processes started afterwards inherit it. */
-function pin(cpus: string): boolean {
+/** This process's CPU affinity list as taskset prints it ("0-3,6"), or undefined without taskset. */
+function affinity(): string | undefined {
   try {
-    execFileSync("taskset", ["-a", "-cp", cpus, String(process.pid)], { stdio: "ignore" });
-    return true;
+    return execFileSync("taskset", ["-cp", String(process.pid)], { encoding: "utf8" }).split(":").pop()!.trim();
   } catch {
-    return false;
+    return undefined;
   }
 }
-const all = availableParallelism();
-const cpuModes = pin("0") ? [{ label: "1 CPU", cpus: "0" }, { label: `${all} CPUs`, cpus: `0-${all - 1}` }] : [{ label: `${all} CPUs`, cpus: "" }];
+/** Puts every thread of this process on `cpus`; the subjects' processes started afterwards inherit it. */
+function pin(cpus: string): void {
+  execFileSync("taskset", ["-a", "-cp", cpus, String(process.pid)], { stdio: "ignore" });
+}
+const allowed = affinity();
+const firstCpu = allowed?.match(/^\d+/)?.[0];
+const cpuCount = availableParallelism();
+const cpuModes =
+  allowed && firstCpu && cpuCount > 1
+    ? [
+        { label: "1 CPU", cpus: firstCpu },
+        { label: `${cpuCount} CPUs`, cpus: allowed },
+      ]
+    : [{ label: `${cpuCount} CPU${cpuCount > 1 ? "s" : ""}`, cpus: undefined }];
 
 console.log(`median of ${ROUNDS} alternating rounds per subject (load changes on a shared machine hit all three alike)`);
 console.log("| CPUs | transport | in flight | flowspec | raw baseline | MCP SDK | flowspec / raw | flowspec / MCP |");

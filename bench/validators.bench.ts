@@ -15,6 +15,7 @@ import { TaskTreeNodeSchema } from "@flowspec/apflow";
 import { parseSourceDocument, type FlowspecSchema } from "@flowspec/runtime";
 import { formats } from "@flowspec/runtime/ajv";
 import { FlowSchema } from "@flowspec/stepflow";
+import { median } from "./support/rounds.js";
 
 const require = createRequire(import.meta.url);
 const repo = join(import.meta.dirname, "..");
@@ -87,11 +88,6 @@ function opsPerSecond(fn: () => unknown, ms = 1500): number {
     now = performance.now();
   }
   return (n / (now - start)) * 1000;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** ms from the start of the script to the first validation result, in a fresh Node process. */

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkDrift, generate, writeGenerated } from "../src/index.js";
 import { repoRoot } from "../../test/support.js";
@@ -153,36 +154,58 @@ describe("any folder of schemas", () => {
     expect(files.map((f) => f.path)).toEqual(["index.ts", "json-schemas.default.ts", "types.ts", "validators.default.d.ts", "validators.default.js"]);
   });
 
-  it("compiles 2020-12 validators with $dynamicRef and unevaluated* support only for schema sets that use them", async () => {
-    // Written under the repo's node_modules so the validators resolve @flowspec/runtime/ajv when imported.
-    const dir = mkdtempSync(join(repoRoot, "node_modules", ".flowspec-codegen-"));
-    try {
-      const write = (name: string, schema: object) => {
-        mkdirSync(join(dir, name, ".."), { recursive: true });
-        writeFileSync(join(dir, name), JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...schema }));
-      };
-      write("a/closed.json", { title: "Closed", type: "object", allOf: [{ properties: { a: { type: "string" } } }], unevaluatedProperties: false });
-      write("a/tree.json", { title: "Tree", $dynamicAnchor: "node", type: "object", properties: { kids: { type: "array", items: { $dynamicRef: "#node" } } } });
-      const uses = await generate({ schemaDir: join(dir, "a"), outDir: join(dir, "uses") });
-      const usesCode = uses.files.find((f) => f.path === "validators.default.js")!.content;
-      expect(usesCode).toContain("dynamicAnchors");
-      expect(usesCode).toContain("evaluated");
-      writeGenerated(uses.files, join(dir, "uses"));
-      writeFileSync(join(dir, "uses", "package.json"), '{"type":"module"}');
-      const validators = (await import(join(dir, "uses", "validators.default.js"))) as Record<string, (data: unknown) => boolean>;
+  describe("2020-12 $dynamicRef and unevaluated* support, compiled in only for folders that use them", () => {
+    // Written under the repo's node_modules so that the validators resolve @flowspec/runtime/ajv when imported.
+    const root = mkdtempSync(join(repoRoot, "node_modules", ".flowspec-codegen-"));
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+    const generateFolder = async (name: string, files: Record<string, object>) => {
+      const dir = join(root, name);
+      mkdirSync(dir, { recursive: true });
+      for (const [file, schema] of Object.entries(files)) {
+        writeFileSync(join(dir, file), JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...schema }));
+      }
+      const out = join(dir, "out");
+      const { files: generated } = await generate({ schemaDir: dir, outDir: out });
+      writeGenerated(generated, out);
+      writeFileSync(join(out, "package.json"), '{"type":"module"}');
+      const code = generated.find((f) => f.path === "validators.default.js")!.content;
+      const validators = (await import(pathToFileURL(join(out, "validators.default.js")).href)) as Record<string, (data: unknown) => boolean>;
+      return { code, validators };
+    };
+    // What each kind of support leaves in the code: a dynamic-anchor parameter, evaluated-property records.
+    const DYNAMIC = "dynamicAnchors";
+    const EVALUATED = /\.evaluated = /;
+
+    it("unevaluatedProperties, even in a $defs-only file that is no root, turns on evaluated-property records only", async () => {
+      const { code, validators } = await generateFolder("unevaluated", {
+        "closed.json": { title: "Closed", $ref: "defs.json#/$defs/Closed" },
+        "defs.json": { $defs: { Closed: { type: "object", allOf: [{ properties: { a: { type: "string" } } }], unevaluatedProperties: false } } },
+      });
+      expect(code).toMatch(EVALUATED);
+      expect(code).not.toContain(DYNAMIC);
       expect(validators.Closed!({ a: "x" })).toBe(true);
       expect(validators.Closed!({ a: "x", b: 1 })).toBe(false);
-      expect(validators.Tree!({ kids: [{ kids: [] }] })).toBe(true);
-      expect(validators.Tree!({ kids: [{ kids: 1 }] })).toBe(false);
+    });
 
-      write("b/open.json", { title: "Open", type: "object", properties: { a: { type: "string" } } });
-      const plain = await generate({ schemaDir: join(dir, "b"), outDir: join(dir, "plain") });
-      const plainCode = plain.files.find((f) => f.path === "validators.default.js")!.content;
-      expect(plainCode).not.toContain("dynamicAnchors");
-      expect(plainCode).not.toContain("evaluated");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    it("$dynamicRef turns on dynamic scope only, and resolves through it", async () => {
+      // A tree whose children are whatever tree extends it: in StrictTree, nested data must be strings too.
+      const { code, validators } = await generateFolder("dynamic", {
+        "tree.json": { title: "Tree", $dynamicAnchor: "node", type: "object", properties: { data: true, children: { type: "array", items: { $dynamicRef: "#node" } } } },
+        "strict-tree.json": { title: "StrictTree", $dynamicAnchor: "node", $ref: "tree.json", type: "object", properties: { data: { type: "string" } } },
+      });
+      expect(code).toContain(DYNAMIC);
+      expect(code).not.toMatch(EVALUATED);
+      expect(validators.StrictTree!({ data: "a", children: [{ data: "b" }] })).toBe(true);
+      expect(validators.Tree!({ data: "a", children: [{ data: 1 }] })).toBe(true);
+      expect(validators.StrictTree!({ data: "a", children: [{ data: 1 }] })).toBe(false); // only dynamic scope makes 1 invalid
+    });
+
+    it("a folder that uses neither gets neither", async () => {
+      const { code, validators } = await generateFolder("plain", { "open.json": { title: "Open", type: "object", properties: { a: { type: "string" } } } });
+      expect(code).not.toContain(DYNAMIC);
+      expect(code).not.toMatch(EVALUATED);
+      expect(validators.Open!({ a: 1 })).toBe(false);
+    });
   });
 
   it("turns 2020-12 prefixItems into a tuple type", async () => {
