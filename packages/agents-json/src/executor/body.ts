@@ -1,4 +1,5 @@
 import { isPlainObject } from "../fieldpath.js";
+import { bareMediaType } from "../sources/media.js";
 import type { RequestBody } from "./options.js";
 import { scalarText } from "./serialize.js";
 
@@ -9,7 +10,7 @@ export class BodyProblem extends Error {}
 
 /** Serialises a request body for its media type (§4.5). */
 export function serializeBody(value: unknown, mediaType: string, schema: Json | undefined, encoding: Json | undefined): RequestBody {
-  const bare = mediaType.split(";")[0]!.trim().toLowerCase();
+  const bare = bareMediaType(mediaType);
   if (bare === "application/json" || bare.endsWith("+json")) return JSON.stringify(stripNulls(value, schema));
   if (bare === "application/x-www-form-urlencoded") {
     if (!isPlainObject(value)) throw new BodyProblem(`${mediaType} needs an object body`);

@@ -1,6 +1,6 @@
 import type { Mode } from "../diagnostics.js";
 import { FlowInputError } from "../errors.js";
-import { cloneJson, isPlainObject } from "../fieldpath.js";
+import { cloneJson, defineOwn, isPlainObject } from "../fieldpath.js";
 import type { NormalisedFlow } from "../loader/types.js";
 import { flowInputSchema } from "../tools/input-schema.js";
 import { pickMediaType } from "../sources/media.js";
@@ -47,7 +47,7 @@ export function prepareArguments(flow: NormalisedFlow, input: unknown, mode: Mod
       continue;
     }
     if (value === null && !parameter.required) continue;
-    Object.defineProperty(cleaned, name, { value, enumerable: true, writable: true, configurable: true });
+    defineOwn(cleaned, name, value);
   }
   // Nulls the body schema does not allow (an OpenAI strict-mode tool fills every optional property with null) go.
   if (requestBody !== undefined && flow.fields.requestBody?.content) requestBody = stripNulls(requestBody, bodySchema);

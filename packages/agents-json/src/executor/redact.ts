@@ -1,11 +1,13 @@
+import { defineOwn } from "../fieldpath.js";
+
 /** Collects secret values and header/parameter names, and masks them in what traces and errors show (§6). */
 export interface Redactor {
   secretValues: Set<string>;
   secretQuery: Set<string>;
   /** Header names (lower-case) a run masks besides the ones that always carry secrets. */
   secretHeaders: Set<string>;
-  /** A record of the headers with secret ones masked. */
-  headers(headers: Headers): Record<string, string>;
+  /** A record of the headers with secret ones masked (a record's names must be lower-case, as a Headers gives them). */
+  headers(headers: Headers | Record<string, string>): Record<string, string>;
   url(url: URL): string;
   text(text: string): string;
   value(value: unknown): unknown;
@@ -40,8 +42,9 @@ export function createRedactor(): Redactor {
     secretHeaders,
     headers(headers) {
       const out: Record<string, string> = {};
-      // A Headers gives its names in lower case.
-      headers.forEach((value, name) => void (out[name] = ALWAYS_SECRET_HEADERS.has(name) || secretHeaders.has(name) ? MASK : text(value)));
+      const put = (value: string, name: string) => defineOwn(out, name, ALWAYS_SECRET_HEADERS.has(name) || secretHeaders.has(name) ? MASK : text(value));
+      if (headers instanceof Headers) headers.forEach(put);
+      else for (const name of Object.keys(headers)) put(headers[name]!, name);
       return out;
     },
     url(url) {

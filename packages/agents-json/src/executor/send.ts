@@ -1,5 +1,7 @@
 import { HttpError, ResponseParseError, ResponseTooLargeError, TransportError, type RunErrorDetails } from "../errors.js";
+import { defineOwn } from "../fieldpath.js";
 import { readUpTo } from "../read-limited.js";
+import { bareMediaType } from "../sources/media.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
 import type { RunAbort } from "./run-abort.js";
@@ -14,6 +16,8 @@ const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export interface ReceivedResponse {
   status: number;
   headers: Headers;
+  /** The headers as a record (lower-case names, repeated ones combined as `get` does): one pass over them, read here and shown in traces. */
+  fields: Record<string, string>;
   body: unknown;
 }
 
@@ -44,6 +48,7 @@ export async function sendRequest(
     if (run.needsSignal) init.signal = run.signal();
     let response: Response;
     let bodyBytes: Uint8Array;
+    let fields: Record<string, string>;
     try {
       try {
         response = await doFetch(request.url.href, init);
@@ -61,8 +66,9 @@ export async function sendRequest(
         await delay(backoff(retry!, attempt, response.headers.get("retry-after")), options.signal);
         continue;
       }
+      fields = headerFields(response.headers);
       try {
-        bodyBytes = await readBody(response, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, details);
+        bodyBytes = await readBody(response, fields, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, details);
       } catch (error) {
         if (error instanceof ResponseTooLargeError) throw error;
         throw new TransportError(`${what()}: reading the response failed: ${run.timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
@@ -70,7 +76,7 @@ export async function sendRequest(
     } finally {
       run.endCall();
     }
-    const parsed = parseBody(response, bodyBytes, what, details, redactor);
+    const parsed = parseBody(response, fields, bodyBytes, what, details, redactor);
     const ok = response.status >= 200 && response.status < 300;
     const accepted = ok && (options.successCriteria ? options.successCriteria(request.actionId, { status: response.status, headers: response.headers, body: parsed }) : true);
     if (!accepted) {
@@ -82,7 +88,7 @@ export async function sendRequest(
         details,
       );
     }
-    return { status: response.status, headers: response.headers, body: parsed };
+    return { status: response.status, headers: response.headers, fields, body: parsed };
   }
 }
 
@@ -91,8 +97,18 @@ function describeNetworkError(error: unknown): string {
   return cause?.code ? `${cause.code} ${cause.message ?? ""}`.trim() : (error as Error).message;
 }
 
-async function readBody(response: Response, maxBytes: number, what: () => string, details: RunErrorDetails): Promise<Uint8Array> {
-  const declared = response.headers.get("content-length");
+function headerFields(headers: Headers): Record<string, string> {
+  const fields: Record<string, string> = {};
+  headers.forEach((value, name) => defineOwn(fields, name, value));
+  return fields;
+}
+
+function field(fields: Record<string, string>, name: string): string | null {
+  return Object.hasOwn(fields, name) ? fields[name]! : null;
+}
+
+async function readBody(response: Response, fields: Record<string, string>, maxBytes: number, what: () => string, details: RunErrorDetails): Promise<Uint8Array> {
+  const declared = field(fields, "content-length");
   const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : NaN;
   const tooLarge = () => new ResponseTooLargeError(`${what()}: the response body is over maxResponseBytes (${maxBytes})`, details);
   if (length > maxBytes) {
@@ -102,7 +118,7 @@ async function readBody(response: Response, maxBytes: number, what: () => string
   // A declared length within the limit can be read in one go (cheaper than a reader loop), unless
   // the body is content-encoded: fetch decodes it, and the decoded body can be far larger. Anything
   // but digits (empty, repeated "10, 10", "lots") promises nothing, and the body is counted instead.
-  if (Number.isFinite(length) && !isEncoded(response.headers.get("content-encoding"))) return new Uint8Array(await response.arrayBuffer());
+  if (Number.isFinite(length) && !isEncoded(field(fields, "content-encoding"))) return new Uint8Array(await response.arrayBuffer());
   return readUpTo(response, maxBytes, tooLarge);
 }
 
@@ -110,22 +126,9 @@ function isEncoded(encoding: string | null): boolean {
   return encoding !== null && encoding.trim() !== "" && encoding.trim().toLowerCase() !== "identity";
 }
 
-const mediaTypes = new Map<string, string>();
-
-/** The bare, lower-case media type of a Content-Type value (remembered: servers send few distinct ones). */
-function bareMediaType(contentType: string): string {
-  let type = mediaTypes.get(contentType);
-  if (type === undefined) {
-    type = contentType.split(";")[0]!.trim().toLowerCase();
-    if (mediaTypes.size >= 256) mediaTypes.clear();
-    mediaTypes.set(contentType, type);
-  }
-  return type;
-}
-
-function parseBody(response: Response, bytes: Uint8Array, what: () => string, details: RunErrorDetails, redactor: Redactor): unknown {
+function parseBody(response: Response, fields: Record<string, string>, bytes: Uint8Array, what: () => string, details: RunErrorDetails, redactor: Redactor): unknown {
   if (response.status === 204 || bytes.byteLength === 0) return null;
-  const type = bareMediaType(response.headers.get("content-type") ?? "");
+  const type = bareMediaType(field(fields, "content-type") ?? "");
   const isJson = type === "application/json" || type.endsWith("+json");
   if (isJson) {
     const text = decoder.decode(bytes);

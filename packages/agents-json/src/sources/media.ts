@@ -5,8 +5,7 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
 export function pickMediaType(content: unknown): string | undefined {
   if (!isObject(content)) return undefined;
   const keys = Object.keys(content);
-  const bare = (key: string) => key.split(";")[0]!.trim().toLowerCase();
-  return keys.find((k) => bare(k) === "application/json") ?? keys.find((k) => bare(k).endsWith("+json")) ?? keys[0];
+  return keys.find((k) => bareMediaType(k) === "application/json") ?? keys.find((k) => bareMediaType(k).endsWith("+json")) ?? keys[0];
 }
 
 /** The request body object of an operation, or undefined. */
@@ -41,4 +40,17 @@ export function schemaProperties(schema: Json | undefined, seen = new Set<Json>(
 export function isArraySchema(schema: Json | undefined): boolean {
   if (!schema) return false;
   return schema.type === "array" || (Array.isArray(schema.type) && schema.type.includes("array") && !schema.type.includes("object"));
+}
+
+const bareTypes = new Map<string, string>();
+
+/** The bare, lower-case media type of a Content-Type value (remembered: few distinct ones are seen). */
+export function bareMediaType(contentType: string): string {
+  let type = bareTypes.get(contentType);
+  if (type === undefined) {
+    type = contentType.split(";")[0]!.trim().toLowerCase();
+    if (bareTypes.size >= 256) bareTypes.clear();
+    bareTypes.set(contentType, type);
+  }
+  return type;
 }
