@@ -19,38 +19,77 @@ export function checkValue(value: unknown, schema: unknown, path = "", depth = 0
 
 const COMBINERS = ["anyOf", "oneOf"] as const;
 
+/**
+ * The keywords of one schema object that `check` reads, gathered once per schema object: every plan
+ * has the same shape, so the walk reads fixed fields instead of probing schemas of all shapes for
+ * keywords they mostly lack. Schemas are loaded or derived once and not changed afterwards.
+ */
+interface Plan {
+  nullable: boolean;
+  types: readonly string[] | undefined;
+  /** `enum` options as JSON text, compared with the value's. */
+  enumTexts: readonly string[] | undefined;
+  combiners: readonly { key: (typeof COMBINERS)[number]; options: readonly unknown[] }[];
+  allOf: readonly unknown[] | undefined;
+  required: readonly string[] | undefined;
+  properties: Json | undefined;
+  closed: boolean;
+  items: Json | undefined;
+}
+
+const plans = new WeakMap<Json, Plan>();
+
+function planOf(schema: Json): Plan {
+  let plan = plans.get(schema);
+  if (!plan) {
+    const type = schema.type;
+    plan = {
+      nullable: schema.nullable === true,
+      types: type === undefined ? undefined : Array.isArray(type) ? (type as string[]) : [type as string],
+      enumTexts: Array.isArray(schema.enum) ? schema.enum.map((option) => JSON.stringify(option)) : undefined,
+      combiners: COMBINERS.flatMap((key) => (Array.isArray(schema[key]) ? [{ key, options: schema[key] as unknown[] }] : [])),
+      allOf: Array.isArray(schema.allOf) ? schema.allOf : undefined,
+      required: Array.isArray(schema.required) ? (schema.required as string[]) : undefined,
+      properties: isObject(schema.properties) ? schema.properties : undefined,
+      closed: schema.additionalProperties === false,
+      items: isObject(schema.items) ? schema.items : undefined,
+    };
+    plans.set(schema, plan);
+  }
+  return plan;
+}
+
 /** Appends the issues of `value` against `schema` to `issues` (one array for the whole walk). */
 function check(value: unknown, schema: unknown, path: string, depth: number, issues: ValueIssue[]): void {
   if (!isObject(schema) || depth > 64) return;
-  if (value === null && schema.nullable === true) return;
-  const type = schema.type;
-  if (type !== undefined && !(Array.isArray(type) ? (type as string[]).some((t) => hasType(value, t)) : hasType(value, type as string))) {
-    const types = Array.isArray(type) ? (type as string[]) : [type as string];
-    issues.push({ path, message: `must be ${types.join(" or ")}, got ${describe(value)}` });
+  const plan = planOf(schema);
+  if (value === null && plan.nullable) return;
+  if (plan.types && !plan.types.some((t) => hasType(value, t))) {
+    issues.push({ path, message: `must be ${plan.types.join(" or ")}, got ${describe(value)}` });
     return;
   }
-  if (Array.isArray(schema.enum) && !schema.enum.some((option) => JSON.stringify(option) === JSON.stringify(value))) {
-    issues.push({ path, message: `must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")}` });
+  if (plan.enumTexts) {
+    const text = JSON.stringify(value);
+    if (!plan.enumTexts.includes(text)) issues.push({ path, message: `must be one of ${plan.enumTexts.join(", ")}` });
   }
-  for (const key of COMBINERS) {
-    const options = schema[key];
-    if (Array.isArray(options) && !options.some((inner) => checkValue(value, inner, path, depth + 1).length === 0)) {
+  for (const { key, options } of plan.combiners) {
+    if (!options.some((inner) => checkValue(value, inner, path, depth + 1).length === 0)) {
       issues.push({ path, message: `matches none of the allowed shapes (${key})` });
     }
   }
-  if (Array.isArray(schema.allOf)) for (const inner of schema.allOf) check(value, inner, path, depth + 1, issues);
+  if (plan.allOf) for (const inner of plan.allOf) check(value, inner, path, depth + 1, issues);
   if (isObject(value)) {
-    const properties = isObject(schema.properties) ? schema.properties : undefined;
-    if (Array.isArray(schema.required)) {
-      for (const name of schema.required as string[]) if (!Object.hasOwn(value, name)) issues.push({ path: `${path}/${name}`, message: "is required" });
+    const { properties } = plan;
+    if (plan.required) {
+      for (const name of plan.required) if (!Object.hasOwn(value, name)) issues.push({ path: `${path}/${name}`, message: "is required" });
     }
     for (const name of Object.keys(value)) {
       if (properties && Object.hasOwn(properties, name)) check(value[name], properties[name], `${path}/${name}`, depth + 1, issues);
-      else if (schema.additionalProperties === false) issues.push({ path: `${path}/${name}`, message: "is not a known property" });
+      else if (plan.closed) issues.push({ path: `${path}/${name}`, message: "is not a known property" });
     }
   }
-  if (Array.isArray(value) && isObject(schema.items)) {
-    for (let i = 0; i < value.length; i++) if (i in value) check(value[i], schema.items, `${path}/${i}`, depth + 1, issues);
+  if (Array.isArray(value) && plan.items) {
+    for (let i = 0; i < value.length; i++) if (i in value) check(value[i], plan.items, `${path}/${i}`, depth + 1, issues);
   }
 }
 
