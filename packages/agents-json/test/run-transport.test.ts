@@ -195,6 +195,17 @@ describe("runFlow body limits with an injected fetch", () => {
   });
 });
 
+describe("runFlow traces with an injected fetch", () => {
+  it("keeps a response header named __proto__ in the trace as an own property", async () => {
+    const fetch = (async () => new Response("{}", { headers: [["content-type", "application/json"], ["__proto__", "odd"]] })) as unknown as typeof globalThis.fetch;
+    const { trace } = await runFlow(doc, "answer_flow", { parameters: { kind: "x" } }, { sources, fetch });
+    const headers = trace[0]!.response!.headers;
+    expect(Object.hasOwn(headers, "__proto__")).toBe(true);
+    expect(headers["__proto__"]).toBe("odd");
+    expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
+  });
+});
+
 describe("runFlow per-call timeouts", () => {
   // An injected fetch that answers after the given delay per call (and honours the signal).
   const slowFetch = (delays: number[], calls: string[]) =>

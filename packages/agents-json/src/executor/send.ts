@@ -1,5 +1,4 @@
 import { HttpError, ResponseParseError, ResponseTooLargeError, TransportError, type RunErrorDetails } from "../errors.js";
-import { defineOwn } from "../fieldpath.js";
 import { readUpTo } from "../read-limited.js";
 import { bareMediaType } from "../sources/media.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
@@ -66,7 +65,7 @@ export async function sendRequest(
         await delay(backoff(retry!, attempt, response.headers.get("retry-after")), options.signal);
         continue;
       }
-      fields = headerFields(response.headers);
+      fields = Object.fromEntries(response.headers);
       try {
         bodyBytes = await readBody(response, fields, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, details);
       } catch (error) {
@@ -95,12 +94,6 @@ export async function sendRequest(
 function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ? `${cause.code} ${cause.message ?? ""}`.trim() : (error as Error).message;
-}
-
-function headerFields(headers: Headers): Record<string, string> {
-  const fields: Record<string, string> = {};
-  headers.forEach((value, name) => defineOwn(fields, name, value));
-  return fields;
 }
 
 function field(fields: Record<string, string>, name: string): string | null {
