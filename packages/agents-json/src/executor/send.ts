@@ -15,7 +15,7 @@ const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export interface ReceivedResponse {
   status: number;
   headers: Headers;
-  /** The headers as a record (lower-case names, repeated ones combined as `get` does): one pass over them, read here and shown in traces. */
+  /** The headers as a record (lower-case names, repeated ones combined as `get` does), made once: read here and shown in traces. */
   fields: Record<string, string>;
   body: unknown;
 }
@@ -96,6 +96,7 @@ function describeNetworkError(error: unknown): string {
   return cause?.code ? `${cause.code} ${cause.message ?? ""}`.trim() : (error as Error).message;
 }
 
+/** A header of the response's record (lower-case name), or null like `Headers.get`. */
 function field(fields: Record<string, string>, name: string): string | null {
   return Object.hasOwn(fields, name) ? fields[name]! : null;
 }
