@@ -208,19 +208,13 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
         throw new StreamProtocolError(`the stream answered with Content-Type ${JSON.stringify(contentType)}, not SSE or NDJSON`);
       }
       const decoder = createFrameDecoder(bodyTransport);
-      reader = response.body.getReader();
-      // Some fetch bodies never settle a read started after their request was aborted; never wait on one.
-      const aborted = new Promise<never>((_, reject) => {
-        if (controller.signal.aborted) reject(controller.signal.reason);
-        controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
-      });
-      aborted.catch(() => undefined);
+      const bodyReader = (reader = response.body.getReader());
 
       // Read frames.
       for (;;) {
         let chunk: Awaited<ReturnType<typeof reader.read>>;
         try {
-          chunk = await Promise.race([reader.read(), aborted]);
+          chunk = await readOrAbort(bodyReader, controller.signal);
         } catch (error) {
           if (signal?.aborted) throw signal.reason;
           throw new Dropped(idled ? `idle for ${idleTimeoutMs} ms` : "connection lost", error);
@@ -280,6 +274,31 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
           : backoffDelay(failures - 1, config.retry);
     await config.retry.sleep(delay, signal);
   }
+}
+
+/**
+ * The next chunk, or the signal's reason once it aborts: some fetch bodies never settle a read
+ * started after their request was aborted, so a read is never waited on alone. Each read has its
+ * own listener, removed when the read settles. (Racing every read against one promise for the
+ * whole connection kept each chunk reachable from that promise until the connection ended: memory
+ * grew with everything the stream had delivered.)
+ */
+function readOrAbort(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal): ReturnType<typeof reader.read> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    reader.read().then(
+      (chunk) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(chunk);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** What the stream keeps across connections besides `State`. */
