@@ -16,7 +16,7 @@ import { startTestServer } from "@flowspec/agent-service/testing";
 import { median } from "./support/rounds.js";
 
 const EVENTS = 50_000;
-const ROUNDS = 8;
+const ROUNDS = 16;
 
 interface Target {
   url: string;
