@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
@@ -192,6 +193,19 @@ describe("runFlow body limits with an injected fetch", () => {
     const run = (maxResponseBytes: number) => runFlow(doc, "answer_flow", { parameters: { kind: "x" } }, { sources, fetch, maxResponseBytes });
     await expect(run(1000)).rejects.toThrow(ResponseTooLargeError);
     expect(((await run(10_000)).result.success as { pad: string }).pad).toHaveLength(5000);
+  });
+});
+
+describe("runFlow retries with an injected fetch", () => {
+  it("leaves no listener on the caller's signal after back-offs, so a long-lived signal does not collect them", async () => {
+    let calls = 0;
+    const fetch = (async () =>
+      ++calls < 4 ? new Response("{}", { status: 503, headers: { "content-type": "application/json" } }) : new Response('{"ok":true}', { headers: { "content-type": "application/json" } })) as unknown as typeof globalThis.fetch;
+    const signal = new AbortController().signal;
+    const { result } = await runFlow(doc, "answer_flow", { parameters: { kind: "x" } }, { sources, fetch, signal, retry: { limit: 5, baseDelayMs: 1 } });
+    expect(result).toEqual({ success: { ok: true } });
+    expect(calls).toBe(4);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 });
 

@@ -149,13 +149,18 @@ function backoff(retry: NonNullable<RunOptions["retry"]>, attempt: number, retry
   return Math.min((retry.baseDelayMs ?? 200) * 2 ** attempt, 5_000);
 }
 
+/** Waits out a retry back-off; the caller's signal ends it early, and keeps no listener after it. */
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new TransportError("the run was aborted"));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      if (timer !== undefined) clearTimeout(timer);
+    const onAbort = () => {
+      clearTimeout(timer);
       reject(new TransportError("the run was aborted"));
-    }, { once: true });
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
