@@ -4,6 +4,7 @@ export {
   createStandardSchema,
   createValidate,
   formatIssues,
+  isThenable,
   issuesFromAjv,
   parsePointer,
   toPointer,

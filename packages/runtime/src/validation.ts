@@ -138,3 +138,5 @@ export function toPointer(tokens: readonly (string | number)[]): string {
 }
 
 export { issuesFromAjv, type AjvErrorObject } from "./issues.js";
+
+export { isThenable } from "./thenable.js";

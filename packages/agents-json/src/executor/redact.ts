@@ -42,12 +42,7 @@ export function createRedactor(): Redactor {
     secretHeaders,
     headers(headers) {
       const out: Record<string, string> = {};
-      const put = (value: string, name: string) => {
-        const shown = ALWAYS_SECRET_HEADERS.has(name) || secretHeaders.has(name) ? MASK : text(value);
-        // Assignment is the fast path; only "__proto__" would not make an own property.
-        if (name === "__proto__") defineOwn(out, name, shown);
-        else out[name] = shown;
-      };
+      const put = (value: string, name: string) => defineOwn(out, name, ALWAYS_SECRET_HEADERS.has(name) || secretHeaders.has(name) ? MASK : text(value));
       if (headers instanceof Headers) headers.forEach(put);
       else for (const name of Object.keys(headers)) put(headers[name]!, name);
       return out;

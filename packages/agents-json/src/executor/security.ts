@@ -1,3 +1,4 @@
+import { isThenable } from "@flowspec/runtime/validation";
 import { MissingCredentialsError, UnsupportedSecuritySchemeError } from "../errors.js";
 import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
 import type { Credential, OutgoingRequest, RunOptions, UpstreamAuth } from "./options.js";
@@ -139,10 +140,6 @@ function applyScheme(
     default:
       throw fail(`type ${JSON.stringify(definition.type)} is not supported`);
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
 }
 
 function base64(text: string): string {

@@ -1,3 +1,4 @@
+import { isThenable } from "@flowspec/runtime/validation";
 import { checkTaskList, checkTaskTree } from "../checks/check.js";
 import { validateInputs } from "../checks/inputs.js";
 import { isoNow, type TaskStatus } from "../lifecycle.js";
@@ -40,10 +41,6 @@ export function runTaskTree(input: TaskTreeNode | readonly Task[], options: RunO
     return rejected(new TaskTreeRunError(`task ${running.id} is in_progress; a run can only start from pending, completed, failed or cancelled tasks`));
   }
   return startRun(original, options);
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 function rejected(error: Error): RunHandle {

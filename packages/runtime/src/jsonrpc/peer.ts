@@ -1,3 +1,4 @@
+import { isThenable } from "../thenable.js";
 import type { ValidationIssue } from "../validation.js";
 import { ErrorCode, JsonRpcError, JsonRpcTransportError } from "./errors.js";
 import { classifyMessage, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from "./messages.js";
@@ -226,4 +227,3 @@ export function createPeer(options: PeerOptions): Peer {
   };
 }
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null)?.then === "function";

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { JsonRpcError, type RequestContext, type RequestHandler } from "@flowspec/runtime/jsonrpc";
-import type { ValidationIssue } from "@flowspec/runtime/validation";
+import { isThenable, type ValidationIssue } from "@flowspec/runtime/validation";
 import { methodValidation, type ComponentInfo, type FlowResult } from "../validate.js";
 import { componentName } from "../plugins/functions.js";
 import { isStandardSchema, jsonSchemaOf, type FlowInput, type ServerComponent, type ServerComponentContext } from "./components.js";
@@ -70,8 +70,7 @@ export function createComponentServer(components: Components): ComponentServer {
     };
     try {
       const output = component.handler(input, contextFor(rpc));
-      const thenable = typeof (output as PromiseLike<unknown> | null)?.then === "function";
-      return thenable ? Promise.resolve(output).then((value: unknown) => ({ output: value }), failed) : { output };
+      return isThenable(output) ? Promise.resolve(output).then((value: unknown) => ({ output: value }), failed) : { output };
     } catch (error) {
       return failed(error);
     }
