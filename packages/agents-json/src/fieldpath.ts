@@ -101,10 +101,10 @@ export function cloneJson<T>(value: T): T {
 
 /** Sets an own data property, even for keys like `__proto__` that assignment would treat specially. */
 export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // A key that is nowhere on the object or its prototypes can only become a new own data property
-  // by assignment, which is much cheaper than defineProperty; anything else (`__proto__`,
-  // `constructor`, an existing key) is defined explicitly.
-  if (!(key in target)) target[key] = value;
+  // On a plain or null-prototype object only `__proto__` is special: it is an accessor of
+  // Object.prototype. Every other inherited name (`constructor`, `toString`…) is a writable data
+  // property, so assigning it makes an own one, and assignment is much cheaper than defineProperty.
+  if (key !== "__proto__") target[key] = value;
   else Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 

@@ -155,4 +155,17 @@ describe("fieldPath grammar (§3.4–§3.6)", () => {
     expect(Object.hasOwn(record, "constructor")).toBe(true);
     expect(splitFieldPath("__proto__.polluted")).toMatchObject({ code: "fieldpath-unsafe" });
   });
+
+  it("writes names of Object.prototype as own data, on plain and null-prototype records", () => {
+    const names = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
+    for (const prototype of [Object.prototype, null]) {
+      const record = Object.create(prototype) as Record<string, unknown>;
+      for (const name of names) writePath(record, [name], { kept: name });
+      expect(Object.keys(record)).toEqual(names);
+      for (const name of names) expect(Object.getOwnPropertyDescriptor(record, name)).toEqual({ value: { kept: name }, writable: true, enumerable: true, configurable: true });
+      expect(Object.getPrototypeOf(record)).toBe(prototype);
+    }
+    expect(({} as Record<string, unknown>).kept).toBeUndefined();
+    expect(Object.prototype.toString.call({})).toBe("[object Object]");
+  });
 });

@@ -19,7 +19,7 @@ export interface RunAbort {
   startCall(): void;
   endCall(): void;
   /** True once a call ran out of time (which aborted the run). */
-  readonly timedOut: boolean;
+  timedOut: boolean;
   /** Stops the timer and stops following the caller's signal; call when the run is over. */
   release(): void;
 }
@@ -28,7 +28,6 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
   const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
   let controller: AbortController | undefined;
   let forward: (() => void) | undefined;
-  let timedOut = false;
   // One timer per run, not one per call: it is armed for the first timed call and, when it fires,
   // ends the call in flight if that call has had its timeoutMs, or re-arms itself for the rest of
   // that call's time (calls are sequential). Between calls it is left to fire and not re-armed.
@@ -52,11 +51,14 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
       timer = setTimeout(onTimer, left);
       return;
     }
-    timedOut = true;
+    runAbort.timedOut = true;
     ensure().abort(new Error(`timeout after ${timeoutMs} ms`));
   };
-  return {
+  // A plain field, not a getter: an object literal with an accessor is built on V8's slow path,
+  // which showed in profiles of short runs.
+  const runAbort: RunAbort = {
     timeoutMs: timed ? timeoutMs : 0,
+    timedOut: false,
     needsSignal: timed || callerSignal !== undefined,
     signal: () => ensure().signal,
     startCall: () => {
@@ -67,9 +69,6 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
     endCall: () => {
       callStarted = -1;
     },
-    get timedOut() {
-      return timedOut;
-    },
     release: () => {
       callStarted = -1;
       if (timer !== undefined) clearTimeout(timer);
@@ -77,4 +76,5 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
       if (forward) callerSignal?.removeEventListener("abort", forward);
     },
   };
+  return runAbort;
 }

@@ -105,7 +105,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
       const started = performance.now();
       try {
         const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, run, step.request.url);
-        step.response = { status: response.status, headers: redactor.headers(response.fields), body: redactor.value(response.body) };
+        step.response = { status: response.status, headers: redactor.headers(response.headers), body: redactor.value(response.body) };
         record.responses.success = response.body;
         if (options.validateResponses) {
           for (const issue of responseIssues(entry, response.status, response.body)) {

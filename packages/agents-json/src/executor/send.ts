@@ -15,8 +15,6 @@ const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export interface ReceivedResponse {
   status: number;
   headers: Headers;
-  /** The headers as a record (lower-case names, repeated ones combined as `get` does), made once: read here and shown in traces. */
-  fields: Record<string, string>;
   body: unknown;
 }
 
@@ -47,7 +45,6 @@ export async function sendRequest(
     if (run.needsSignal) init.signal = run.signal();
     let response: Response;
     let bodyBytes: Uint8Array;
-    let fields: Record<string, string>;
     try {
       try {
         response = await doFetch(request.url.href, init);
@@ -65,9 +62,8 @@ export async function sendRequest(
         await delay(backoff(retry!, attempt, response.headers.get("retry-after")), options.signal);
         continue;
       }
-      fields = Object.fromEntries(response.headers);
       try {
-        bodyBytes = await readBody(response, fields, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, details);
+        bodyBytes = await readBody(response, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, details);
       } catch (error) {
         if (error instanceof ResponseTooLargeError) throw error;
         throw new TransportError(`${what()}: reading the response failed: ${run.timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
@@ -75,7 +71,7 @@ export async function sendRequest(
     } finally {
       run.endCall();
     }
-    const parsed = parseBody(response, fields, bodyBytes, what, details, redactor);
+    const parsed = parseBody(response, bodyBytes, what, details, redactor);
     const ok = response.status >= 200 && response.status < 300;
     const accepted = ok && (options.successCriteria ? options.successCriteria(request.actionId, { status: response.status, headers: response.headers, body: parsed }) : true);
     if (!accepted) {
@@ -87,7 +83,7 @@ export async function sendRequest(
         details,
       );
     }
-    return { status: response.status, headers: response.headers, fields, body: parsed };
+    return { status: response.status, headers: response.headers, body: parsed };
   }
 }
 
@@ -96,13 +92,8 @@ function describeNetworkError(error: unknown): string {
   return cause?.code ? `${cause.code} ${cause.message ?? ""}`.trim() : (error as Error).message;
 }
 
-/** A header of the response's record (lower-case name), or null like `Headers.get`. */
-function field(fields: Record<string, string>, name: string): string | null {
-  return Object.hasOwn(fields, name) ? fields[name]! : null;
-}
-
-async function readBody(response: Response, fields: Record<string, string>, maxBytes: number, what: () => string, details: RunErrorDetails): Promise<Uint8Array> {
-  const declared = field(fields, "content-length");
+async function readBody(response: Response, maxBytes: number, what: () => string, details: RunErrorDetails): Promise<Uint8Array> {
+  const declared = response.headers.get("content-length");
   const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : NaN;
   const tooLarge = () => new ResponseTooLargeError(`${what()}: the response body is over maxResponseBytes (${maxBytes})`, details);
   if (length > maxBytes) {
@@ -112,7 +103,7 @@ async function readBody(response: Response, fields: Record<string, string>, maxB
   // A declared length within the limit can be read in one go (cheaper than a reader loop), unless
   // the body is content-encoded: fetch decodes it, and the decoded body can be far larger. Anything
   // but digits (empty, repeated "10, 10", "lots") promises nothing, and the body is counted instead.
-  if (Number.isFinite(length) && !isEncoded(field(fields, "content-encoding"))) return new Uint8Array(await response.arrayBuffer());
+  if (Number.isFinite(length) && !isEncoded(response.headers.get("content-encoding"))) return new Uint8Array(await response.arrayBuffer());
   return readUpTo(response, maxBytes, tooLarge);
 }
 
@@ -120,9 +111,9 @@ function isEncoded(encoding: string | null): boolean {
   return encoding !== null && encoding.trim() !== "" && encoding.trim().toLowerCase() !== "identity";
 }
 
-function parseBody(response: Response, fields: Record<string, string>, bytes: Uint8Array, what: () => string, details: RunErrorDetails, redactor: Redactor): unknown {
+function parseBody(response: Response, bytes: Uint8Array, what: () => string, details: RunErrorDetails, redactor: Redactor): unknown {
   if (response.status === 204 || bytes.byteLength === 0) return null;
-  const type = bareMediaType(field(fields, "content-type") ?? "");
+  const type = bareMediaType(response.headers.get("content-type") ?? "");
   const isJson = type === "application/json" || type.endsWith("+json");
   if (isJson) {
     const text = decoder.decode(bytes);
