@@ -17,6 +17,7 @@ export async function readUpTo(response: Response, maxBytes: number, tooLarge: (
     }
     chunks.push(value);
   }
+  if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
