@@ -8,6 +8,11 @@ describe("retry rules", () => {
     { value: "Thu, 01 Jan 2026 00:00:10 GMT", expected: 10_000 },
     { value: "Wed, 31 Dec 2025 00:00:00 GMT", expected: 0 },
     { value: "soon", expected: undefined },
+    // Neither delay-seconds nor an HTTP-date, though Date.parse reads each as a day in 2001.
+    { value: "-1", expected: undefined },
+    { value: "2.", expected: undefined },
+    { value: "retry 1", expected: undefined },
+    { value: "Thursday, 01-Jan-26 00:00:10 GMT", expected: 10_000 },
     { value: null, expected: undefined },
   ])("reads Retry-After $value as $expected ms", ({ value, expected }) => {
     expect(parseRetryAfter(value, Date.parse("2026-01-01T00:00:00Z"))).toBe(expected);

@@ -44,6 +44,15 @@ describe("RunsClient: calls", () => {
     expect((await client.get(run.runId)).runId).toBe(run.runId);
   });
 
+  it("accepts a baseUrl with a trailing slash", async () => {
+    const { client } = clientFor(server, { baseUrl: `${server.url}/` });
+    const run = await client.create(agentBody());
+    expect((await client.get(run.runId)).runId).toBe(run.runId);
+    expect((await client.listPage({ limit: 1 })).list).toHaveLength(1);
+    const split = clientFor(server, { baseUrl: "http://127.0.0.1:9", readBaseUrl: `${server.url}//` }).client;
+    expect((await split.get(run.runId)).runId).toBe(run.runId);
+  });
+
   it("accepts a token function, called per request", async () => {
     let calls = 0;
     const { client } = clientFor(server, { token: () => (calls++, server.token) });
@@ -230,6 +239,22 @@ describe("RunsClient: errors and retries", () => {
     const error = await patient.listPage().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(error).not.toBeInstanceOf(ApiTimeoutError);
+  });
+
+  it("honours timeouts longer than a timer holds (2^31 - 1 ms), and Infinity as no timeout", async () => {
+    server.fault({ route: "list", delayMs: 30 });
+    await expect(clientFor(server, { retry: { maxRetries: 0 }, timeoutMs: Infinity }).client.listPage()).resolves.toMatchObject({ offset: 0 });
+    server.fault({ route: "list", delayMs: 30 });
+    await expect(clientFor(server, { retry: { maxRetries: 0 }, timeoutMs: 2 ** 31 }).client.listPage()).resolves.toMatchObject({ offset: 0 });
+    const s = await startTestServer({ script: async (ctx) => void (await new Promise((r) => setTimeout(r, 30)), ctx.setStatus("running")) });
+    try {
+      const { client } = clientFor(s);
+      const run = await client.create(agentBody());
+      const month = 30 * 24 * 3600 * 1000;
+      await expect(client.waitForCompletion(run.runId, { timeoutMs: month })).resolves.toMatchObject({ status: "completed" });
+    } finally {
+      await s.close();
+    }
   });
 
   it("retries a reset connection", async () => {

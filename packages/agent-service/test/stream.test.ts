@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ApiError,
   AuthenticationError,
   NotFoundError,
+  RunsClient,
   StreamFrameError,
   StreamProtocolError,
   WaitTimeoutError,
@@ -171,6 +173,43 @@ describe("stream: consumers", () => {
     expect(pausedAt).toEqual([]);
   });
 
+  it("an aborted signal stops delivery at once, also of events already received", async () => {
+    const { client } = clientFor(server);
+    const run = await client.create(agentBody());
+    await client.waitForCompletion(run.runId); // the whole replay and the end arrive in a few chunks
+    const controller = new AbortController();
+    const reason = new Error("enough");
+    const seen: number[] = [];
+    const stream = client.stream(run.runId, { signal: controller.signal });
+    const outcome = await (async () => {
+      for await (const envelope of stream) {
+        seen.push(envelope.sequence);
+        if (envelope.sequence === 2) controller.abort(reason);
+      }
+    })().catch((e: unknown) => e);
+    expect(outcome).toBe(reason);
+    expect(seen).toEqual([1, 2]);
+    expect(stream.lastSequence).toBe(2);
+    expect(stream.terminal).toBeUndefined();
+  });
+
+  it("takes idleTimeoutMs: Infinity as no idle timeout, without a timer that overflows to 1 ms", async () => {
+    const overflows: string[] = [];
+    const onWarning = (warning: Error) => void (warning.name === "TimeoutOverflowWarning" && overflows.push(warning.message));
+    process.on("warning", onWarning);
+    try {
+      const { client } = clientFor(server);
+      const run = await client.create(agentBody());
+      const stream = client.stream(run.runId, { idleTimeoutMs: Infinity });
+      expect(await collect(stream)).toEqual(range(1, EVENTS));
+      expect(stream.reconnects).toBe(0);
+      await new Promise((r) => setTimeout(r, 5)); // warnings are emitted on a later tick
+      expect(overflows).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("reports lastSequence as the last event handed out, also after break", async () => {
     const { client } = clientFor(server);
     const run = await client.create(agentBody());
@@ -194,6 +233,19 @@ describe("stream: connecting", () => {
     server.fault({ route: "stream", status: 401 });
     await expect(collect(client.stream(run.runId))).rejects.toBeInstanceOf(AuthenticationError);
     await expect(collect(client.stream("no-such-run"))).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("reads a JSON error envelope answered to the stream request as the typed error, with code and request id", async () => {
+    const client = new RunsClient({
+      baseUrl: "http://127.0.0.1:9",
+      orgId: "o",
+      token: "t",
+      fetch: async () =>
+        new Response(JSON.stringify({ code: 4099, message: "stream not available" }), { status: 200, headers: { "content-type": "application/json", "x-request-id": "req-s" } }),
+    });
+    const error = await collect(client.stream("run-1")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 200, code: 4099, requestId: "req-s", serverMessage: "stream not available" });
   });
 
   it("gives up after maxReconnects consecutive failures", async () => {

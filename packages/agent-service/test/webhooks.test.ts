@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseWebhookDelivery, signWebhook, verifyWebhook, WebhookVerificationError, type WebhookCheck } from "@flowspec/agent-service";
+import { timingSafeEqual } from "../src/webhooks/signature.js";
 
 const secret = "whsec_" + Buffer.from("a very secret key of 32 bytes!!!").toString("base64");
 const now = Date.parse("2026-01-01T00:00:00Z");
@@ -70,6 +71,34 @@ describe("webhooks", () => {
     { name: "eventType ≠ event.type", body: JSON.stringify({ eventId: "e", eventType: "x", runId: "r", event: { ...event, type: "y" } }), message: /differs from \/event\/type/ },
   ])("parseWebhookDelivery refuses $name", ({ body, message }) => {
     expect(() => parseWebhookDelivery(body)).toThrow(message);
+  });
+
+  it("compares signatures itself, in constant time, not with the runtime's HMAC verify", async () => {
+    // Web Crypto's HMAC verify is not constant time everywhere: Node used memcmp until CVE-2026-21713
+    // (March 2026), and engines allow older Node 20 releases. Verification must not depend on it.
+    const verify = vi.spyOn(crypto.subtle, "verify").mockRejectedValue(new Error("crypto.subtle.verify must not be used"));
+    try {
+      const headers = await headersFor();
+      await expect(verifyWebhook({ rawBody, headers, secret, now })).resolves.toMatchObject({ eventId: "ev-7" });
+      expect(await failedCheck(verifyWebhook({ rawBody: rawBody.replace("Hi", "Ho"), headers, secret, now }))).toBe("signature");
+      const truncated = headers["webhook-signature"].slice(0, 20);
+      expect(await failedCheck(verifyWebhook({ rawBody, headers: { ...headers, "webhook-signature": truncated }, secret, now }))).toBe("signature");
+      expect(verify).not.toHaveBeenCalled();
+    } finally {
+      verify.mockRestore();
+    }
+  });
+
+  it("timingSafeEqual: equal only for the same bytes and the same length", () => {
+    const a = new Uint8Array(32).map((_, i) => i);
+    expect(timingSafeEqual(a, a.slice())).toBe(true);
+    for (const at of [0, 15, 31]) {
+      const b = a.slice();
+      b[at] = b[at]! ^ 1;
+      expect(timingSafeEqual(a, b)).toBe(false);
+    }
+    expect(timingSafeEqual(a, a.slice(0, 31))).toBe(false);
+    expect(timingSafeEqual(new Uint8Array(0), new Uint8Array(0))).toBe(true);
   });
 
   it("refuses a verified delivery whose eventId differs from webhook-id", async () => {

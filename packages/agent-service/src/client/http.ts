@@ -6,7 +6,7 @@
 import type { ValidationIssue, ValidationResult } from "@flowspec/runtime";
 import { REQUEST_ID_HEADER } from "../routes.js";
 import { ApiConnectionError, ApiError, apiErrorFor, ApiTimeoutError, ResponseValidationError } from "./errors.js";
-import { backoffDelay, parseRetryAfter, type ResolvedRetry } from "./retry.js";
+import { backoffDelay, parseRetryAfter, startTimer, type ResolvedRetry } from "./retry.js";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -80,7 +80,7 @@ async function once<T>(config: HttpConfig, spec: RequestSpec<T>, url: string): P
   if (spec.signal?.aborted) throw spec.signal.reason;
   spec.signal?.addEventListener("abort", onAbort, { once: true });
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const stopTimer = startTimer(() => {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
@@ -98,7 +98,7 @@ async function once<T>(config: HttpConfig, spec: RequestSpec<T>, url: string): P
     const text = await response.text().catch(noAnswer);
     return unwrap(response, text, spec);
   } finally {
-    clearTimeout(timer);
+    stopTimer();
     spec.signal?.removeEventListener("abort", onAbort);
   }
 }

@@ -40,8 +40,23 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // Every HTTP-date form opens with a day name; Date.parse alone takes "-1" or "2." for a day in 2001.
+  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/i.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The longest delay a timer holds: setTimeout fires a longer one (and Infinity) after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Calls `fn` after `ms`, waiting in steps past the timer limit; Infinity never fires. Returns the canceller. */
+export function startTimer(fn: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (left: number) => {
+    timer = left > MAX_TIMER_MS ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(fn, left);
+  };
+  if (ms !== Infinity) arm(ms);
+  return () => clearTimeout(timer);
 }
 
 /** Waits `ms`, rejecting with the signal's reason if it aborts first. */
@@ -49,10 +64,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
-      clearTimeout(timer);
+      stop();
       reject(signal!.reason);
     };
-    const timer = setTimeout(() => {
+    const stop = startTimer(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);

@@ -24,7 +24,7 @@ import {
 } from "../validate.js";
 import { ValidationError, WaitTimeoutError } from "./errors.js";
 import { request, type FetchLike, type HttpConfig, type Query } from "./http.js";
-import { resolveRetry, type RetryOptions } from "./retry.js";
+import { resolveRetry, startTimer, type RetryOptions } from "./retry.js";
 import { openRunStream, type RunStream, type StreamOptions } from "./stream.js";
 
 export interface RunsClientOptions {
@@ -119,9 +119,11 @@ export class RunsClient {
       retry: resolveRetry(options.retry),
       headers: options.headers ?? {},
     };
-    this.#controlUrl = options.baseUrl;
-    this.#readUrl = options.readBaseUrl ?? options.baseUrl;
-    this.#streamUrl = options.streamBaseUrl ?? this.#readUrl;
+    // Routes are appended to these, so a trailing slash would make `//v1/…`, which no route matches.
+    const base = (url: string) => url.replace(/\/+$/, "");
+    this.#controlUrl = base(options.baseUrl);
+    this.#readUrl = base(options.readBaseUrl ?? options.baseUrl);
+    this.#streamUrl = base(options.streamBaseUrl ?? this.#readUrl);
     this.#strictRequests = options.strictRequests ?? false;
   }
 
@@ -272,7 +274,7 @@ export class RunsClient {
     if (options.signal?.aborted) throw options.signal.reason;
     options.signal?.addEventListener("abort", onAbort, { once: true });
     const timeout = new Error("wait timeout");
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(timeout), options.timeoutMs);
+    const stopTimer = options.timeoutMs === undefined ? undefined : startTimer(() => controller.abort(timeout), options.timeoutMs);
     try {
       const run = await this.get(runId, { signal: controller.signal });
       if (isTerminalRun(run)) return run;
@@ -285,7 +287,7 @@ export class RunsClient {
       if (controller.signal.aborted && controller.signal.reason === timeout) throw new WaitTimeoutError(runId, options.timeoutMs!);
       throw error;
     } finally {
-      clearTimeout(timer);
+      stopTimer?.();
       options.signal?.removeEventListener("abort", onAbort);
     }
   }

@@ -8,7 +8,7 @@ import { DEFAULTS, isTerminalRun, QUERY, ROUTES, STREAM_CONTENT_TYPES, type Stre
 import { ApiError, StreamFrameError, StreamProtocolError, type FramePosition } from "./errors.js";
 import { authHeaders, buildUrl, isRetryableError, retryDelay, unwrap, type HttpConfig } from "./http.js";
 import { createFrameDecoder, type Frame } from "./frames.js";
-import { backoffDelay } from "./retry.js";
+import { backoffDelay, startTimer } from "./retry.js";
 
 export interface UnknownFrame {
   raw: string;
@@ -91,19 +91,26 @@ export function openRunStream(deps: StreamDeps, runId: string, options: StreamOp
     [Symbol.asyncIterator]() {
       if (iterated) throw new Error("a RunStream can be iterated only once; call stream() again to resume from lastSequence");
       iterated = true;
-      return flatten(iterate(deps, runId, options, state), state);
+      return flatten(iterate(deps, runId, options, state), state, options.signal);
     },
   };
 }
 
 /**
  * Hands out the envelopes of each batch one by one. Envelopes are received a chunk at a time, and
- * resolving an already-buffered one is much cheaper than resuming a generator per event.
+ * resolving an already-buffered one is much cheaper than resuming a generator per event. Once the
+ * signal aborts, nothing more is handed out, not even what is already buffered.
  */
-function flatten(batches: AsyncGenerator<SequencedOutputEnvelope[]>, state: State): AsyncIterableIterator<SequencedOutputEnvelope> {
+function flatten(batches: AsyncGenerator<SequencedOutputEnvelope[]>, state: State, signal: AbortSignal | undefined): AsyncIterableIterator<SequencedOutputEnvelope> {
   let buffer: SequencedOutputEnvelope[] = [];
   let index = 0;
   const pull = async (): Promise<IteratorResult<SequencedOutputEnvelope>> => {
+    if (signal?.aborted) {
+      // The generator may be paused where resuming it would finish normally (after the terminal frame).
+      buffer = [];
+      await batches.return(undefined);
+      throw signal.reason;
+    }
     for (;;) {
       const next = await batches.next();
       if (next.done) {
@@ -124,7 +131,7 @@ function flatten(batches: AsyncGenerator<SequencedOutputEnvelope[]>, state: Stat
       return this;
     },
     next() {
-      if (index < buffer.length) {
+      if (index < buffer.length && !signal?.aborted) {
         const envelope = buffer[index++]!;
         state.delivered = envelope.sequence;
         return Promise.resolve({ done: false, value: envelope });
@@ -159,9 +166,9 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
     let idled = false;
     let consumerHasIt = false; // while the caller holds a batch, silence is not the server's
 
-    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    let stopIdle = () => {};
     const watchIdle = (ms: number) => {
-      idleTimer = setTimeout(() => {
+      stopIdle = startTimer(() => {
         const quiet = Date.now() - lastActivity;
         if (consumerHasIt) watchIdle(idleTimeoutMs);
         else if (quiet >= idleTimeoutMs) {
@@ -204,6 +211,10 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
         : contentType.includes(STREAM_CONTENT_TYPES.ndjson)
           ? "ndjson"
           : undefined;
+      if (!bodyTransport && contentType.includes("application/json")) {
+        // A `{code, message}` envelope instead of a stream: a non-zero code is the server's error (§4.4).
+        unwrap(response, await response.text().catch(() => ""), { typeName: "stream", validate: () => ({ ok: true, value: undefined }) });
+      }
       if (!bodyTransport || !response.body) {
         throw new StreamProtocolError(`the stream answered with Content-Type ${JSON.stringify(contentType)}, not SSE or NDJSON`);
       }
@@ -241,7 +252,7 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
       if (!(error instanceof Dropped)) throw error;
       outcome = error;
     } finally {
-      clearTimeout(idleTimer);
+      stopIdle();
       signal?.removeEventListener("abort", onAbort);
       controller.abort();
       reader?.cancel().catch(() => undefined);

@@ -34,6 +34,18 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+/**
+ * Whether two byte strings are equal, in time that depends only on their lengths: every byte is
+ * looked at, with no early exit. (Web Crypto's HMAC verify is not constant time on every runtime:
+ * Node compared with memcmp until CVE-2026-21713.)
+ */
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
 /** Base64 to bytes, or undefined when it is not base64. */
 export function fromBase64(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) return undefined;

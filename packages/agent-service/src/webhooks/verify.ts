@@ -1,13 +1,14 @@
 /**
  * Verifies and parses a webhook delivery (protocol notes §6): Standard Webhooks headers, the
- * timestamp within a tolerance, any one listed `v1` signature (checked by Web Crypto's HMAC
- * verify, which compares in constant time), then the body. Works on the raw bytes as received,
- * never on re-serialized JSON. Throws WebhookVerificationError naming the check that failed.
+ * timestamp within a tolerance, any one listed `v1` signature (the expected MAC is computed once and
+ * compared in constant time here, not by Web Crypto's verify, which is not constant time on every
+ * runtime), then the body. Works on the raw bytes as received, never on re-serialized JSON. Throws
+ * WebhookVerificationError naming the check that failed.
  */
 import type { OutputEvent } from "../generated/index.js";
 import { WebhookVerificationError } from "../client/errors.js";
 import { validateOutputEventResponse } from "../validate.js";
-import { fromBase64, hmacKey, signedContent } from "./signature.js";
+import { fromBase64, hmacKey, signedContent, timingSafeEqual } from "./signature.js";
 
 /** A delivery's body (provisional): at least once, so dedupe by `eventId`. */
 export interface WebhookDelivery {
@@ -57,8 +58,8 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
   const skew = Math.abs((options.now ?? Date.now()) / 1000 - Number(timestamp));
   if (skew > tolerance) throw new WebhookVerificationError("timestamp", `webhook-timestamp is ${Math.round(skew)} s away from now (tolerance ${tolerance} s)`);
 
-  const key = await hmacKey(options.secret, "verify");
-  const content = signedContent(id!, timestamp!.trim(), options.rawBody);
+  const key = await hmacKey(options.secret, "sign");
+  const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, signedContent(id!, timestamp!.trim(), options.rawBody)));
   const candidates = signatures!
     .split(" ")
     .filter((entry) => entry.startsWith("v1,"))
@@ -67,7 +68,7 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
   let valid = false;
   for (const signature of candidates) {
     // Checked one by one, each in constant time; stopping at a match leaks nothing about the key.
-    if (signature && (await crypto.subtle.verify("HMAC", key, signature, content))) {
+    if (signature && timingSafeEqual(signature, expected)) {
       valid = true;
       break;
     }
