@@ -254,6 +254,26 @@ describe("runFlow per-call timeouts", () => {
   });
 });
 
+describe("runFlow with a timeout longer than a timer holds", () => {
+  it("waits out a call under a timeoutMs past 2^31 - 1 ms without a timer that overflows to 1 ms", async () => {
+    const overflows: string[] = [];
+    const onWarning = (warning: Error) => void (warning.name === "TimeoutOverflowWarning" && overflows.push(warning.message));
+    process.on("warning", onWarning);
+    try {
+      const fetch = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return new Response("{}", { headers: { "content-type": "application/json" } });
+      }) as unknown as typeof globalThis.fetch;
+      const { result } = await runFlow(doc, "answer_flow", { parameters: { kind: "x" } }, { sources, fetch, timeoutMs: 30 * 24 * 3600 * 1000 });
+      expect(result).toEqual({ success: {} });
+      await new Promise((resolve) => setTimeout(resolve, 5)); // warnings are emitted on a later tick
+      expect(overflows).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
+
 describe("runFlow repeated (what is worked out once per flow and per operation)", () => {
   it("gives the same requests and results on every run, with other servers, sources and arguments", async () => {
     const urls: string[] = [];

@@ -24,13 +24,17 @@ export interface RunAbort {
   release(): void;
 }
 
+/** The longest delay a timer holds: setTimeout runs a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs: number): RunAbort {
   const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
   let controller: AbortController | undefined;
   let forward: (() => void) | undefined;
   // One timer per run, not one per call: it is armed for the first timed call and, when it fires,
   // ends the call in flight if that call has had its timeoutMs, or re-arms itself for the rest of
-  // that call's time (calls are sequential). Between calls it is left to fire and not re-armed.
+  // that call's time (calls are sequential). Between calls it is left to fire and not re-armed. A
+  // timeout past what a timer holds is waited out in steps the same way.
   let timer: ReturnType<typeof setTimeout> | undefined;
   let callStarted = -1;
   const ensure = (): AbortController => {
@@ -48,7 +52,7 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
     if (callStarted < 0) return;
     const left = callStarted + timeoutMs - performance.now();
     if (left > 0) {
-      timer = setTimeout(onTimer, left);
+      timer = setTimeout(onTimer, Math.min(left, MAX_TIMER_MS));
       return;
     }
     runAbort.timedOut = true;
@@ -64,7 +68,7 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
     startCall: () => {
       if (!timed) return;
       callStarted = performance.now();
-      timer ??= setTimeout(onTimer, timeoutMs);
+      timer ??= setTimeout(onTimer, Math.min(timeoutMs, MAX_TIMER_MS));
     },
     endCall: () => {
       callStarted = -1;
