@@ -56,6 +56,23 @@ describe.each(posts)("createHttpClient through %s", (_name, makePost) => {
     await expect(call).rejects.toThrow("stop");
   });
 
+  it("stops the POST of a call that timed out, so the server sees the client go", async () => {
+    const { listener, peer } = createStreamableHttpListener({
+      handlers: { slow: async (params, rpc) => rpc.request("base", params) },
+      streams: () => true,
+    });
+    const client = createHttpClient({ url: await serve(listener), post: makePost(), handlers: { base: () => new Promise(() => undefined) } });
+    await expect(client.request("slow", 1, { timeoutMs: 50 })).rejects.toThrow("slow timed out after 50 ms");
+    // The server fails its call back once the SSE stream answering "slow" closes.
+    for (let i = 0; i < 100 && peer.pendingCount > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(peer.pendingCount).toBe(0);
+    // With a timeout and a signal, aborting still rejects with the signal's reason.
+    const controller = new AbortController();
+    const call = client.request("slow", 2, { timeoutMs: 10_000, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("stop")), 20);
+    await expect(call).rejects.toThrow("stop");
+  });
+
   it("fails a call whose answer is cut off, ends without the response, or is not JSON-RPC", async () => {
     const url = await serve((req, res) => {
       req.resume();

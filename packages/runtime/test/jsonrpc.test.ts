@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLineReader, ErrorCode, JsonRpcError, JsonRpcResultError, JsonRpcTransportError, type PeerOptions } from "@flowspec/runtime/jsonrpc";
-import { connectStreams } from "@flowspec/runtime/node";
+import { connectStreams, spawnPeer } from "@flowspec/runtime/node";
 
 /** Two peers joined by in-memory streams, plus a tap on what the server writes. */
 function pair(server: Omit<PeerOptions, "send">, client: Omit<PeerOptions, "send"> = {}, maxLineBytes?: number) {
@@ -76,6 +76,16 @@ describe("JSON-RPC peer over newline-delimited streams", () => {
     expect(await raw('{"jsonrpc":"2.0","id":"after","method":"echo","params":{}}\n')).toEqual({ jsonrpc: "2.0", id: "after", result: {} });
   });
 
+  it("answers a result that cannot be written as JSON with -32603, instead of leaving the call unanswered", async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const { client } = pair({ handlers: { big: () => ({ n: 1n }), loop: async () => circular, echo: (p) => p } });
+    const outcome = (call: Promise<unknown>) => Promise.race([call.catch((error: unknown) => error), new Promise((r) => setTimeout(() => r("unanswered"), 500))]);
+    expect(await outcome(client.request("big", {}))).toMatchObject({ code: ErrorCode.InternalError, message: expect.stringMatching(/^Internal error: .*BigInt/) });
+    expect(await outcome(client.request("loop", {}))).toMatchObject({ code: ErrorCode.InternalError, message: expect.stringMatching(/^Internal error: .*circular/) });
+    expect(await client.request("echo", 1)).toBe(1);
+  });
+
   it("answers nothing to a notification, and hands it over", async () => {
     const seen: unknown[] = [];
     const { raw, toServer } = pair({ handlers: { echo: (p) => p }, onNotification: (method, params) => seen.push([method, params]) });
@@ -103,6 +113,24 @@ describe("JSON-RPC peer over newline-delimited streams", () => {
     (client as { close(): void }).close();
     await expect(pending).rejects.toBeInstanceOf(JsonRpcTransportError);
     expect(client.pendingCount).toBe(0);
+  });
+
+  it("fails a pending call whose response is malformed, instead of leaving it pending, and answers nothing to it", async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const written: { id: unknown; method?: string }[] = [];
+    toServer.on("data", (chunk: Buffer) => written.push(...chunk.toString().split("\n").filter(Boolean).map((line) => JSON.parse(line))));
+    const client = connectStreams(toClient, toServer, { role: "client" });
+    const call = client.request("x", {}).catch((error: unknown) => error);
+    await until(() => written.length === 1);
+    // "result": null counts as absent (protocol notes §2.2): not a valid response.
+    toClient.write(JSON.stringify({ jsonrpc: "2.0", id: written[0]!.id, result: null }) + "\n");
+    const error = await Promise.race([call, new Promise((r) => setTimeout(() => r("still pending"), 500))]);
+    expect(error).toBeInstanceOf(JsonRpcTransportError);
+    expect((error as Error).message).toMatch(/invalid response to x: .*exactly one of result and error/);
+    expect(client.pendingCount).toBe(0);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(written).toHaveLength(1);
   });
 
   it("rejects with the error response, or with JsonRpcResultError for a result that fails validation", async () => {
@@ -177,5 +205,21 @@ describe("connectStreams", () => {
     expect(writes.length).toBeGreaterThan(4);
     for (const write of writes.slice(0, -1)) expect(write.length).toBeGreaterThanOrEqual(4096);
     expect(writes.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line).id)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+});
+
+describe("spawnPeer", () => {
+  it("close() ends a child that ignores stdin's end and SIGTERM, instead of hanging", { timeout: 15_000 }, async () => {
+    const stubborn = "process.on('SIGTERM', () => {}); process.stdin.on('data', () => {}); process.stdin.on('end', () => {}); setInterval(() => {}, 1000); process.stderr.write('ready\\n');";
+    let ready!: () => void;
+    const started = new Promise<void>((r) => (ready = r));
+    const { child, close, peer } = await spawnPeer({ command: process.execPath, args: ["-e", stubborn], onStderr: (line) => line === "ready" && ready() }, {});
+    await started;
+    const pending = peer.request("never", {}).catch((error: unknown) => error);
+    const outcome = await Promise.race([close().then(() => "closed"), new Promise((r) => setTimeout(() => r("still open"), 10_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    expect(outcome).toBe("closed");
+    expect(child.signalCode).toBe("SIGKILL");
+    expect(await pending).toBeInstanceOf(JsonRpcTransportError);
   });
 });

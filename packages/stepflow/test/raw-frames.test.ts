@@ -60,6 +60,8 @@ describe("the component server over stdio, spoken to in raw frames", () => {
   it("writes nothing but protocol lines to stdout; console output goes to stderr", () => {
     for (const line of stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
     expect(stderr).toContain("this goes to stderr, not to the protocol stream");
+    expect(stderr).toContain("console.dir goes to stderr too");
+    expect(stderr).toContain("console.dirxml goes to stderr too");
   });
 });
 

@@ -142,8 +142,25 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 
   return {
-    request: (method, params, call) =>
-      peer.requestVia((request) => void exchange(request, call?.signal).catch((error: Error) => peer.rejectCall(request.id, error)), method, params, call),
+    request<R>(method: string, params: unknown, call?: CallOptions): Promise<R> {
+      if (call?.timeoutMs === undefined) {
+        return peer.requestVia<R>((request) => void exchange(request, call?.signal).catch((error: Error) => peer.rejectCall(request.id, error)), method, params, call);
+      }
+      // A call that times out stops its POST too: no connection left open, and the server sees the
+      // client go (its SSE stream closes).
+      const stop = new AbortController();
+      const forward = () => stop.abort(call.signal!.reason);
+      call.signal?.addEventListener("abort", forward, { once: true });
+      const answer = peer.requestVia<R>((request) => void exchange(request, stop.signal).catch((error: Error) => peer.rejectCall(request.id, error)), method, params, call);
+      answer.then(
+        () => call.signal?.removeEventListener("abort", forward),
+        (error: unknown) => {
+          call.signal?.removeEventListener("abort", forward);
+          stop.abort(error);
+        },
+      );
+      return answer;
+    },
     async notify(method, params, call) {
       const response = await post({ jsonrpc: "2.0", method, params }, call?.signal);
       await response.discard();

@@ -98,6 +98,17 @@ export function createPeer(options: PeerOptions): Peer {
     }
   };
 
+  /** Sends a response; one that cannot be written as JSON (a BigInt, a cycle) becomes -32603, so the caller still gets an answer. */
+  const answer = (response: JsonRpcResponse): void | Promise<void> => {
+    try {
+      const sent = options.send(response);
+      if (sent) return sent.catch(report);
+    } catch (error) {
+      if (!(error instanceof TypeError)) return report(error as Error);
+      return send({ jsonrpc: "2.0", id: response.id, error: { code: ErrorCode.InternalError, message: `Internal error: the response cannot be written as JSON: ${error.message}` } });
+    }
+  };
+
   const requestVia = <R>(write: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, call: CallOptions = {}): Promise<R> => {
     if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: the connection is closed`));
     if (call.signal?.aborted) return Promise.reject(call.signal.reason);
@@ -170,13 +181,18 @@ export function createPeer(options: PeerOptions): Peer {
   const receive = (value: unknown) => {
     const classified = classifyMessage(value);
     switch (classified.kind) {
-      case "invalid":
-        void send({ jsonrpc: "2.0", id: classified.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
+      case "invalid": {
+        // A malformed answer to one of our calls fails that call (else it would wait forever);
+        // a response is never answered.
+        const call = classified.id !== null && !("method" in (value as object)) ? pending.get(classified.id) : undefined;
+        if (call) call.settle(false, new JsonRpcTransportError(`invalid response to ${call.method}: ${classified.reason}`));
+        else void send({ jsonrpc: "2.0", id: classified.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
         return;
+      }
       case "request": {
         const response = respond(classified.message);
-        if (response instanceof Promise) void response.then(send);
-        else void send(response);
+        if (response instanceof Promise) void response.then(answer);
+        else void answer(response);
         return;
       }
       case "notification": {

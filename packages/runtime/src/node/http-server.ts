@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { classifyMessage, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, type JsonRpcMessage, type Peer, type PeerOptions } from "../jsonrpc/index.js";
+import { classifyMessage, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type JsonRpcMessage, type JsonRpcRequest, type Peer, type PeerOptions, type RequestId } from "../jsonrpc/index.js";
 
 export interface StreamableHttpOptions extends Omit<PeerOptions, "send"> {
   /** Whether a request is answered with an SSE stream (its handler may call back) rather than JSON. */
@@ -39,10 +39,11 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
       return json(res, 200, { status: "healthy", timestamp: new Date().toISOString(), ...options.health?.() });
     }
     if (req.method !== "POST") return json(res, 405, { error: "only POST (and GET /health) are served" }, { allow: "POST" });
-    if (!(req.headers["content-type"] ?? "").includes("application/json")) {
+    // Media types are case-insensitive (RFC 9110 §8.3.1).
+    if (!(req.headers["content-type"] ?? "").toLowerCase().includes("application/json")) {
       return json(res, 415, { error: "Content-Type must be application/json" });
     }
-    const accept = req.headers.accept ?? "";
+    const accept = (req.headers.accept ?? "").toLowerCase();
     if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
       return json(res, 406, { error: "Accept header must include application/json and text/event-stream" });
     }
@@ -57,6 +58,10 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case "invalid":
+        // A malformed response to a pending call back fails that call rather than leaving it waiting.
+        if (classified.id !== null && !("method" in (value as object))) {
+          peer.rejectCall(classified.id, new JsonRpcTransportError(`invalid response to a call back: ${classified.reason}`));
+        }
         return json(res, 400, { error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
       case "response":
         if (!peer.resolveResponse(classified.message)) options.onError?.(new Error(`a POSTed response has unknown id ${JSON.stringify(classified.message.id)}`));
@@ -69,7 +74,23 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
         if (!options.streams?.(method, params)) return json(res, 200, await peer.handleRequest(classified.message));
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
         const event = (message: JsonRpcMessage) => void res.write(`data: ${JSON.stringify(message)}\n\n`);
-        const response = await peer.handleRequest(classified.message, event);
+        // Call backs go out only while this stream is open. If the client goes away before the
+        // final response, the ones it has not answered fail instead of waiting forever (after the
+        // final response the client still POSTs its answers to those it has read).
+        const callBacks: RequestId[] = [];
+        let open = true;
+        res.once("close", () => {
+          if (!open) return;
+          open = false;
+          for (const id of callBacks) peer.rejectCall(id, new JsonRpcTransportError(`the SSE stream answering ${method} closed before the call back was answered`));
+        });
+        const callBack = (request: JsonRpcRequest) => {
+          if (!open) throw new JsonRpcTransportError(`the SSE stream answering ${method} has closed`);
+          callBacks.push(request.id);
+          event(request);
+        };
+        const response = await peer.handleRequest(classified.message, callBack);
+        open = false;
         event(response);
         res.end();
         return;

@@ -2,9 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { inspect, type InspectOptions } from "node:util";
 import { createLineReader, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions } from "../jsonrpc/index.js";
 
 const BATCH_CHARS = 4096;
+/** How long `SpawnedPeer.close()` waits after SIGTERM before SIGKILL. */
+const KILL_AFTER_MS = 2000;
 
 export interface StreamPeerOptions extends Omit<PeerOptions, "send"> {
   /** Which side this is: a server answers an oversized line with -32600; a client reports it. */
@@ -77,7 +80,7 @@ export interface SpawnOptions {
 export interface SpawnedPeer {
   peer: Peer;
   child: ChildProcess;
-  /** Ends the child (stdin closed, then SIGTERM) and fails pending calls. */
+  /** Ends the child (stdin closed, then SIGTERM, SIGKILL after 2 s) and fails pending calls. */
   close(): Promise<void>;
 }
 
@@ -126,7 +129,12 @@ export function spawnPeer(spawnOptions: SpawnOptions, options: Omit<StreamPeerOp
         close: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once("exit", () => done());
+            // A child that ignores SIGTERM is killed after a grace period, so close() never hangs.
+            const kill = setTimeout(() => child.kill("SIGKILL"), KILL_AFTER_MS);
+            child.once("exit", () => {
+              clearTimeout(kill);
+              done();
+            });
             child.stdin!.end();
             child.kill("SIGTERM");
           }),
@@ -137,13 +145,16 @@ export function spawnPeer(spawnOptions: SpawnOptions, options: Omit<StreamPeerOp
 
 /**
  * Serves JSON-RPC on this process's stdin and stdout. stdout then carries protocol lines only:
- * console.log, console.info and console.debug are redirected to stderr.
+ * console.log, info, debug, dir and dirxml (every console method that writes to stdout itself;
+ * table, count, group, timeLog go through console.log) are redirected to stderr.
  */
 export function serveProcessStdio(options: Omit<StreamPeerOptions, "role">): Peer {
   const toStderr = (...args: unknown[]) => void console.error(...args);
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
+  console.dirxml = toStderr;
+  console.dir = (item?: unknown, dirOptions?: InspectOptions) => void console.error(inspect(item, { customInspect: false, ...dirOptions }));
   return connectStreams(process.stdin, process.stdout, { ...options, role: "server" });
 }
 
