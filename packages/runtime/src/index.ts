@@ -26,3 +26,4 @@ export {
   type SourceDocument,
   type SourceLocation,
 } from "./document.js";
+export { startTimer } from "./timer.js";

@@ -101,6 +101,12 @@ describe("JSON-RPC peer over newline-delimited streams", () => {
     expect(await raw('{"jsonrpc":"2.0","id":"small","method":"echo","params":1}\n')).toMatchObject({ id: "small", result: 1 });
   });
 
+  it("takes timeoutMs: Infinity and timeouts past 2^31 - 1 ms as what they say, not as 1 ms", async () => {
+    const { client } = pair({ handlers: { later: () => new Promise((resolve) => setTimeout(() => resolve("done"), 30)) } });
+    expect(await client.request("later", {}, { timeoutMs: Infinity })).toBe("done");
+    expect(await client.request("later", {}, { timeoutMs: 2 ** 31 })).toBe("done");
+  });
+
   it("times out, aborts, and fails pending calls when the connection closes", async () => {
     const { client, toServer } = pair({ handlers: { never: () => new Promise(() => undefined) } });
     await expect(client.request("never", {}, { timeoutMs: 20 })).rejects.toThrow(/never timed out after 20 ms/);

@@ -6,7 +6,8 @@
 import type { ValidationIssue, ValidationResult } from "@flowspec/runtime";
 import { REQUEST_ID_HEADER } from "../routes.js";
 import { ApiConnectionError, ApiError, apiErrorFor, ApiTimeoutError, ResponseValidationError } from "./errors.js";
-import { backoffDelay, parseRetryAfter, startTimer, type ResolvedRetry } from "./retry.js";
+import { startTimer } from "@flowspec/runtime";
+import { backoffDelay, parseRetryAfter, type ResolvedRetry } from "./retry.js";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 

@@ -1,4 +1,5 @@
 /** Backoff and `Retry-After` (protocol notes §4.4): openai-node's defaults, injectable for tests. */
+import { startTimer } from "@flowspec/runtime";
 import { DEFAULTS } from "../routes.js";
 
 export interface RetryOptions {
@@ -44,19 +45,6 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/i.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** The longest delay a timer holds: setTimeout fires a longer one (and Infinity) after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Calls `fn` after `ms`, waiting in steps past the timer limit; Infinity never fires. Returns the canceller. */
-export function startTimer(fn: () => void, ms: number): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = (left: number) => {
-    timer = left > MAX_TIMER_MS ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(fn, left);
-  };
-  if (ms !== Infinity) arm(ms);
-  return () => clearTimeout(timer);
 }
 
 /** Waits `ms`, rejecting with the signal's reason if it aborts first. */

@@ -24,7 +24,8 @@ import {
 } from "../validate.js";
 import { ValidationError, WaitTimeoutError } from "./errors.js";
 import { request, type FetchLike, type HttpConfig, type Query } from "./http.js";
-import { resolveRetry, startTimer, type RetryOptions } from "./retry.js";
+import { startTimer } from "@flowspec/runtime";
+import { resolveRetry, type RetryOptions } from "./retry.js";
 import { openRunStream, type RunStream, type StreamOptions } from "./stream.js";
 
 export interface RunsClientOptions {

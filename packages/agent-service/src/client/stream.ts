@@ -8,7 +8,8 @@ import { DEFAULTS, isTerminalRun, QUERY, ROUTES, STREAM_CONTENT_TYPES, type Stre
 import { ApiError, StreamFrameError, StreamProtocolError, type FramePosition } from "./errors.js";
 import { authHeaders, buildUrl, isRetryableError, retryDelay, unwrap, type HttpConfig } from "./http.js";
 import { createFrameDecoder, type Frame } from "./frames.js";
-import { backoffDelay, startTimer } from "./retry.js";
+import { startTimer } from "@flowspec/runtime";
+import { backoffDelay } from "./retry.js";
 
 export interface UnknownFrame {
   raw: string;

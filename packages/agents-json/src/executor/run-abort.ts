@@ -8,6 +8,8 @@
  * A fired timeout is the run's state, so every later attempt of the run (a retry after a back-off
  * during which the timer fired) reports the timeout rather than a bare abort, and is not retried.
  */
+import { startTimer } from "@flowspec/runtime";
+
 export interface RunAbort {
   /** The per-call timeout in ms, or 0 when calls are not timed. */
   readonly timeoutMs: number;
@@ -24,18 +26,14 @@ export interface RunAbort {
   release(): void;
 }
 
-/** The longest delay a timer holds: setTimeout runs a longer one after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs: number): RunAbort {
   const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
   let controller: AbortController | undefined;
   let forward: (() => void) | undefined;
   // One timer per run, not one per call: it is armed for the first timed call and, when it fires,
   // ends the call in flight if that call has had its timeoutMs, or re-arms itself for the rest of
-  // that call's time (calls are sequential). Between calls it is left to fire and not re-armed. A
-  // timeout past what a timer holds is waited out in steps the same way.
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  // that call's time (calls are sequential). Between calls it is left to fire and not re-armed.
+  let stopTimer: (() => void) | undefined;
   let callStarted = -1;
   const ensure = (): AbortController => {
     if (!controller) {
@@ -48,11 +46,11 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
     return controller;
   };
   const onTimer = () => {
-    timer = undefined;
+    stopTimer = undefined;
     if (callStarted < 0) return;
     const left = callStarted + timeoutMs - performance.now();
     if (left > 0) {
-      timer = setTimeout(onTimer, Math.min(left, MAX_TIMER_MS));
+      stopTimer = startTimer(onTimer, left);
       return;
     }
     runAbort.timedOut = true;
@@ -68,15 +66,15 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
     startCall: () => {
       if (!timed) return;
       callStarted = performance.now();
-      timer ??= setTimeout(onTimer, Math.min(timeoutMs, MAX_TIMER_MS));
+      stopTimer ??= startTimer(onTimer, timeoutMs);
     },
     endCall: () => {
       callStarted = -1;
     },
     release: () => {
       callStarted = -1;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      stopTimer?.();
+      stopTimer = undefined;
       if (forward) callerSignal?.removeEventListener("abort", forward);
     },
   };

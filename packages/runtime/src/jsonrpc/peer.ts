@@ -1,4 +1,5 @@
 import { isThenable } from "../thenable.js";
+import { startTimer } from "../timer.js";
 import type { ValidationIssue } from "../validation.js";
 import { ErrorCode, JsonRpcError, JsonRpcTransportError } from "./errors.js";
 import { classifyMessage, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from "./messages.js";
@@ -114,10 +115,10 @@ export function createPeer(options: PeerOptions): Peer {
     if (call.signal?.aborted) return Promise.reject(call.signal.reason);
     const id = nextId();
     return new Promise<R>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let stopTimer: (() => void) | undefined;
       const settle = (ok: boolean, value: unknown) => {
         if (!pending.delete(id)) return;
-        if (timer) clearTimeout(timer);
+        stopTimer?.();
         call.signal?.removeEventListener("abort", onAbort);
         if (ok) resolve(value as R);
         else reject(value);
@@ -127,7 +128,7 @@ export function createPeer(options: PeerOptions): Peer {
       pending.set(id, { method, settle });
       call.signal?.addEventListener("abort", onAbort, { once: true });
       if (call.timeoutMs !== undefined) {
-        timer = setTimeout(() => settle(false, new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`)), call.timeoutMs);
+        stopTimer = startTimer(() => settle(false, new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`)), call.timeoutMs);
       }
       try {
         write({ jsonrpc: "2.0", id, method, params })?.catch(failed);
