@@ -71,6 +71,16 @@ describe("agentsJson builder", () => {
     ).toThrow(/empty segment/);
   });
 
+  it("rejects link parameter names a fieldPath cannot address instead of nesting them", () => {
+    const linked = (to: string, from = "x") => () =>
+      agentsJson(info)
+        .source("s", "s.yaml")
+        .flow("f", { title: "F", description: "F" }, (flow) => flow.parameter("x").action("a", "s", "op").action("b", "s", "op").link({ actionParameter: "a", name: from }, { action: "b", parameter: to }));
+    expect(linked("user.id")).toThrow(/parameter "user.id" cannot be addressed/);
+    expect(linked("id", "user.id")).toThrow(/parameter "user.id" cannot be addressed/);
+    expect(linked("filter[user.id]")).not.toThrow();
+  });
+
   it("build() fails on lint errors (link order, duplicate ids)", () => {
     const outOfOrder = agentsJson(info)
       .source("s", "s.yaml")

@@ -17,9 +17,14 @@ const specs = [
 
 let server: Server;
 let origin = "";
+const hosts: string[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
-    if (req.url === "/big.yaml") {
+    hosts.push(`${req.headers.host}${req.url}`);
+    if (req.url === "/redirect") {
+      res.writeHead(302, { location: `http://localhost:${(server.address() as AddressInfo).port}/spec.json` });
+      res.end();
+    } else if (req.url === "/big.yaml") {
       res.writeHead(200, { "content-type": "application/yaml" });
       res.end(`openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {}\n# ${"x".repeat(5000)}`);
     } else if (req.url === "/slow.yaml") {
@@ -101,6 +106,16 @@ describe("OpenAPI sources (§4.2)", () => {
     expect([...ok.operations.keys()]).toEqual(["get_x"]);
     await expect(loadOpenApiSource({ id: "s", path: `${origin}/big.yaml` }, { resolver: createSourceResolver({ allowUrls: true, maxBytes: 1000 }) })).rejects.toThrow(/1000-byte limit/);
     await expect(loadOpenApiSource({ id: "s", path: `${origin}/slow.yaml` }, { resolver: createSourceResolver({ allowUrls: true, timeoutMs: 100 }) })).rejects.toThrow(SourceResolutionError);
+  });
+
+  it("does not follow a redirect out of allowedOrigins", async () => {
+    const resolver = createSourceResolver({ allowUrls: true, allowedOrigins: [origin] });
+    hosts.length = 0;
+    await expect(loadOpenApiSource({ id: "s", path: `${origin}/redirect` }, { resolver })).rejects.toThrow(/redirect.*localhost.*not in allowedOrigins/);
+    expect(hosts.filter((h) => h.startsWith("localhost"))).toEqual([]);
+    // Without an allow-list redirects are followed as before.
+    const followed = await loadOpenApiSource({ id: "s", path: `${origin}/redirect` }, { resolver: createSourceResolver({ allowUrls: true }) });
+    expect([...followed.operations.keys()]).toEqual(["get_x"]);
   });
 
   it("keeps an unloadable source as an error entry instead of failing", async () => {

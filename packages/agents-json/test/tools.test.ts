@@ -73,6 +73,31 @@ describe("exportTools (§4.9)", () => {
     expect(() => exportTools({ ...base, flows: [flow("has space", { type: "object" })] }, { format: "anthropic" })).toThrow(ToolExportError);
   });
 
+  it("openaiStrict closes every object schema, also ones without properties and inside anyOf", () => {
+    const base = { agentsJson: "0.1.0", info: { title: "T", version: "1", description: "d" }, sources: [{ id: "s", path: "s.yaml" }] };
+    const body = { type: "object", properties: { meta: { type: "object" }, pick: { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "string" }] } } };
+    const doc = {
+      ...base,
+      flows: [{ id: "f", title: "f", description: "d", actions: [{ id: "a", sourceId: "s", operationId: "o" }], links: [], fields: { parameters: [{ name: "filter", type: "object" }], requestBody: { content: { "application/json": { schema: body } } }, responses: { success: {} } } }],
+    };
+    const [tool] = exportTools(doc, { format: "openai-responses", openaiStrict: true }) as unknown as [{ parameters: Record<string, unknown> }];
+    const objects: Record<string, unknown>[] = [];
+    const walk = (schema: unknown): void => {
+      if (Array.isArray(schema)) return schema.forEach(walk);
+      if (typeof schema !== "object" || schema === null) return;
+      const record = schema as Record<string, unknown>;
+      const type = record.type;
+      if (type === "object" || (Array.isArray(type) && type.includes("object"))) objects.push(record);
+      Object.values(record).forEach(walk);
+    };
+    walk(tool.parameters);
+    expect(objects.length).toBeGreaterThanOrEqual(6);
+    for (const object of objects) {
+      expect(object.additionalProperties).toBe(false);
+      expect(object.required ?? []).toEqual(Object.keys((object.properties as object | undefined) ?? {}));
+    }
+  });
+
   it("lists flows for a system prompt", () => {
     expect(flowsPrompt(corpus("linkup"))).toBe(`linkup_search_flow: ${corpus("linkup").document.flows[0]!.description}`);
   });
@@ -86,6 +111,11 @@ describe("tool calls", () => {
     ["Anthropic", { role: "assistant", content: [{ type: "text", text: "…" }, { type: "tool_use", id: "call_1", name: "search_gifs_flow", input: args }] }],
   ])("parses %s", (_name, reply) => {
     expect(parseToolCalls(reply)).toEqual([{ id: "call_1", name: "search_gifs_flow", arguments: args }]);
+  });
+
+  it("parses a bare tool_calls array or Responses output items (not taken as already parsed calls)", () => {
+    const chat = [{ id: "call_1", type: "function", function: { name: "search_gifs_flow", arguments: JSON.stringify(args) } }];
+    expect(parseToolCalls(chat)).toEqual([{ id: "call_1", name: "search_gifs_flow", arguments: args }]);
   });
 
   it("rejects arguments that are not JSON", () => {
@@ -118,5 +148,15 @@ describe("tool calls", () => {
       ["toolu_c", false, expect.stringMatching(/UnknownFlowError: no flow \\"no_such_flow\\"/)],
     ]);
     expect(server.received.map((r) => r.query.get("q"))).toEqual(["cats", "dogs"]);
+  });
+
+  it("dispatches OpenAI Responses output items keyed by call_id, with their JSON arguments parsed", async () => {
+    const output = [{ type: "function_call", id: "fc_1", call_id: "call_1", name: "search_gifs_flow", arguments: JSON.stringify({ parameters: { q: "owls" } }) }];
+    const results = await dispatchToolCalls(corpus("giphy"), output, {
+      resolver: { map: { giphy: join(dir, "agents_json__giphy__openapi.yaml") } },
+      servers: { giphy: `${server.url}/v1` },
+      parameterDefaults: { giphy: { api_key: "k" } },
+    });
+    expect(results.map((r) => [r.id, r.ok, r.content])).toEqual([["call_1", true, JSON.stringify({ success: { data: [{ q: "owls" }] } })]]);
   });
 });

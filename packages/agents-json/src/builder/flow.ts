@@ -97,6 +97,9 @@ export class FlowBuilder<Sources extends string, Actions extends string = never,
   /** A link; flow-level data is always addressed with the flow id (§3.2 rule (a)). */
   link(from: LinkOrigin<Actions, Params>, to: LinkTarget<Actions>): this {
     const flowId = this.#flow.id;
+    // A parameter name is one key: "user.id" would silently address parameters.user.id (§3.4).
+    if ("actionParameter" in from) assertAddressable(from.name, `flow "${flowId}": link origin parameter`);
+    if ("parameter" in to) assertAddressable(to.parameter, `flow "${flowId}": link target parameter`);
     const join = (root: string, rest: true | string | undefined) => (rest === true || rest === undefined ? root : `${root}.${rest}`);
     let origin: Compat.LinkEndpoint;
     if ("input" in from) origin = { actionId: flowId, fieldPath: `parameters.${from.input}` };

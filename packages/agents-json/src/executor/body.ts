@@ -18,9 +18,14 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
     for (const [name, field] of Object.entries(value)) {
       if (field === null || field === undefined) continue;
       const fieldEncoding = isPlainObject(encoding?.[name]) ? (encoding[name] as Json) : undefined;
-      if (Array.isArray(field)) {
+      if (fieldEncoding?.style === "deepObject" && typeof field === "object") appendDeep(form, name, field);
+      else if (Array.isArray(field)) {
         if (fieldEncoding?.explode === false) form.append(name, field.map(scalarText).join(","));
         else for (const item of field) form.append(name, scalarText(item));
+      } else if (isPlainObject(field) && (fieldEncoding?.style !== undefined || fieldEncoding?.explode !== undefined)) {
+        // An encoding entry with a style or explode says how an object goes; without one it is JSON text.
+        if (fieldEncoding.explode ?? fieldEncoding.style === "form") for (const [key, item] of Object.entries(field)) form.append(key, scalarText(item));
+        else form.append(name, Object.entries(field).flatMap(([key, item]) => [key, scalarText(item)]).join(","));
       } else form.append(name, scalarText(field));
     }
     return form;
@@ -40,6 +45,13 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
   if (typeof value === "string") return value;
   if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof Blob) return value;
   throw new BodyProblem(`a ${mediaType} body must be a string or bytes, got ${Array.isArray(value) ? "an array" : typeof value}`);
+}
+
+/** deepObject form fields, nested as Stripe reads them: `a[b][c]=v`, arrays `a[0]=v`. */
+function appendDeep(form: URLSearchParams, name: string, value: unknown): void {
+  if (Array.isArray(value)) value.forEach((item, index) => appendDeep(form, `${name}[${index}]`, item));
+  else if (isPlainObject(value)) for (const [key, item] of Object.entries(value)) appendDeep(form, `${name}[${key}]`, item);
+  else if (value !== null && value !== undefined) form.append(name, scalarText(value));
 }
 
 /**

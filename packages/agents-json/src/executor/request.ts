@@ -1,5 +1,5 @@
 import type { Mode } from "../diagnostics.js";
-import { MissingParameterError, NoServerError, UndeclaredParameterError, UnsupportedMediaTypeError } from "../errors.js";
+import { FlowRunError, MissingParameterError, NoServerError, UndeclaredParameterError, UnsupportedMediaTypeError } from "../errors.js";
 import { isPlainObject } from "../fieldpath.js";
 import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
 import { BodyProblem, serializeBody } from "./body.js";
@@ -96,6 +96,10 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
     const name = prepared.names[i]!;
     const value = pathValues.get(name);
     if (value === undefined) throw new MissingParameterError(`action "${actionId}": path parameter "${name}" of ${entry.path} has no value (${context.feeders(name)})`, details);
+    // URL parsing resolves a "." or ".." segment (even as %2e), so the request would go to another path.
+    if ((value === "." || value === "..") && (path === "" || path.endsWith("/")) && /^(\/|$)/.test(prepared.literals[i + 1]!)) {
+      throw new FlowRunError(`action "${actionId}": path parameter "${name}" of ${entry.path} is "${value}", a dot segment that would change the request path`, details);
+    }
     path += value + prepared.literals[i + 1]!;
   }
   const url = new URL(joinUrl(serverFor(context), path) + (query.length ? `?${query.join("&")}` : ""));

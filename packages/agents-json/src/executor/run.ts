@@ -1,5 +1,5 @@
 import { AmbiguousFlowError, FlowRunError, LinkResolutionError, LinkWriteError, PlanError, TransportError, UnknownFlowError } from "../errors.js";
-import { cloneJson, isPlainObject, readPath, writePath } from "../fieldpath.js";
+import { deepMerge, isPlainObject, readPath, writePath } from "../fieldpath.js";
 import { load } from "../loader/load.js";
 import type { LoadedAgentsJson, NormalisedFlow, NormalisedLink } from "../loader/types.js";
 import { loadSources, type LoadedSources } from "../sources/load-sources.js";
@@ -126,7 +126,8 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
       if (!value.found) continue;
       const segments = endpointSegments(link.target).slice(1);
       if (segments.length === 0) {
-        if (isPlainObject(value.value)) Object.assign(result, cloneJson(value.value));
+        // Own keys only: Object.assign would let a response's "__proto__" key set the result's prototype.
+        if (isPlainObject(value.value)) deepMerge(result, value.value);
         continue;
       }
       const problem = writePath(result, segments, value.value);

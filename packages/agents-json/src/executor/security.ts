@@ -52,7 +52,15 @@ export function applySecurity(
     ...(options.credentials?.[source.sourceId] ?? {}),
   };
   givenBySource.set(source.sourceId, given);
-  const chosen = requirements.find((requirement) => Object.keys(requirement).every((name) => given[name] !== undefined));
+  // The first satisfiable requirement with schemes wins; `{}` (auth optional) only when none is, so
+  // `[{}, {bearer: []}]` still sends the credentials the caller gave.
+  let chosen: Record<string, unknown> | undefined;
+  for (const requirement of requirements) {
+    const names = Object.keys(requirement);
+    if (!names.every((name) => given[name] !== undefined)) continue;
+    chosen = requirement;
+    if (names.length > 0) break;
+  }
   if (!chosen) {
     const wanted = requirements.map((r) => Object.keys(r).join(" + ")).join(" | ");
     throw new MissingCredentialsError(
@@ -99,6 +107,8 @@ function applyScheme(
     await options.hooks.sign(request, { sourceId: source.sourceId, name, definition });
   };
   if (credential === "sign") return sign();
+  // Checked before reading fields: `"token" in "<a bare token>"` throws a TypeError whose message holds the secret.
+  if (typeof credential !== "object" || credential === null) throw fail(`the credential must be an object such as {token: "…"} or {value: "…"}, got ${credential === null ? "null" : typeof credential}`);
   const secret = (value: string) => {
     redactor.secretValues.add(value);
     return value;
@@ -125,7 +135,9 @@ function applyScheme(
         request.headers.set(keyName, value);
         redactor.secretHeaders.add(keyName.toLowerCase());
       } else if (definition.in === "query") {
-        request.url.searchParams.append(keyName, value);
+        // Appended as text: a searchParams write would re-encode the whole query (allowReserved, %20).
+        const search = request.url.search;
+        request.url.search = `${search === "" ? "" : `${search}&`}${encodeURIComponent(keyName)}=${encodeURIComponent(value)}`;
         redactor.secretQuery.add(keyName);
       } else if (definition.in === "cookie") cookies.push(`${keyName}=${encodeURIComponent(value)}`);
       else throw fail(`apiKey "in" must be header, query or cookie, not ${JSON.stringify(definition.in)}`);

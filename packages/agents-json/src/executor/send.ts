@@ -77,7 +77,7 @@ export async function sendRequest(
     if (!accepted) {
       const shown = typeof parsed === "string" ? parsed : JSON.stringify(parsed);
       throw new HttpError(
-        `${what()} failed with HTTP ${response.status}${ok ? " (rejected by successCriteria)" : ""}: ${redactor.text((shown ?? "").slice(0, 500))}`,
+        `${what()} failed with HTTP ${response.status}${ok ? " (rejected by successCriteria)" : ""}: ${redactor.text(shown ?? "").slice(0, 500)}`,
         response.status,
         redactor.value(parsed),
         details,
@@ -122,7 +122,8 @@ function parseBody(response: Response, bytes: Uint8Array, what: () => string, de
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      const start = redactor.text(text.slice(0, 200));
+      // Masked before cutting, so a secret across the cut is not left half shown.
+      const start = redactor.text(text).slice(0, 200);
       throw new ResponseParseError(`${what()}: HTTP ${response.status} said ${type} but the body is not JSON: ${JSON.stringify(start)}`, response.status, start, details);
     }
   }

@@ -1,8 +1,10 @@
 import type { OpenApiParameter } from "../sources/openapi.js";
 
-const UNRESERVED_KEEP = /[:/?#[\]@!$&'()*+,;=]/g;
+// `#`, `[` and `]` are reserved too, but not allowed in a query (OpenAPI 3.1.1 allowReserved): `#`
+// would start the fragment and cut the query short.
+const UNRESERVED_KEEP = /[:/?@!$&'()*+,;=]/g;
 
-/** Percent-encodes a value; with `allowReserved`, RFC 3986 reserved characters stay as they are. */
+/** Percent-encodes a value; with `allowReserved`, RFC 3986 reserved characters a query allows stay as they are. */
 export function encode(value: string, allowReserved = false): string {
   const encoded = encodeURIComponent(value);
   if (!allowReserved) return encoded;
@@ -27,11 +29,17 @@ export function pathValue(parameter: OpenApiParameter, value: unknown): string {
   if (parameter.content) return encode(JSON.stringify(value));
   const explode = parameter.explode === true;
   const style = parameter.style ?? "simple";
-  const prefix = style === "label" ? "." : style === "matrix" ? `;${parameter.name}=` : "";
-  if (Array.isArray(value)) return prefix + value.map((item) => encode(scalarText(item))).join(style === "label" && explode ? "." : ",");
+  const matrix = style === "matrix";
+  const prefix = style === "label" ? "." : matrix ? `;${parameter.name}=` : "";
+  // Exploded label/matrix values repeat their prefix per item (`.a.b`, `;id=a;id=b`, `;R=1;G=2`).
+  const separator = !explode || style === "simple" ? "," : matrix ? ";" : ".";
+  if (Array.isArray(value)) {
+    const items = value.map((item) => encode(scalarText(item)));
+    return prefix + items.join(explode && matrix ? prefix : separator);
+  }
   if (isObject(value)) {
     const pairs = Object.entries(value).map(([k, v]) => (explode ? `${encode(k)}=${encode(scalarText(v))}` : `${encode(k)},${encode(scalarText(v))}`));
-    return prefix + pairs.join(",");
+    return (explode && matrix ? ";" : prefix) + pairs.join(separator);
   }
   return prefix + encode(scalarText(value));
 }

@@ -100,23 +100,39 @@ export function createSourceResolver(options: SourceResolverOptions = {}): Sourc
         `${url} is a URL and URL fetching is off: map it to a local file (resolver map) or set allowUrls (with allowedOrigins)`,
       );
     }
-    const origin = new URL(url).origin;
-    if (options.allowedOrigins && options.allowedOrigins.length > 0 && !options.allowedOrigins.includes(origin)) {
-      throw new SourceResolutionError(`${url}: origin ${origin} is not in allowedOrigins (${options.allowedOrigins.join(", ")})`);
-    }
+    const allowed = options.allowedOrigins && options.allowedOrigins.length > 0 ? options.allowedOrigins : undefined;
+    const checkOrigin = (target: string, via?: string) => {
+      const origin = new URL(target).origin;
+      if (allowed && !allowed.includes(origin)) {
+        throw new SourceResolutionError(`${via ? `${via}: redirect to ${target}` : target}: origin ${origin} is not in allowedOrigins (${allowed.join(", ")})`);
+      }
+    };
+    checkOrigin(url);
     const doFetch = options.fetch ?? fetch;
+    const signal = AbortSignal.timeout(timeoutMs);
     let response: Response;
-    try {
-      response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
-    } catch (error) {
-      throw new SourceResolutionError(`cannot fetch ${url}: ${(error as Error).message}`, { cause: error });
+    let location = url;
+    // With an allow-list, redirects are followed by hand so that each hop's origin is checked before it is fetched.
+    for (let hops = 0; ; hops++) {
+      try {
+        response = await doFetch(location, { signal, redirect: allowed ? "manual" : "follow" });
+      } catch (error) {
+        throw new SourceResolutionError(`cannot fetch ${location}: ${(error as Error).message}`, { cause: error });
+      }
+      const next = allowed && response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
+      if (next === null) break;
+      if (hops >= 10) throw new SourceResolutionError(`cannot fetch ${url}: too many redirects`);
+      await response.body?.cancel();
+      const target = new URL(next, location).href;
+      checkOrigin(target, location);
+      location = target;
     }
     if (!response.ok) throw new SourceResolutionError(`cannot fetch ${url}: HTTP ${response.status}`);
     const declared = Number(response.headers.get("content-length") ?? "0");
     if (declared > maxBytes) throw new SourceResolutionError(`${url} is ${declared} bytes, over the ${maxBytes}-byte limit`);
     const text = await readLimited(response, maxBytes, url);
     const contentType = response.headers.get("content-type");
-    return { text, location: response.url || url, ...(contentType ? { contentType } : {}) };
+    return { text, location: response.url || location, ...(contentType ? { contentType } : {}) };
   }
 }
 

@@ -44,7 +44,10 @@ export function parseToolCalls(reply: unknown): ToolCall[] {
   const calls: ToolCall[] = [];
   items.forEach((item, i) => {
     if (!isObject(item)) return;
-    if (item.type === "function_call" && typeof item.name === "string") {
+    if (item.type === "function" && isObject(item.function) && typeof item.function.name === "string") {
+      // A bare Chat Completions `tool_calls` array.
+      calls.push({ id: String(item.id ?? `call_${i}`), name: item.function.name, arguments: parseArguments(item.function.arguments, `tool_calls[${i}]`) });
+    } else if (item.type === "function_call" && typeof item.name === "string") {
       calls.push({ id: String(item.call_id ?? item.id ?? `call_${i}`), name: item.name, arguments: parseArguments(item.arguments, `output[${i}]`) });
     } else if (item.type === "tool_use" && typeof item.name === "string") {
       calls.push({ id: String(item.id ?? `toolu_${i}`), name: item.name, arguments: item.input ?? {} });
@@ -69,7 +72,9 @@ function parseArguments(value: unknown, where: string): unknown {
  */
 export async function dispatchToolCalls(document: LoadedAgentsJson | string | object, calls: ToolCall[] | unknown, options: RunOptions = {}): Promise<ToolCallResult[]> {
   const loaded = asLoaded(document);
-  const list = Array.isArray(calls) && calls.every((c) => isObject(c) && typeof c.name === "string" && "arguments" in c) ? (calls as ToolCall[]) : parseToolCalls(calls);
+  // Parsed calls have no `type`; Responses `function_call` items have name and (JSON-text) arguments too.
+  const parsed = Array.isArray(calls) && calls.every((c) => isObject(c) && typeof c.name === "string" && "arguments" in c && !("type" in c));
+  const list = parsed ? (calls as ToolCall[]) : parseToolCalls(calls);
   const results: ToolCallResult[] = [];
   // Sources are read once for all the calls.
   const sources = options.sources ?? (await loadSources(loaded, options.resolver ? { resolver: options.resolver } : {}));

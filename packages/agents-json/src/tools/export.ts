@@ -69,6 +69,11 @@ function selectFlows(doc: NormalisedAgentsJson, only: readonly string[] | undefi
 function strictSchema(schema: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...schema };
   const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  // OpenAI rejects the tool unless every object says additionalProperties: false, even one without properties.
+  if (schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"))) out.additionalProperties = false;
+  for (const key of ["anyOf", "allOf"]) {
+    if (Array.isArray(schema[key])) out[key] = (schema[key] as unknown[]).map((inner) => (inner && typeof inner === "object" ? strictSchema(inner as Record<string, unknown>) : inner));
+  }
   if (properties && typeof properties === "object") {
     const required = new Set((schema.required as string[] | undefined) ?? []);
     const next: Record<string, unknown> = {};
