@@ -1,3 +1,4 @@
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { checkDrift, writeGenerated } from "./check.js";
 import { generate } from "./generate.js";
@@ -72,6 +73,12 @@ async function main(argv: string[], console: { log(text: string): void; error(te
   for (const [i, schemaDir] of schemas.entries()) {
     const outDir = outs[i]!;
     const progress = `[${i + 1}/${schemas.length}]`;
+    // The output folder is codegen's own: writing removes every file it does not generate.
+    const fromOut = relative(resolve(outDir), resolve(schemaDir));
+    if (fromOut === "" || (fromOut !== ".." && !fromOut.startsWith(`..${sep}`) && !isAbsolute(fromOut))) {
+      console.error(`flowspec-codegen: --out ${outDir} holds the schema folder ${schemaDir}; codegen would remove the schemas. Choose an output folder of its own.`);
+      return 2;
+    }
     const { files, regenerateCommand } = await generate({ schemaDir, outDir });
     if (!values.check) {
       writeGenerated(files, outDir);

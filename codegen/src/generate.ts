@@ -107,5 +107,12 @@ function rootSpecs(config: CodegenConfig, files: readonly SchemaFile[]): RootSpe
       ref: file.path,
     }));
   if (roots.length === 0) throw new Error(`no root schemas found; list them under "roots" in codegen.json`);
+  // Two roots of one name would declare every export twice (and one type would be lost).
+  for (const [i, root] of roots.entries()) {
+    const first = roots.findIndex((r) => r.name === root.name);
+    if (first !== i) {
+      throw new Error(`${roots[first]!.ref} and ${root.ref} both make a root named ${root.name}; give them distinct titles or name the roots in codegen.json ("roots")`);
+    }
+  }
   return roots;
 }

@@ -61,9 +61,18 @@ export function readSchemaFiles(schemaDir: string, setName: string): SchemaFile[
     const bytes = readFileSync(join(schemaDir, path));
     const json = parseJsonObject(bytes.toString("utf8"), join(schemaDir, path));
     const dialect = dialectOf(json, join(schemaDir, path));
-    const uri = typeof json.$id === "string" ? json.$id : `flowspec:/${encodeURI(setName)}/${encodeURI(path)}`;
+    const uri = typeof json.$id === "string" ? json.$id : fileUri(setName, path);
     return { path, sha256: sha256(bytes), json, uri, dialect };
   });
+}
+
+/**
+ * The `flowspec:` URI of a file without `$id`, encoded the way `new URL` encodes a `$ref` to it. A
+ * "#" or "?" in the set's name or a file's path is escaped so that it cannot end the path.
+ */
+function fileUri(setName: string, path: string): string {
+  const segment = (text: string) => text.replace(/%/g, "%25").replace(/#/g, "%23").replace(/\?/g, "%3F");
+  return new URL(`flowspec:/${segment(setName)}/${path.split("/").map(segment).join("/")}`).href;
 }
 
 export function readOverlay(schemaDir: string, path: string): Overlay {

@@ -7,8 +7,11 @@ import { mapSchema } from "./walk.js";
 
 const WRAPPER = "FlowspecCodegenRoots";
 
-/** A schema with none of these allows any JSON value, so its type is `unknown`. */
-const TYPE_KEYWORDS = ["type", "$ref", "properties", "additionalProperties", "items", "prefixItems", "enum", "const", "anyOf", "oneOf", "allOf", "not", "tsType"];
+/**
+ * A schema with none of these allows any JSON value, so its type is `unknown`. (`not` alone is not
+ * one: json-schema-to-typescript cannot express "anything but X" and would type it as an object.)
+ */
+const TYPE_KEYWORDS = ["type", "$ref", "properties", "additionalProperties", "items", "prefixItems", "enum", "const", "anyOf", "oneOf", "allOf", "tsType"];
 
 /**
  * TypeScript declarations for every type of a schema graph: json-schema-to-typescript over a
@@ -16,7 +19,8 @@ const TYPE_KEYWORDS = ["type", "$ref", "properties", "additionalProperties", "it
  */
 export async function generateTypes(graph: SchemaGraph): Promise<string> {
   const { definitions } = typesDocument(graph);
-  const prepared = Object.fromEntries(Object.entries(definitions).map(([name, schema]) => [name, prepareForTypes(schema)]));
+  const names = new Set(Object.keys(definitions));
+  const prepared = Object.fromEntries(Object.entries(definitions).map(([name, schema]) => [name, dropClashingTitles(prepareForTypes(schema), names)]));
   const wrapper = {
     title: WRAPPER,
     type: "object",
@@ -69,6 +73,28 @@ export function prepareForTypes(schema: JsonObject): JsonObject {
     }
     return out;
   }) as JsonObject;
+}
+
+/**
+ * Drops the `title` of an inline schema when json-schema-to-typescript could name it like one of
+ * the graph's types: whichever it meets first gets the plain name, so a root could otherwise end
+ * up as `Item1` while `Item` (and `validateItem`'s type) is the inline schema. The generator makes a
+ * name by dropping characters and changing case, so titles are compared by their letters and digits
+ * alone, ignoring case: that catches every clash, at worst drops a title that would not have
+ * clashed (its type is then inlined), and relies on nothing inside the generator.
+ */
+function dropClashingTitles(schema: JsonObject, names: ReadonlySet<string>): JsonObject {
+  const taken = new Set([...names].map(nameKey));
+  return mapSchema(schema, (node, pointer) => {
+    if (pointer === "" || typeof node.title !== "string" || !taken.has(nameKey(node.title))) return node;
+    const { title: _title, ...rest } = node;
+    return rest;
+  }) as JsonObject;
+}
+
+/** A title or type name reduced to what a generated name keeps: letters and digits, from the first letter, any case. */
+function nameKey(text: string): string {
+  return text.replace(/^[^A-Za-z]+/, "").replace(/[^A-Za-z0-9]/g, "").toLowerCase();
 }
 
 function postProcess(source: string): string {

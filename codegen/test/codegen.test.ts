@@ -121,6 +121,7 @@ describe("schema errors", () => {
     ["a $ref to another host", { "a.json": { $schema: "http://json-schema.org/draft-07/schema#", properties: { b: { $ref: "https://example.com/b.json" } } } }, /points to https:\/\/example\.com\/b\.json, which is no schema of this folder \(codegen .* never fetches\)/],
     ["a $ref to a missing file", { "a.json": { $schema: "http://json-schema.org/draft-07/schema#", properties: { b: { $ref: "./b.json" } } } }, /a\.json#: \$ref "\.\/b\.json" points to .*b\.json, which is no schema of this folder/],
     ["mixed dialects", { "a.json": { $schema: "http://json-schema.org/draft-07/schema#", type: "string" }, "b.json": { $schema: "https://json-schema.org/draft/2020-12/schema", type: "string" } }, /mixes draft-07 and 2020-12/],
+    ["two files whose roots get the same name", { "a.json": { $schema: "http://json-schema.org/draft-07/schema#", title: "Thing", type: "string" }, "b.json": { $schema: "http://json-schema.org/draft-07/schema#", title: "thing", type: "number" } }, /a\.json and b\.json both make a root named Thing; give them distinct titles or name the roots in codegen\.json/],
     ["an unknown keyword in strict mode", { "a.json": { $schema: "http://json-schema.org/draft-07/schema#", type: "string", exmaple: 1 } }, /does not compile in strict mode: strict mode: unknown keyword: "exmaple"/],
   ])("%s is a clear error", async (_name, files, message) => {
     await expect(generateFrom(folder(files))).rejects.toThrow(message);
@@ -206,6 +207,39 @@ describe("any folder of schemas", () => {
       expect(code).not.toMatch(EVALUATED);
       expect(validators.Open!({ a: 1 })).toBe(false);
     });
+  });
+
+  const draft07Folder = (name: string, files: Record<string, object>, config?: object) => {
+    const dir = join(temp, `${name}-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(dir, { recursive: true });
+    for (const [file, schema] of Object.entries(files)) writeFileSync(join(dir, file), JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...schema }));
+    if (config) writeFileSync(join(dir, "codegen.json"), JSON.stringify(config));
+    return dir;
+  };
+  const typesOf = async (dir: string) => (await generate({ schemaDir: dir, outDir: join(dir, "out") })).files.find((f) => f.path === "types.ts")!.content;
+
+  it("resolves $refs between files whatever the schema set's name (a folder or name with # or ?)", async () => {
+    for (const name of ["C# models", "models?v2", "100% models"]) {
+      const dir = draft07Folder("named", { "a.json": { title: "A", type: "object", properties: { b: { $ref: "b.json" } } }, "b.json": { title: "B", type: "string" } }, { name });
+      expect(await typesOf(dir)).toContain("b?: B;");
+    }
+  });
+
+  it("types a schema that only says what it is not as unknown, not as an object", async () => {
+    const dir = draft07Folder("not", { "a.json": { title: "A", type: "object", properties: { notNull: { not: { type: "null" } } } } });
+    expect(await typesOf(dir)).toMatch(/notNull\?: unknown;/);
+  });
+
+  it("keeps each root's name when an inline schema elsewhere has the same title", async () => {
+    const dir = draft07Folder("title-clash", {
+      "a-order.json": { title: "Order", type: "object", properties: { note: { title: "Item", type: "string" } } },
+      "b-item.json": { title: "Item", type: "object", properties: { sku: { type: "string" } } },
+    });
+    const { files } = await generate({ schemaDir: dir, outDir: join(dir, "out") });
+    const types = files.find((f) => f.path === "types.ts")!.content;
+    expect(types).toMatch(/export interface Item \{\n\s+sku\?: string;/);
+    expect(types).not.toMatch(/export type Item = string;/);
+    expect(files.find((f) => f.path === "index.ts")!.content).toContain("validateItem: Validate<Types.Item>");
   });
 
   it("turns 2020-12 prefixItems into a tuple type", async () => {

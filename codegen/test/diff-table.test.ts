@@ -24,6 +24,17 @@ const rows: Row[] = [
   { name: "property added, OLD constrained undeclared ones", old: obj({}, { additionalProperties: { type: "string" } }), new: obj({ b: { type: "number" } }, { additionalProperties: { type: "string" } }), kinds: ["property-added", "type-changed"], newReader: true, oldReader: true },
   { name: "optional property removed (open object)", old: obj({ a: str, b: str }), new: obj({ a: str }), kinds: ["property-removed"], newReader: false, oldReader: false },
   { name: "property removed from a closed object", old: obj({ a: str, b: str }, { additionalProperties: false }), new: obj({ a: str }, { additionalProperties: false }), kinds: ["property-removed"], newReader: true, oldReader: false },
+  // 2020-12 closes objects with unevaluatedProperties as often as with additionalProperties.
+  { name: "property removed where unevaluatedProperties is false", old: obj({ a: str, b: str }, { unevaluatedProperties: false }), new: obj({ a: str }, { unevaluatedProperties: false }), kinds: ["property-removed"], newReader: true, oldReader: false },
+  { name: "property added where OLD had unevaluatedProperties false", old: obj({ a: str }, { unevaluatedProperties: false }), new: obj({ a: str, b: str }, { unevaluatedProperties: false }), kinds: ["property-added"], newReader: false, oldReader: true },
+  {
+    name: "property removed, still declared by an allOf entry, unevaluatedProperties false",
+    old: obj({ a: str, b: str }, { allOf: [obj({ b: str })], unevaluatedProperties: false }),
+    new: obj({ a: str }, { allOf: [obj({ b: str })], unevaluatedProperties: false }),
+    kinds: ["property-removed"],
+    newReader: false,
+    oldReader: false,
+  },
   { name: "required property removed", old: obj({ a: str, b: str }, { required: ["b"] }), new: obj({ a: str }), kinds: ["property-removed", "required-removed"], newReader: false, oldReader: true },
   { name: "required added", old: obj({ a: str }), new: obj({ a: str }, { required: ["a"] }), kinds: ["required-added"], newReader: true, oldReader: false },
   { name: "required removed", old: obj({ a: str }, { required: ["a"] }), new: obj({ a: str }), kinds: ["required-removed"], newReader: false, oldReader: true },
@@ -53,6 +64,9 @@ const rows: Row[] = [
   { name: "maximum removed", old: { type: "number", maximum: 10 }, new: { type: "number" }, kinds: ["bound-loosened"], newReader: false, oldReader: true },
   { name: "maxLength lowered", old: { type: "string", maxLength: 64 }, new: { type: "string", maxLength: 32 }, kinds: ["bound-tightened"], newReader: true, oldReader: false },
   { name: "minLength removed", old: { type: "string", minLength: 1 }, new: str, kinds: ["bound-loosened"], newReader: false, oldReader: true },
+  // An absent minLength/minItems/minProperties is 0 and an absent minContains is 1: spelling out the default changes nothing.
+  { name: "minLength 0 spelled out", old: str, new: { ...str, minLength: 0 }, kinds: [], newReader: false, oldReader: false },
+  { name: "minContains 0 added (absent means 1)", old: { type: "array", contains: str }, new: { type: "array", contains: str, minContains: 0 }, kinds: ["bound-loosened"], newReader: false, oldReader: true },
   { name: "multipleOf 2 to 4", old: { type: "integer", multipleOf: 2 }, new: { type: "integer", multipleOf: 4 }, kinds: ["bound-tightened"], newReader: true, oldReader: false },
   { name: "multipleOf 2 to 3", old: { type: "integer", multipleOf: 2 }, new: { type: "integer", multipleOf: 3 }, kinds: ["bound-changed"], newReader: true, oldReader: true },
   { name: "minItems raised and uniqueItems added", old: { type: "array", minItems: 0 }, new: { type: "array", minItems: 1, uniqueItems: true }, kinds: ["bound-tightened"], newReader: true, oldReader: false },

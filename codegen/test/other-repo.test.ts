@@ -73,6 +73,18 @@ describe("flowspec-codegen on schemas that are not the four specs", () => {
   });
 
   it.each([
+    ["the schema folder itself", (dir: string) => join(dir, "schemas")],
+    ["a folder that holds the schema folder", (dir: string) => dir],
+  ])("refuses to write to %s: the output folder's other files are removed", (_name, outOf) => {
+    const copy = join(tmp, `out-holds-schemas-${Math.random().toString(36).slice(2)}`);
+    cpSync(join(example, "schemas"), join(copy, "schemas"), { recursive: true });
+    const run = codegen("--schemas", join(copy, "schemas"), "--out", outOf(copy));
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--out .* holds the schema folder/);
+    expect(existsSync(join(copy, "schemas/invoice.json"))).toBe(true);
+  });
+
+  it.each([
     ["a folder with no schemas", () => mkdirSync(join(tmp, "empty"), { recursive: true }), "empty", /no \.json schema files/],
     ["an unsupported dialect", () => writeFileSync(join(mkdirOf(tmp, "d4"), "a.json"), JSON.stringify({ $schema: "http://json-schema.org/draft-04/schema#", type: "string" })), "d4", /a\.json: "\$schema" is "http:\/\/json-schema\.org\/draft-04\/schema#", which flowspec-codegen does not read/],
     ["a codegen.json with an unknown key", () => writeFileSync(join(mkdirOf(tmp, "badcfg"), "codegen.json"), JSON.stringify({ root: {} })), "badcfg", /codegen\.json: unknown key "root"/],

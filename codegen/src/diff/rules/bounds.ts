@@ -63,8 +63,11 @@ export const BOUND_KEYWORDS = ["minimum", "exclusiveMinimum", "maximum", "exclus
 export function compareBounds(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const effects: Effect[] = [compareNumericBound(ctx, a, b, "lower"), compareNumericBound(ctx, a, b, "upper")];
   for (const [keyword, side, what] of COUNT_BOUNDS) {
-    const before = num(a.schema[keyword]);
-    const after = num(b.schema[keyword]);
+    // An absent lower count bound is its default (0, or 1 for minContains), not "no bound":
+    // spelling out `minLength: 0` changes nothing, and `minContains: 0` loosens.
+    const fallback = side === "lower" ? (keyword === "minContains" ? 1 : 0) : undefined;
+    const before = num(a.schema[keyword]) ?? fallback;
+    const after = num(b.schema[keyword]) ?? fallback;
     const effect = boundEffect(
       before === undefined ? undefined : { value: before, exclusive: false, keyword },
       after === undefined ? undefined : { value: after, exclusive: false, keyword },

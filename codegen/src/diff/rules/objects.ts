@@ -1,6 +1,7 @@
 import { isRecord } from "../../config.js";
 import { child, combine, emit, quote, type Ctx, type Loc, type ObjLoc } from "../context.js";
 import { canonical } from "../json.js";
+import { getAt } from "../../walk.js";
 import type { Effect } from "../types.js";
 import { compareSlot, slotState } from "./slot.js";
 
@@ -11,7 +12,7 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 
 /**
  * What applies to a property a schema does not declare: the first matching `patternProperties`
- * entry, else `additionalProperties` (absent means anything).
+ * entry, else `additionalProperties`, else (2020-12) `unevaluatedProperties` (absent means anything).
  */
 function undeclared(loc: ObjLoc, name: string): Loc {
   for (const pattern of Object.keys(record(loc.schema.patternProperties)).sort()) {
@@ -21,7 +22,30 @@ function undeclared(loc: ObjLoc, name: string): Loc {
       // An invalid pattern matches nothing here; the keyword comparison reports its change.
     }
   }
+  // unevaluatedProperties sees only what no applicator evaluated; where a subschema in place may
+  // still declare the name (or a $ref we do not follow here might), it is left as "anything".
+  if (loc.schema.additionalProperties === undefined && loc.schema.unevaluatedProperties !== undefined && !mayEvaluate(getAt(loc.file.json, loc.pointer), name) && !mayEvaluate(loc.schema, name)) {
+    return child(loc, "unevaluatedProperties");
+  }
   return child(loc, "additionalProperties");
+}
+
+/** Whether a property name may be evaluated by a subschema applied in place (allOf, anyOf, oneOf, if/then/else, dependentSchemas, $ref). */
+function mayEvaluate(schema: unknown, name: string): boolean {
+  if (!isRecord(schema)) return false;
+  if (typeof schema.$ref === "string" || typeof schema.$dynamicRef === "string") return true;
+  const inPlace = [
+    ...["allOf", "anyOf", "oneOf"].flatMap((k) => (Array.isArray(schema[k]) ? (schema[k] as unknown[]) : [])),
+    schema.if,
+    schema.then,
+    schema.else,
+    ...Object.values(record(schema.dependentSchemas)),
+  ];
+  return inPlace.some(
+    (sub) =>
+      isRecord(sub) &&
+      (name in record(sub.properties) || Object.keys(record(sub.patternProperties)).length > 0 || sub.additionalProperties !== undefined || sub.unevaluatedProperties !== undefined || mayEvaluate(sub, name)),
+  );
 }
 
 export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
