@@ -137,6 +137,26 @@ describe("createTaskTree", () => {
   });
 });
 
+describe("createTaskTree (found in review)", () => {
+  it("a task with an input schema or a type but no method builds, and runs by its name", async () => {
+    const tree = createTaskTree();
+    const root = tree.root("report", { inputSchema: { type: "object", required: ["url"] }, inputs: { url: "https://a.test" } });
+    root.child("local-step", { type: "local" });
+    const built = tree.build();
+    expect(built.task.schemas).toEqual({ method: "report", input_schema: { type: "object", required: ["url"] } });
+    expect(built.children![0]!.task.schemas).toEqual({ method: "local-step", type: "local" });
+    const registry = createExecutorRegistry({ report: () => ({ ok: 1 }), "local-step": () => ({}) });
+    expect((await runTaskTree(built, { registry }).done).status).toBe("completed");
+  });
+  it("an input schema with $id can be built more than once", () => {
+    const tree = createTaskTree();
+    tree.root("r", { method: "m", inputSchema: { $id: "https://example.test/builder-inputs.json", type: "object" }, inputs: {} });
+    tree.build();
+    expect(() => tree.build()).not.toThrow();
+    expect(tree.toTaskList()).toHaveLength(1);
+  });
+});
+
 describe("list ↔ tree conversions", () => {
   it("round-trips", () => {
     const node = reportTree().tree.build();

@@ -138,6 +138,17 @@ describe("errors", () => {
     controller.abort("user");
     await expect(pending).rejects.toThrow(/aborted \(user\)/);
   });
+  it.each([[Infinity], [3e9], [1500.5]])("a timeoutMs of %s neither throws nor fires early", async (timeoutMs) => {
+    // A server that answers after 50 ms, honouring the request's signal as fetch does.
+    const slowFetch = (async (_url: string, init: RequestInit) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (init.signal?.aborted) throw init.signal.reason;
+      return new Response(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { status: "healthy" } }), { headers: { "content-type": "application/json" } });
+    }) as typeof fetch;
+    const client = createApflowClient({ baseUrl: "http://apflow.test", timeoutMs, fetch: slowFetch });
+    await expect(client.health()).resolves.toMatchObject({ status: "healthy" });
+    await expect(createApflowClient({ baseUrl: "http://apflow.test", fetch: slowFetch }).health({ timeoutMs })).resolves.toMatchObject({ status: "healthy" });
+  });
   it("a refused connection is a transport error", async () => {
     const closed = await startFakeV1Server();
     const url = closed.url;

@@ -61,6 +61,14 @@ describe("rest_executor", () => {
     const t = await runRest({ url: `${base}/slow`, timeout: 0.2 });
     expect(t.error).toBe(`GET ${base}/slow timed out after 0.2 s`);
   });
+  it("a fractional timeout in seconds is honoured (not a RangeError from AbortSignal.timeout)", async () => {
+    const t = await runRest({ url: `${base}/slow`, timeout: 0.2001 });
+    expect(t.error).toBe(`GET ${base}/slow timed out after 0.2001 s`);
+  });
+  it.each([[3e6], [Infinity]])("a timeout past setTimeout's range (%s s) does not fire early", async (timeout) => {
+    const t = await runRest({ url: `${base}/slow`, timeout });
+    expect(t).toMatchObject({ status: "completed", result: { status_code: 200, body: "late" } });
+  });
   it("fails on a network error", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));

@@ -433,3 +433,39 @@ describe("built-in executors", () => {
     expect(aggregateResultsExecutor.description).toBeTruthy();
   });
 });
+
+describe("found in review", () => {
+  it("an executor rejecting with a value String() cannot convert still fails its task and ends the run", async () => {
+    const outcome = await Promise.race([
+      run([task("t")], { exec: () => Promise.reject(Object.create(null)) }).done,
+      new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 1000)),
+    ]);
+    expect(outcome).not.toBe("hung");
+    expect((outcome as Exclude<typeof outcome, "hung">).tasks.t).toMatchObject({ status: "failed", error: "executor t failed" });
+  });
+  it("an input_schema with $id validates every task that carries it, in every run", async () => {
+    const schema = { $id: "https://example.test/inputs.json", type: "object", required: ["n"] };
+    const list = () => [
+      task("r"),
+      task("a", { parent_id: "r", inputs: { n: 1 }, schemas: { method: "x", input_schema: schema } }),
+      task("b", { parent_id: "r", inputs: {}, schemas: { method: "x", input_schema: schema } }),
+    ];
+    const registry = createExecutorRegistry({ x: () => ({}), r: () => ({}) });
+    for (let round = 0; round < 2; round++) {
+      const result = await runTaskTree(list(), { mode: "wire", registry }).done;
+      expect(result.tasks.a).toMatchObject({ status: "completed" });
+      expect(result.tasks.b).toMatchObject({ status: "failed", error: 'inputs do not conform to input_schema: /n missing required property "n"' });
+    }
+  });
+  it("an empty cancel reason still leaves a non-empty error (empty-error is a MUST)", async () => {
+    const gate = deferred();
+    const handle = run([task("r"), task("p", { parent_id: "r", dependencies: deps("r") })], { exec: () => gate.promise });
+    await flush();
+    handle.cancel("p", "");
+    handle.cancelAll("");
+    gate.resolve({});
+    const result = await handle.done;
+    expect(result.tasks.p!.error).toBe("Cancelled by user");
+    expect(result.tasks.r!.error).toBe("Cancelled by user");
+  });
+});

@@ -111,10 +111,12 @@ export function createTaskTree(options: TaskTreeBuilderOptions = {}): TaskTreeBu
 
   const taskOf = (entry: Entry, at: string): Task => {
     const { spec } = entry;
+    // Once schemas is written its method is required (strict checks); without one, the name is the
+    // key the scheduler would look up anyway.
     const schemas: Record<string, unknown> | null =
       spec.method === undefined && spec.type === undefined && spec.inputSchema === undefined
         ? null
-        : { method: spec.method, ...(spec.type ? { type: spec.type } : {}), ...(spec.inputSchema ? { input_schema: structuredClone(spec.inputSchema) } : {}) };
+        : { method: spec.method ?? entry.handle.name, ...(spec.type ? { type: spec.type } : {}), ...(spec.inputSchema ? { input_schema: structuredClone(spec.inputSchema) } : {}) };
     return {
       id: entry.handle.id,
       parent_id: entry.parent?.handle.id ?? null,

@@ -17,15 +17,38 @@ function createAjv(): Ajv {
   return new AjvClass({ allErrors: true, strict: false, formats: formats as never, validateSchema: true });
 }
 const compiled = new WeakMap<object, ValidateFunction | Error>();
+// The scheduler and the builder work on copies, so one schema arrives as a new object each run:
+// key by its text too, or every copy is compiled again (and ajv keeps each one).
+const compiledByText = new Map<string, ValidateFunction | Error>();
 
 function compile(schema: object): ValidateFunction | Error {
   let entry = compiled.get(schema);
   if (entry === undefined) {
+    let text: string | undefined;
     try {
-      ajv ??= createAjv();
-      entry = ajv.compile(schema);
-    } catch (error) {
-      entry = error instanceof Error ? error : new Error(String(error));
+      text = JSON.stringify(schema);
+    } catch {
+      // not JSON (a cycle): compile it by object only
+    }
+    entry = text === undefined ? undefined : compiledByText.get(text);
+    if (entry === undefined) {
+      try {
+        ajv ??= createAjv();
+        entry = ajv.compile(schema);
+      } catch (error) {
+        entry = error instanceof Error ? error : new Error(String(error));
+      }
+      // Ajv registers a schema under its $id, and a second schema object with the same $id (a
+      // copy) would then fail to compile with "already exists": the compiled function is all we keep.
+      try {
+        ajv?.removeSchema(schema);
+      } catch {
+        // nothing was registered
+      }
+      if (text !== undefined) {
+        if (compiledByText.size >= 256) compiledByText.clear();
+        compiledByText.set(text, entry);
+      }
     }
     compiled.set(schema, entry);
   }

@@ -1,3 +1,4 @@
+import { startTimer } from "@flowspec/runtime";
 import { ApflowRpcError, ApflowTransportError, specCodeOf } from "./errors.js";
 import type { ApflowClientOptions, CallOptions } from "./types.js";
 
@@ -26,13 +27,21 @@ export function createTransport(options: ApflowClientOptions): Transport {
   const post = async (endpoint: string, method: string, params: unknown, accept: string, signal: AbortSignal | undefined, timeoutMs: number) => {
     const id = nextId++;
     const body = JSON.stringify({ jsonrpc: "2.0", method, params, id });
-    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    // Not AbortSignal.timeout: it throws for a fractional or infinite delay and fires at once past 2^31-1 ms.
+    let timeout: AbortSignal | undefined;
+    let stopTimer = noop;
+    if (timeoutMs > 0) {
+      const controller = new AbortController();
+      timeout = controller.signal;
+      stopTimer = startTimer(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), timeoutMs);
+    }
     const signals = [signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     try {
       const response = await doFetch(`${base}${endpoint}`, { method: "POST", headers: await headersFor(accept), body, signal: combined });
-      return { response, timeout, id };
+      return { response, timeout, stopTimer, id };
     } catch (error) {
+      stopTimer();
       throw transportFailure(method, error, timeout, signal, timeoutMs);
     }
   };
@@ -40,12 +49,14 @@ export function createTransport(options: ApflowClientOptions): Transport {
   return {
     async call(endpoint, method, params, callOptions) {
       const timeoutMs = callOptions.noTimeout ? (callOptions.timeoutMs ?? 0) : (callOptions.timeoutMs ?? defaultTimeout);
-      const { response, timeout } = await post(endpoint, method, params, "application/json", callOptions.signal, timeoutMs);
+      const { response, timeout, stopTimer } = await post(endpoint, method, params, "application/json", callOptions.signal, timeoutMs);
       let text: string;
       try {
         text = await response.text();
       } catch (error) {
         throw transportFailure(method, error, timeout, callOptions.signal, timeoutMs, response.status);
+      } finally {
+        stopTimer();
       }
       return readEnvelope(method, text, response.status);
     },
@@ -55,6 +66,8 @@ export function createTransport(options: ApflowClientOptions): Transport {
     },
   };
 }
+
+const noop = () => {};
 
 /** Reads a JSON-RPC response body: the result, or a thrown error saying what went wrong. */
 export function readEnvelope(method: string, text: string, httpStatus: number): unknown {

@@ -1,3 +1,4 @@
+import { startTimer } from "@flowspec/runtime";
 import type { ExecutorObject } from "../scheduler/registry.js";
 
 /** The inputs of `rest_executor` (v1's documented inputs). */
@@ -49,7 +50,10 @@ export const restExecutor: ExecutorObject = {
       body = typeof inputs.body === "string" ? inputs.body : JSON.stringify(inputs.body);
     }
     const seconds = inputs.timeout ?? 30;
-    const timeout = AbortSignal.timeout(seconds * 1000);
+    // Not AbortSignal.timeout: it throws for a fractional or infinite delay and fires at once past 2^31-1 ms.
+    const timeoutController = new AbortController();
+    const timeout = timeoutController.signal;
+    const stopTimer = startTimer(() => timeoutController.abort(new DOMException("The operation timed out.", "TimeoutError")), seconds * 1000);
     const signal = AbortSignal.any([ctx.signal, timeout]);
     const what = `${method} ${url.href}`;
     let response: Response;
@@ -62,6 +66,8 @@ export const restExecutor: ExecutorObject = {
       if (ctx.signal.aborted) throw new Error(`${what} was cancelled`);
       const cause = (error as { cause?: { message?: string } }).cause?.message;
       throw new Error(`${what} failed: ${(error as Error).message}${cause ? ` (${cause})` : ""}`);
+    } finally {
+      stopTimer();
     }
     if (response.status < 200 || response.status > 299) {
       throw new Error(`${what} answered HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}`);

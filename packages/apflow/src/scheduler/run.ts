@@ -337,6 +337,8 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
   const cancel = (taskId: string, reason: string = DEFAULT_REASON): boolean => {
     const i = indexById.get(taskId);
     if (i === undefined) throw new Error(`unknown task id ${JSON.stringify(taskId)}`);
+    // `error` must be a non-empty string (notes §2.4 empty-error), whatever the caller passed
+    if (typeof reason !== "string" || reason === "") reason = DEFAULT_REASON;
     const s = status[i]!;
     if (isTerminal(s)) return false;
     if (s === "pending") {

@@ -43,7 +43,12 @@ export function toStoredResult(value: unknown): { ok: true; result: Record<strin
 export function errorMessageOf(error: unknown, executorKey: string): string {
   if (error instanceof Error && typeof error.message === "string" && error.message !== "") return error.message;
   if (error !== undefined && error !== null) {
-    const text = typeof error === "object" && "message" in error && typeof error.message === "string" && error.message !== "" ? error.message : String(error);
+    let text = "";
+    try {
+      text = typeof error === "object" && "message" in error && typeof error.message === "string" && error.message !== "" ? error.message : String(error);
+    } catch {
+      // String() throws for a null-prototype object or a throwing toString: use the fallback, or the task never settles
+    }
     if (text !== "") return text;
   }
   return `executor ${executorKey} failed`;
