@@ -147,6 +147,19 @@ steps:
   });
 });
 
+describe("FlowBuilder.load keeps unknown keys as data", () => {
+  it("unknown keys named __proto__ or toString (ignored by the runtime) stay keys: they neither vanish nor turn into the step's input or skipIf", () => {
+    const text = `{"schema":"${SCHEMA}","__proto__":{"output":1},"toString":"kept","steps":[{"id":"a","component":"/builtin/create_messages","input":{"user_prompt":"hi"},"__proto__":{"input":{"evil":1},"skipIf":true}}],"output":{"$from":{"step":"a"}}}`;
+    const built = FlowBuilder.load(text, { format: "json" }).build();
+    const step = built.steps[0]!;
+    expect(Object.getPrototypeOf(step)).toBe(Object.prototype);
+    expect(step.skipIf).toBeUndefined();
+    expect(JSON.stringify(step)).toBe(JSON.stringify(JSON.parse(text).steps[0]));
+    expect(Object.hasOwn(built, "__proto__")).toBe(true);
+    expect(Object.hasOwn(built, "toString")).toBe(true);
+  });
+});
+
 describe("FlowBuilder.load over the corpus", () => {
   const corpus = corpusDir("stepflow");
   const files = (readdirSync(corpus, { recursive: true }) as string[])

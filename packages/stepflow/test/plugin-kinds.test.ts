@@ -64,6 +64,20 @@ describe("plugin kinds: how external component servers slot in", () => {
     expect(report).toMatchObject({ status: "passed" });
   });
 
+  it("a server's flows/evaluate is not tied to the run that first called the plugin (it may have failed)", async () => {
+    const serve = { type: "stepflow", transport: "stdio", command: process.execPath, args: ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "examples/stepflow-components/components.ts")], env: { PATH: "${PATH}" } };
+    const router = createRouter({ config: { ...config, plugins: { remote: serve } }, workingDirectory: repoRoot });
+    try {
+      // The first run ends on an execution error, which aborts its steps' signal.
+      expect(await runFlow(flow([step("a", "/remote/fail", { message: "no" })], fromStep("a")), null, { router })).toEqual(fail500('step "a" failed'));
+      const nested = { schema: "https://stepflow.org/schemas/v1/flow.json", steps: [], output: { $from: { workflow: "input" } } };
+      const second = flow([step("e", "/remote/eval_flow", { flow: { $literal: nested }, input: 7 })], fromStep("e"));
+      expect(await runFlow(second, null, { router })).toEqual(ok(ok(7)));
+    } finally {
+      await router.close();
+    }
+  });
+
   it("a stepflow plugin entry without what its transport needs is a config error naming the field", () => {
     expect(() => createRouter({ config: { ...config, plugins: { remote: { type: "stepflow", transport: "http" } } } })).toThrow(/\/plugins\/remote\/url: a stepflow plugin with transport http needs a url/);
     expect(() => createRouter({ config: { ...config, plugins: { remote: { type: "stepflow", transport: "tcp" } } } })).toThrow(/transport must be stdio or http/);

@@ -114,13 +114,13 @@ export class FlowBuilder<In = any, Out = unknown> {
     for (const key of ["name", "description", "version", "inputSchema", "outputSchema"] as const) if (key in value) builder.meta[key] = value[key] as never;
     value.steps.forEach((step) => {
       const fields: Record<string, unknown> = {};
-      for (const [key, field] of Object.entries(step)) if (key !== "id" && key !== "component" && key !== "input_schema" && key !== "output_schema") fields[key] = field;
+      for (const [key, field] of Object.entries(step)) if (key !== "id" && key !== "component" && key !== "input_schema" && key !== "output_schema") setKey(fields, key, field);
       builder.pushStep(step.id, step.component, fields);
     });
     if ("output" in value) builder.outputTemplate = { value: value.output };
     if ("test" in value) builder.testSection = value.test === null ? null : { ...(value.test as Record<string, unknown>) };
     if ("examples" in value) builder.exampleList = value.examples;
-    for (const [key, field] of Object.entries(value)) if (!FLOW_KEYS.has(key)) builder.extra[key] = field;
+    for (const [key, field] of Object.entries(value)) if (!FLOW_KEYS.has(key)) setKey(builder.extra, key, field);
     return builder;
   }
 
@@ -246,13 +246,13 @@ export class FlowBuilder<In = any, Out = unknown> {
       if (f.skipIf !== undefined) out.skipIf = this.expr(f.skipIf, `${at}/skipIf`, index, issues);
       if (f.onError !== undefined) out.onError = this.errorPolicy(f.onError, `${at}/onError`, issues);
       if (f.input !== undefined) out.input = this.template(f.input, `${at}/input`, index, issues);
-      for (const [key, value] of Object.entries(f)) if (!STEP_KEYS.has(key)) out[key] = value;
+      for (const [key, value] of Object.entries(f)) if (!STEP_KEYS.has(key)) setKey(out, key, value);
       return out;
     });
     if (this.outputTemplate) flow.output = this.template(this.outputTemplate.value, "/output", undefined, issues);
     if (this.testSection !== undefined) flow.test = emitTest(this.testSection);
     if (this.exampleList !== undefined) flow.examples = this.exampleList;
-    for (const [key, value] of Object.entries(this.extra)) if (!(key in flow)) flow[key] = value;
+    for (const [key, value] of Object.entries(this.extra)) if (!Object.hasOwn(flow, key)) setKey(flow, key, value);
     return flow as Flow;
   }
 
@@ -324,8 +324,13 @@ function emitTest(test: Record<string, unknown> | null): unknown {
   if (config !== undefined) out.config = config;
   if (test.servers !== undefined) out.servers = test.servers;
   if (test.cases !== undefined) out.cases = test.cases;
-  for (const [key, value] of Object.entries(test)) if (!["config", "stepflowConfig", "stepflow_config", "servers", "cases"].includes(key)) out[key] = value;
+  for (const [key, value] of Object.entries(test)) if (!["config", "stepflowConfig", "stepflow_config", "servers", "cases"].includes(key)) setKey(out, key, value);
   return out;
+}
+
+/** Sets an own key, `__proto__` included (plain assignment would replace the object's prototype). */
+function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function escape(key: string): string {

@@ -37,11 +37,18 @@ export function stepflowPlugin(name: string, config: Record<string, unknown>, en
   const launch = launchOf(name, config);
   let client: ComponentClient | undefined;
   // The engine's services reach the plugin with each execute; every run of an engine shares them.
-  let engine: ComponentContext | undefined;
+  // A callback does not say which run it serves, so it uses a run still going: a run that ended on
+  // an execution error has aborted its signal, and nested runs started under it would fail at once.
+  const running = new Set<ComponentContext>();
+  let last: ComponentContext | undefined;
+  const engine = (): ComponentContext => {
+    for (const context of running) if (!context.signal.aborted) return context;
+    return last!;
+  };
   const services: RuntimeServices = {
-    putBlob: (data) => engine!.blobs.put(data),
-    getBlob: (blobId) => engine!.blobs.get(blobId).catch((error: unknown) => (error instanceof BlobNotFoundError ? undefined : Promise.reject(error))),
-    evaluateFlow: (flow, input) => engine!.evaluateFlow(flow, input),
+    putBlob: (data) => engine().blobs.put(data),
+    getBlob: (blobId) => engine().blobs.get(blobId).catch((error: unknown) => (error instanceof BlobNotFoundError ? undefined : Promise.reject(error))),
+    evaluateFlow: (flow, input) => engine().evaluateFlow(flow, input),
   };
   const commandMissing = async () =>
     launch.transport === "stdio" && !(await findCommand(launch.command, environment))
@@ -79,12 +86,15 @@ export function stepflowPlugin(name: string, config: Record<string, unknown>, en
       );
     },
     async execute(component, input, context) {
-      engine ??= context;
       if (!client) throw new ComponentError(component, `plugin ${JSON.stringify(name)} is not started`);
+      last = context;
+      running.add(context);
       try {
         return { outcome: "success", result: await client.execute(component, input, { signal: context.signal }) };
       } catch (error) {
         throw new ComponentError(component, `plugin ${JSON.stringify(name)}: ${(error as Error).message}`, { cause: error });
+      } finally {
+        running.delete(context);
       }
     },
     list: async () => (client ? client.list() : []),
