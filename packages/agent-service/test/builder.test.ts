@@ -107,6 +107,16 @@ describe("create-run builders", () => {
     expect(() => createRun("robot" as never, "x")).toThrow(/agent, tool or mcp_server/);
   });
 
+  it("never changes an input passed to input(), so a shared template stays as it was", () => {
+    const template: AgentRunInput = { mode: "agent", messages: [{ role: "system", content: "be brief" }], callableAliases: ["kb"] };
+    const first = agentRun("a").input(template).message("user", "one").callableAliases("crm").build();
+    const second = agentRun("b").input(template).message("user", "two").build();
+    expect(template).toEqual({ mode: "agent", messages: [{ role: "system", content: "be brief" }], callableAliases: ["kb"] });
+    expect(first.input.messages.map((m) => m.content)).toEqual(["be brief", "one"]);
+    expect(second.input.messages.map((m) => m.content)).toEqual(["be brief", "two"]);
+    expect(second.input.callableAliases).toEqual(["kb"]);
+  });
+
   it("returns a command that later builder calls do not change", () => {
     const builder = agentRun("a").message("user", "one");
     const first = builder.build();

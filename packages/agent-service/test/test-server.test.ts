@@ -125,6 +125,64 @@ describe("test server: idempotent create, cancel, interactions, events", () => {
     expect((await call("POST", `/runs/${done.runId}/cancel`, {})).status).toBe(409);
   });
 
+  it("refuses a cancel body that is not {} or {expectedVersion} with 400, leaving the run alone", async () => {
+    const s = await startTestServer({ script: async (ctx) => void (await ctx.requestInteraction({ question: "go?" })) });
+    try {
+      const local = async (method: string, path: string, payload?: unknown) => {
+        const r = await fetch(`${s.url}/v1/organizations/${s.orgId}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${s.token}` },
+          ...(payload !== undefined && { body: JSON.stringify(payload) }),
+        });
+        return { status: r.status, json: (await r.json()) as { data: any } };
+      };
+      const run = (await local("POST", "/runs", body())).json.data;
+      for (const bad of [{ reason: "bored" }, { expectedVersion: "0" }, { expectedVersion: -1 }, ["x"]]) {
+        expect((await local("POST", `/runs/${run.runId}/cancel`, bad)).status).toBe(400);
+      }
+      expect(s.run(run.runId)?.status).not.toBe("canceled");
+      expect((await local("POST", `/runs/${run.runId}/cancel`)).json.data.status).toBe("canceled");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("closes open interactions when a run ends, so a late response gets 409 and the run stays ended", async () => {
+    const s = await startTestServer({
+      script: async (ctx) => {
+        ctx.requestInteraction({ question: "go?" }).catch(() => undefined);
+        await ctx.tick();
+        throw new Error("gave up waiting");
+      },
+    });
+    try {
+      const local = async (method: string, path: string, payload?: unknown) => {
+        const r = await fetch(`${s.url}/v1/organizations/${s.orgId}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${s.token}` },
+          ...(payload !== undefined && { body: JSON.stringify(payload) }),
+        });
+        return { status: r.status, json: (await r.json()) as { data: any } };
+      };
+      const run = (await local("POST", "/runs", body())).json.data;
+      let current = run;
+      while (!current.finishedAt) current = (await local("GET", `/runs/${run.runId}`)).json.data;
+      expect(current).toMatchObject({ status: "failed", openInteractionCount: 0 });
+      const respond = await local("POST", `/runs/${run.runId}/interactions/${run.runId}-int-1/respond`, { decision: "approve" });
+      expect(respond.status).toBe(409);
+      expect(s.run(run.runId)).toMatchObject({ status: "failed", version: current.version });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("spends a create's delay fault without an idempotency key too", async () => {
+    server.fault({ route: "create", delayMs: 150 });
+    const started = Date.now();
+    expect((await call("POST", "/runs", body())).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
   it("blocks on an interaction, accepts one response, then 409", async () => {
     const s = await startTestServer({ script: async (ctx) => void (await ctx.requestInteraction({ question: "go?" }, "approval_required")) });
     try {

@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument as parseYaml, type Node } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument as parseYaml, type Document, type Node } from "yaml";
 import { parsePointer } from "./validation.js";
 
 /** A 1-based line and column in a source text. */
@@ -48,10 +48,12 @@ export interface ParseSourceOptions {
  */
 export function parseSourceDocument(text: string, options: ParseSourceOptions = {}): SourceDocument {
   const { file } = options;
+  // A byte order mark is not content: JSON.parse rejects it, and it would shift line 1's columns.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const format = options.format ?? (file && /\.ya?ml$/i.test(file) ? "yaml" : file?.endsWith(".json") ? "json" : sniffFormat(text));
   let value: unknown;
   let yamlTree: ReturnType<typeof parseYamlTree> | undefined;
-  const tree = () => (yamlTree ??= parseYamlTree(text, file));
+  const tree = () => (yamlTree ??= parseYamlTree(text, file, format === "json"));
 
   if (format === "json") {
     try {
@@ -64,11 +66,13 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
   }
 
   const locate = (pointer: string): SourceLocation => {
-    const { contents, lineCounter } = tree();
+    const { doc, contents, lineCounter } = tree();
     let node: Node | null = contents;
     let offset = node?.range?.[0] ?? 0;
     for (const token of parsePointer(pointer)) {
-      const next = childNode(node, token);
+      // Below an alias, the values are those of the anchored node.
+      if (isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
+      const next = childNode(node, token, format === "json");
       if (!next) break;
       node = next.node;
       offset = next.offset;
@@ -93,22 +97,29 @@ function sniffFormat(text: string): "json" | "yaml" {
   return /^\s*[[{]/.test(text) ? "json" : "yaml";
 }
 
-function parseYamlTree(text: string, file: string | undefined) {
+/**
+ * For JSON, the tree only serves locations of a text JSON.parse accepted, so what YAML alone
+ * refuses (duplicate keys, a lone CR) must not make `locate` throw.
+ */
+function parseYamlTree(text: string, file: string | undefined, json: boolean) {
   const lineCounter = new LineCounter();
-  const doc = parseYaml(text, { lineCounter, prettyErrors: false });
+  const doc: Document.Parsed = parseYaml(text, { lineCounter, prettyErrors: false, uniqueKeys: !json });
   const [error] = doc.errors;
-  if (error) {
+  if (error && !json) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
     throw new DocumentParseError(error.message.split("\n")[0]!, file, { line, column: col });
   }
-  return { contents: doc.contents, lineCounter, value: doc.toJS({ maxAliasCount: 10_000 }) as unknown };
+  return { doc, contents: doc.contents, lineCounter, value: json ? undefined : (doc.toJS({ maxAliasCount: 10_000 }) as unknown) };
 }
 
-function childNode(node: Node | null, token: string): { node: Node | null; offset: number } | undefined {
+/** `last`: of duplicate keys, the last one counts (JSON.parse); YAML refuses duplicates. */
+function childNode(node: Node | null, token: string, last: boolean): { node: Node | null; offset: number } | undefined {
   if (isMap(node)) {
-    for (const pair of node.items) {
+    const items = last ? [...node.items].reverse() : node.items;
+    for (const pair of items) {
       if (!isPair(pair)) continue;
-      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      // As toJS names keys: a null key is "".
+      const key = isScalar(pair.key) ? (pair.key.value === null ? "" : String(pair.key.value)) : undefined;
       if (key !== token) continue;
       const value = pair.value as Node | null;
       const offset = value?.range?.[0] ?? (pair.key as Node).range?.[0] ?? 0;
@@ -125,9 +136,93 @@ function childNode(node: Node | null, token: string): { node: Node | null; offse
 
 function jsonSyntaxError(error: SyntaxError, text: string, file: string | undefined): DocumentParseError {
   const match = /position (\d+)/.exec(error.message);
-  const position = match ? Number(match[1]) : text.length;
+  // V8's "Unexpected token 'x', "…" is not valid JSON" has no position: find it by scanning.
+  const position = match ? Number(match[1]) : jsonErrorOffset(text);
   const before = text.slice(0, position).split("\n");
   const location = { line: before.length, column: before[before.length - 1]!.length + 1 };
-  const reason = error.message.replace(/^JSON\.parse: /, "").replace(/ in JSON at position \d+.*$/, "");
+  const reason = error.message
+    .replace(/^JSON\.parse: /, "")
+    .replace(/ in JSON at position \d+.*$/, "")
+    // The quoted source text says nothing the location does not, and may be long or secret.
+    .replace(/, (\.\.\.)?"[\s\S]*"(\.\.\.)? is not valid JSON$/, "");
   return new DocumentParseError(reason, file, location);
+}
+
+/** The offset of the first character that makes `text` invalid JSON (RFC 8259), or its length. */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const skip = () => {
+    while (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r") i++;
+  };
+  const expect = (c: string) => {
+    if (text[i] !== c) throw i;
+    i++;
+  };
+  const string = () => {
+    expect('"');
+    for (;;) {
+      const c = text[i];
+      if (c === undefined || c < " ") throw i;
+      i++;
+      if (c === '"') return;
+      if (c !== "\\") continue;
+      if (text[i] === "u") {
+        i++;
+        for (let k = 0; k < 4; k++, i++) if (!/[0-9a-fA-F]/.test(text[i] ?? "")) throw i;
+      } else if ('"\\/bfnrt'.includes(text[i] ?? "x")) i++;
+      else throw i;
+    }
+  };
+  const digits = () => {
+    if (!(text[i]! >= "0" && text[i]! <= "9")) throw i;
+    while (text[i]! >= "0" && text[i]! <= "9") i++;
+  };
+  // Step by step, so that a broken number fails where V8 says it does (after "-", ".", "e").
+  const number = () => {
+    if (text[i] === "-") i++;
+    if (text[i] === "0") i++;
+    else digits();
+    if (text[i] === ".") {
+      i++;
+      digits();
+    }
+    if (text[i] === "e" || text[i] === "E") {
+      i++;
+      if (text[i] === "+" || text[i] === "-") i++;
+      digits();
+    }
+  };
+  const value = (): void => {
+    skip();
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      const close = c === "{" ? "}" : "]";
+      i++;
+      skip();
+      if (text[i] === close) return void i++;
+      for (;;) {
+        if (c === "{") {
+          skip();
+          string();
+          skip();
+          expect(":");
+        }
+        value();
+        skip();
+        if (text[i] !== ",") return expect(close);
+        i++;
+      }
+    }
+    if (c === '"') return string();
+    for (const word of ["true", "false", "null"]) if (c === word[0]) return [...word].forEach(expect);
+    number();
+  };
+  try {
+    value();
+    skip();
+    return i;
+  } catch (at) {
+    // A number is where it failed; anything else (a stack overflow on deep nesting) tells nothing.
+    return typeof at === "number" ? at : text.length;
+  }
 }

@@ -37,6 +37,11 @@ function issueFromAjv(error: AjvErrorObject): ValidationIssue {
   switch (keyword) {
     case "required":
       return issue(`missing required property "${params.missingProperty}"`, path + toPointer([params.missingProperty]));
+    case "dependentRequired":
+    case "dependencies":
+      // Like `required`: the pointer names where the missing property should be.
+      if (params.missingProperty === undefined) return issue(error.message ?? `fails "${keyword}"`);
+      return issue(`missing property "${params.missingProperty}" (required when "${params.property}" is present)`, path + toPointer([params.missingProperty]));
     case "additionalProperties":
       return issue(
         `unexpected property "${params.additionalProperty}" (not allowed here)`,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { jsonErrorOffset } from "../src/document.js";
+import { seededRandom } from "../../../test/support.js";
 import { createStandardSchema, DocumentParseError, formatIssues, issuesFromAjv, parsePointer, parseSourceDocument, toPointer, ValidationError, type CompiledValidator } from "../src/index.js";
 
 describe("issuesFromAjv", () => {
@@ -11,6 +13,9 @@ describe("issuesFromAjv", () => {
     [{ instancePath: "/s", schemaPath: "#/const", keyword: "const", params: { allowedValue: 2 } }, "/s", "must equal 2"],
     [{ instancePath: "/id", schemaPath: "#/format", keyword: "format", params: { format: "uuid" } }, "/id", 'must be a valid "uuid"'],
     [{ instancePath: "/n", schemaPath: "#/maximum", keyword: "maximum", params: { limit: 3 }, message: "must be <= 3" }, "/n", "must be <= 3"],
+    // A property missing because another is present points, like `required`, to where it should be.
+    [{ instancePath: "/a", schemaPath: "#/dependentRequired", keyword: "dependentRequired", params: { property: "x", missingProperty: "y/z", depsCount: 1, deps: "y/z" } }, "/a/y~1z", 'missing property "y/z" (required when "x" is present)'],
+    [{ instancePath: "", schemaPath: "#/dependencies", keyword: "dependencies", params: { property: "x", missingProperty: "y", depsCount: 1, deps: "y" } }, "/y", 'missing property "y" (required when "x" is present)'],
   ])("%j → %s: %s", (error, path, message) => {
     expect(issuesFromAjv([error])).toEqual([{ path, message, keyword: error.keyword, params: error.params }]);
   });
@@ -100,5 +105,74 @@ describe("parseSourceDocument", () => {
       expect((error as DocumentParseError).location).toEqual({ line, column });
       expect((error as Error).message).toMatch(new RegExp(`^${file}:${line}:${column}: `));
     }
+  });
+});
+
+describe("parseSourceDocument: locations the parsers disagree on", () => {
+  it("reads a JSON file with a byte order mark, and does not count the BOM as a column", () => {
+    const json = parseSourceDocument('\uFEFF{\n  "a": 1\n}', { file: "x.json" });
+    expect(json.value).toEqual({ a: 1 });
+    expect(json.locate("/a")).toEqual({ line: 2, column: 8 });
+    expect(parseSourceDocument("\uFEFFa: 1\n", { file: "x.yaml" }).locate("/a")).toEqual({ line: 1, column: 4 });
+  });
+
+  it("gives the position of an unexpected token in JSON, without echoing the source", () => {
+    try {
+      parseSourceDocument('{\n  "a": 1,\n  "b": x\n}', { file: "x.json" });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as DocumentParseError).location).toEqual({ line: 3, column: 8 });
+      expect((error as Error).message).toBe("x.json:3:8: Unexpected token 'x'");
+    }
+  });
+
+  it("finds the offset V8 reports, for every broken JSON text where V8 gives one (differential)", () => {
+    const random = seededRandom(11);
+    const atom = () => ["0", "-1.5e3", "true", "false", "null", '"a\\n\\u00e9"', '""'][random(7)]!;
+    const value = (depth: number): string => {
+      if (depth > 3 || random(3) === 0) return atom();
+      const items = Array.from({ length: random(4) }, () => value(depth + 1));
+      return random(2) === 0 ? `[${items.join(", ")}]` : `{${items.map((item, i) => `"k${i}": ${item}`).join(",\n ")}}`;
+    };
+    const noise = ["x", ",", "]", "}", ":", '"', "0", "-", ".", "\\", "\n", " ", "\t", "e", "{", "["];
+    let compared = 0;
+    for (let n = 0; n < 3000; n++) {
+      const text = value(0);
+      const at = random(text.length + 1);
+      const broken = random(2) === 0 ? text.slice(0, at) + noise[random(noise.length)] + text.slice(at) : text.slice(0, at) + text.slice(at + 1);
+      let message: string | undefined;
+      try {
+        JSON.parse(broken);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      const reported = message === undefined ? undefined : /position (\d+)/.exec(message);
+      if (message === undefined) expect(jsonErrorOffset(broken)).toBe(broken.length);
+      else if (reported) {
+        expect(jsonErrorOffset(broken), `${JSON.stringify(broken)}: ${message}`).toBe(Number(reported[1]));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
+
+  it("locates the value JSON.parse kept for a duplicated JSON key, instead of throwing", () => {
+    const doc = parseSourceDocument('{\n  "a": 1,\n  "a": "two"\n}', { file: "x.json" });
+    expect(doc.value).toEqual({ a: "two" });
+    expect(doc.locate("/a")).toEqual({ line: 3, column: 8 });
+    expect(parseSourceDocument('{"a": 1}\r', { file: "x.json" }).locate("/a")).toEqual({ line: 1, column: 7 });
+  });
+
+  it("follows a YAML alias to the anchored node", () => {
+    const doc = parseSourceDocument("base: &b\n  x: 1\n  y: 2\nother: *b\n", { file: "x.yaml" });
+    expect(doc.value).toEqual({ base: { x: 1, y: 2 }, other: { x: 1, y: 2 } });
+    expect(doc.locate("/other")).toEqual({ line: 4, column: 8 });
+    expect(doc.locate("/other/y")).toEqual({ line: 3, column: 6 });
+  });
+
+  it("matches a null YAML key as the empty string, as the parsed value has it", () => {
+    const doc = parseSourceDocument("a: 1\n~: 2\n", { file: "x.yaml" });
+    expect(doc.value).toEqual({ a: 1, "": 2 });
+    expect(doc.locate("/")).toEqual({ line: 2, column: 4 });
   });
 });

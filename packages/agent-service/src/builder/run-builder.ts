@@ -106,7 +106,8 @@ class Builder {
   }
 
   input(input: Mutable): this {
-    this.#input = { ...input };
+    // A copy, deep: later message(), callableAliases() … push into its arrays, never the caller's.
+    this.#input = structuredClone(input);
     return this;
   }
   revision(id: string) { return this.#set("resourceRevisionId", id); }

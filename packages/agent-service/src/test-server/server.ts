@@ -133,7 +133,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     lastHeaders[route] = req.headers;
 
     const fault = faults.take(route);
-    // A create's delay is spent while its idempotency key is in flight (see create()).
+    // A create's delay is spent inside create(), while its idempotency key (if any) is in flight.
     if (fault?.delayMs && route !== "create") await sleep(fault.delayMs);
     if (fault?.resetConnection) {
       req.socket.destroy();
@@ -200,6 +200,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       startScript(store, stored, script, tickMs);
       return stored.run;
     }
+    if (fault?.delayMs) await sleep(fault.delayMs);
     const stored = store.create(command);
     startScript(store, stored, script, tickMs);
     return stored.run;
@@ -218,13 +219,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
   function cancel(stored: StoredRun, body: unknown): Run {
     const { run } = stored;
-    const expected = (body as { expectedVersion?: unknown } | undefined)?.expectedVersion;
+    // The cancel command is closed like every command (§4.1): nothing, {} or {expectedVersion}.
+    const fields = body === undefined ? {} : body;
+    if (typeof fields !== "object" || fields === null || Array.isArray(fields) || Object.keys(fields).some((key) => key !== "expectedVersion")) {
+      throw new HttpError(400, "invalid cancel command: the body must be {} or {expectedVersion}");
+    }
+    const expected = (fields as { expectedVersion?: unknown }).expectedVersion;
+    if (expected !== undefined && !(Number.isInteger(expected) && (expected as number) >= 0)) {
+      throw new HttpError(400, `invalid cancel command: expectedVersion must be an integer ≥ 0, got ${JSON.stringify(expected)}`);
+    }
     if (expected !== undefined && expected !== run.version) throw new HttpError(409, `version mismatch: expected ${String(expected)}, run is at ${run.version}`);
     if (run.status !== undefined && CANCELED_STATUSES.includes(run.status)) return run;
     if (isTerminalRun(run)) throw new HttpError(409, `run ${run.runId} is ${run.status} and cannot be cancelled`);
     stored.abort.abort(new Error("cancelled"));
-    for (const interaction of stored.interactions.values()) interaction.open = false;
-    run.openInteractionCount = 0;
     store.setStatus(stored, "canceled", { statusMessage: "cancelled by request" });
     return run;
   }

@@ -83,6 +83,9 @@ export function createStore(orgId: string, onEvent?: (stored: StoredRun, envelop
     const attempt = run.attempts[0];
     if (attempt) attempt.status = status;
     if (isTerminalRun({ status })) {
+      // An ended run waits for nothing: its open interactions close (a late response gets 409).
+      for (const interaction of stored.interactions.values()) interaction.open = false;
+      run.openInteractionCount = 0;
       run.finishedAt = now();
       if (attempt) attempt.finishedAt = run.finishedAt;
     }
