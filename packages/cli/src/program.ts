@@ -46,7 +46,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? EXIT.ok : EXIT.usage;
+      // "commander.help" is also how a group given no subcommand ends (exitCode 1): a usage error.
+      const asked = error.code === "commander.helpDisplayed" || error.code === "commander.version" || (error.code === "commander.help" && error.exitCode === 0);
+      return asked ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof CliError) {
       io.stderr.write(`flowspec: ${error.message}\n`);

@@ -121,6 +121,43 @@ describe("flowspec agents-json run", () => {
     expect((await cli("agents-json", "run", "agents_json__giphy__agents.json", "search_gifs_flow")).code).toBe(2);
   });
 
+  it("never echoes a secret when --auth or --param is malformed", async () => {
+    const auth = await cli("agents-json", "run", "agents_json__giphy__agents.json", "search_gifs_flow", "--input", "{}", "--auth", "bearer:sk_live_SECRET");
+    expect(auth.code).toBe(2);
+    expect(auth.stderr).toMatch(/--auth .*must be SOURCE_ID=bearer:TOKEN/);
+    expect(auth.stderr).not.toContain("SECRET");
+    const param = await cli("agents-json", "run", "agents_json__giphy__agents.json", "search_gifs_flow", "--input", "{}", "--param", "giphy.api_key:SECRET");
+    expect(param.code).toBe(2);
+    expect(param.stderr).toMatch(/--param .*must be SOURCE_ID\.NAME=VALUE/);
+    expect(param.stderr).not.toContain("SECRET");
+  });
+
+  it("refuses a --server that is not a URL with exit 2, no stack trace", async () => {
+    const { code, stderr } = await cli(
+      "agents-json", "run", "agents_json__giphy__agents.json", "search_gifs_flow",
+      "--input", '{"parameters":{"q":"cats"}}',
+      "--openapi", "giphy=agents_json__giphy__openapi.yaml",
+      "--server", "giphy=localhost-8080",
+      "--param", "giphy.api_key=KEY",
+    );
+    expect(code).toBe(2);
+    expect(stderr).toContain('--server "giphy=localhost-8080": not an absolute URL');
+  });
+
+  it("refuses a source id that the document does not have (a typo is not silently ignored)", async () => {
+    for (const flag of [["--openapi", "gipy=agents_json__giphy__openapi.yaml"], ["--server", `gipy=${url}`], ["--auth", "gipy=bearer:t"], ["--param", "gipy.api_key=K"]]) {
+      const { code, stderr } = await cli("agents-json", "run", "agents_json__giphy__agents.json", "search_gifs_flow", "--input", "{}", ...flag);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`${flag[0]}: no source "gipy" in agents_json__giphy__agents.json (sources: giphy)`);
+    }
+  });
+
+  it("names the file in a plan error's locations", async () => {
+    const { code, stderr } = await cli("agents-json", "run", "agents_json__giphy__agents.json", "search_gifs_flow", "--input", "{}");
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^ {2}agents_json__giphy__agents\.json:\d+:\d+ error operation-resolved/m);
+  });
+
   it("reports an invalid document with file:line:column and exit 2", async () => {
     const dir = mkdtempSync(join(tmpdir(), "aj-cli-"));
     const file = join(dir, "bad.json");

@@ -123,6 +123,14 @@ describe("flowspec apflow plan", () => {
   });
 });
 
+describe("flowspec apflow run|plan --format json on an invalid tree", () => {
+  it.each(["run", "plan"])("%s keeps stdout JSON: the issues, located", async (command) => {
+    const r = await cli("apflow", command, "cycle.json", "--mode", "wire", "--format", "json");
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out)).toMatchObject({ file: "cycle.json", ok: false, errors: [{ code: "dependency-cycle", path: "/2/dependencies/0", line: 24, column: 7 }] });
+  });
+});
+
 describe("flowspec apflow plan --format json", () => {
   it("prints the plan as data", async () => {
     const { cli } = await import("./support.js");

@@ -1,9 +1,15 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type CliIo } from "@flowspec/cli";
 import { startTestServer, type TestServer } from "@flowspec/agent-service/testing";
+import { createInterface } from "node:readline";
+import { repoRoot } from "../../../test/support.js";
+
+const bin = join(repoRoot, "packages/cli/src/bin.ts");
 
 let server: TestServer;
 let dir: string;
@@ -107,6 +113,26 @@ describe("flowspec runs", () => {
     }
   });
 
+  it("ends quietly when its reader goes away (runs watch | head -1)", async () => {
+    const slow = await startTestServer({ tickMs: 300 });
+    try {
+      const flags = ["--base-url", slow.url, "--org", slow.orgId, "--token", slow.token];
+      const created = await run(["runs", "create", "--file", "run.json", "--format", "json", ...flags]);
+      const runId = (JSON.parse(created.stdout) as { runId: string }).runId;
+      const child = spawn(process.execPath, ["--import", "tsx", bin, "runs", "watch", runId, "--format", "ndjson", ...flags], { cwd: repoRoot });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = once(child, "exit");
+      await once(createInterface({ input: child.stdout }), "line");
+      child.stdout.destroy(); // like head, after the first line
+      const [code] = (await exited) as [number | null];
+      expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+      expect(code).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  }, 30_000);
+
   it.each([
     { name: "no base URL", argv: ["runs", "get", "run-1", "--org", "o", "--token", "t"], code: 2, message: "missing --base-url (or FLOWSPEC_BASE_URL)" },
     { name: "no token", argv: () => ["runs", "get", "run-1", "--base-url", server.url, "--org", "o"], code: 2, message: "missing --token (or FLOWSPEC_TOKEN)" },
@@ -120,6 +146,17 @@ describe("flowspec runs", () => {
     const result = await run(typeof argv === "function" ? argv() : argv);
     expect(result.code).toBe(code);
     expect(result.stderr).toContain(message);
+  });
+
+  it("exits 2 when a command group is given no subcommand (help goes to stderr), 0 for --help", async () => {
+    for (const group of ["runs", "agents-json", "apflow", "stepflow"]) {
+      const bare = await run([group]);
+      expect(bare.code).toBe(2);
+      expect(bare.stderr).toContain(`Usage: flowspec ${group}`);
+      expect(bare.stdout).toBe("");
+      expect((await run([group, "--help"])).code).toBe(0);
+    }
+    expect((await run(["help", "runs"])).code).toBe(0);
   });
 
   it("documents connection options, exit codes and examples in --help", async () => {

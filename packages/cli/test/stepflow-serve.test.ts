@@ -3,6 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { once } from "node:events";
 import { join } from "node:path";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { connectHttp, connectStdio, type RuntimeServices } from "@flowspec/stepflow/client";
@@ -32,6 +34,24 @@ describe("flowspec stepflow serve", () => {
     await client.close();
   });
 
+  it("keeps stdout protocol-only even for console output while the module loads", async () => {
+    const chatty = join(temp, "chatty.mjs");
+    writeFileSync(chatty, 'console.log("loading components");\nexport default { "/echo": { handler: (input) => input } };\n');
+    const child = spawn(process.execPath, ["--import", "tsx", bin, "stepflow", "serve", chatty], { cwd: repoRoot });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { runtime_protocol_version: 1 } }) + "\n");
+      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      expect(JSON.parse(line)).toEqual({ jsonrpc: "2.0", id: 1, result: { server_protocol_version: 1 } });
+      child.stdin.end();
+      await once(child, "exit");
+      expect(stderr).toContain("loading components");
+    } finally {
+      child.kill();
+    }
+  });
+
   it("serves over HTTP with --http --port 0, printing the URL", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", bin, "stepflow", "serve", module, "--http", "--port", "0"], { cwd: repoRoot });
     try {
@@ -43,6 +63,20 @@ describe("flowspec stepflow serve", () => {
       await client.close();
     } finally {
       child.kill();
+    }
+  });
+
+  it("exits 2 with a clear message when the HTTP port is taken, not an internal error", async () => {
+    const busy = createServer();
+    await new Promise<void>((done) => busy.listen(0, "127.0.0.1", done));
+    try {
+      const port = String((busy.address() as AddressInfo).port);
+      const run = await cli(["stepflow", "serve", module, "--http", "--port", port], repoRoot);
+      expect(run.stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.code).toBe(2);
+    } finally {
+      busy.close();
     }
   });
 

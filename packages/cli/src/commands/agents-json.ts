@@ -8,6 +8,7 @@ import {
   formatDiagnostic,
   lintAgentsJson,
   load,
+  PlanError,
   runFlow,
   type LoadedAgentsJson,
   type ToolFormat,
@@ -96,13 +97,25 @@ Examples:
       const { text, path } = readDocument(io, file);
       const loaded = guardSync(() => withLocation(text, file, path, mode));
       const map = parsePairs(options.openapi, "--openapi", "SOURCE_ID=FILE", (value) => resolve(io.cwd, value));
-      const servers = parsePairs(options.server, "--server", "SOURCE_ID=URL", (value) => value);
-      const auth = Object.fromEntries(Object.entries(parsePairs(options.auth, "--auth", "SOURCE_ID=bearer:TOKEN|apikey:VALUE|basic:USER:PASS", (v) => v)).map(([id, v]) => [id, parseAuth(v)]));
+      const servers = parsePairs(options.server, "--server", "SOURCE_ID=URL", (value, id) => {
+        // A relative or malformed base URL would fail deep inside the executor with a bare TypeError.
+        if (!URL.canParse(value)) throw new CliError(`--server "${id}=${value}": not an absolute URL (e.g. http://127.0.0.1:8080/v1)`);
+        return value;
+      });
+      const auth = Object.fromEntries(
+        Object.entries(parsePairs(options.auth, "--auth", "SOURCE_ID=bearer:TOKEN|apikey:VALUE|basic:USER:PASS", (v) => v, true)).map(([id, v]) => [id, parseAuth(id, v)]),
+      );
       const parameterDefaults: Record<string, Record<string, string>> = {};
-      for (const [key, value] of Object.entries(parsePairs(options.param, "--param", "SOURCE_ID.NAME=VALUE", (v) => v))) {
+      for (const [key, value] of Object.entries(parsePairs(options.param, "--param", "SOURCE_ID.NAME=VALUE", (v) => v, true))) {
         const dot = key.indexOf(".");
         if (dot <= 0 || dot === key.length - 1) throw new CliError(`--param "${key}=…" must be SOURCE_ID.NAME=VALUE`);
         (parameterDefaults[key.slice(0, dot)] ??= {})[key.slice(dot + 1)] = value;
+      }
+      // A mistyped source id would otherwise be ignored without a word, and the run fail for another reason.
+      const known = loaded.document.sources.map((source) => source.id);
+      for (const [flag, ids] of [["--openapi", Object.keys(map)], ["--server", Object.keys(servers)], ["--auth", Object.keys(auth)], ["--param", Object.keys(parameterDefaults)]] as const) {
+        const unknown = ids.find((id) => !known.includes(id));
+        if (unknown !== undefined) throw new CliError(`${flag}: no source "${unknown}" in ${file} (sources: ${known.join(", ") || "none"})`);
       }
       try {
         const { result, trace, warnings } = await runFlow(loaded, flowId, input, { mode, resolver: { map }, servers, auth, parameterDefaults });
@@ -111,6 +124,11 @@ Examples:
         io.stdout.write(JSON.stringify(result, null, 2) + "\n");
         setExit(EXIT.ok);
       } catch (error) {
+        if (error instanceof PlanError) {
+          // The package's message has line:column only; the file belongs in front, as everywhere else.
+          const lines = error.diagnostics.map((d) => `  ${formatDiagnostic(d.line === undefined ? d : { ...d, file })}`);
+          throw new CliError(`${error.name}: flow "${flowId}" cannot run:\n${lines.join("\n")}`, EXIT.failed);
+        }
         if (error instanceof FlowRunError) {
           if (options.trace) io.stderr.write(JSON.stringify(error.trace, null, 2) + "\n");
           throw new CliError(`${error.name}: ${error.message}`, EXIT.failed);
@@ -162,17 +180,21 @@ function withLocation(text: string, file: string, path: string, mode: "strict" |
   return loaded;
 }
 
-function parsePairs(values: string[], option: string, shape: string, convert: (value: string) => string): Record<string, string> {
+/** `KEY=VALUE` options; with `secret`, an error never repeats what may be a token or an API key. */
+function parsePairs(values: string[], option: string, shape: string, convert: (value: string, key: string) => string, secret = false): Record<string, string> {
   const out: Record<string, string> = {};
   for (const value of values) {
     const eq = value.indexOf("=");
-    if (eq <= 0 || eq === value.length - 1) throw new CliError(`${option} "${value}" must be ${shape}`);
-    out[value.slice(0, eq)] = convert(value.slice(eq + 1));
+    if (eq <= 0 || eq === value.length - 1) {
+      const shown = !secret ? ` "${value}"` : eq > 0 ? ` "${value.slice(0, eq)}=…"` : " value";
+      throw new CliError(`${option}${shown} must be ${shape}`);
+    }
+    out[value.slice(0, eq)] = convert(value.slice(eq + 1), value.slice(0, eq));
   }
   return out;
 }
 
-function parseAuth(value: string): UpstreamAuth {
+function parseAuth(sourceId: string, value: string): UpstreamAuth {
   const colon = value.indexOf(":");
   const kind = colon < 0 ? value : value.slice(0, colon);
   const rest = colon < 0 ? "" : value.slice(colon + 1);
@@ -182,7 +204,7 @@ function parseAuth(value: string): UpstreamAuth {
     const split = rest.indexOf(":");
     return { type: "basic", username: rest.slice(0, split), password: rest.slice(split + 1) };
   }
-  throw new CliError(`--auth value must be bearer:TOKEN, apikey:VALUE or basic:USER:PASS`);
+  throw new CliError(`--auth "${sourceId}=…" must be ${sourceId}=bearer:TOKEN, ${sourceId}=apikey:VALUE or ${sourceId}=basic:USER:PASS`);
 }
 
 // Document problems end the command with exit 2 and file:line:column where there is one.

@@ -15,7 +15,7 @@ import {
   type TaskTreeNode,
 } from "@flowspec/apflow";
 import { readDocument } from "../read-document.js";
-import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
+import { CliError, colours, EXIT, parseFormat, type CliIo, type Format } from "../io.js";
 
 type Shape = "tree" | "list" | "task";
 
@@ -48,6 +48,18 @@ function printIssues(io: CliIo, document: SourceDocument, file: string, issues: 
     const label = issue.severity === "error" ? c.red("error") : c.yellow("warning");
     io.stdout.write(`  ${file}:${where.line}:${where.column} ${label} ${issue.code} ${c.dim(issue.path || "/")}: ${issue.message}\n`);
   }
+}
+
+/** An invalid tree refused by run or plan: with --format json stdout stays JSON, shaped like check's report. */
+function printRefused(io: CliIo, format: Format, document: SourceDocument, file: string, message: string, issues: readonly Issue[]): void {
+  if (format === "json") {
+    const errors = issues.filter((i) => i.severity === "error").map((i) => located(document, i));
+    const warnings = issues.filter((i) => i.severity !== "error").map((i) => located(document, i));
+    io.stdout.write(JSON.stringify({ file, ok: false, errors, warnings }, null, 2) + "\n");
+    return;
+  }
+  io.stdout.write(`${colours(io).red("invalid")} ${file}: ${message}\n`);
+  printIssues(io, document, file, issues);
 }
 
 function runnable(io: CliIo, file: string, mode: CheckMode): { document: SourceDocument; input: TaskTreeNode | Task[] } {
@@ -129,8 +141,7 @@ Examples:
         result = await runTaskTree(input, { registry, mode, concurrency: options.concurrency ?? Infinity }).done;
       } catch (error) {
         if (!(error instanceof TaskTreeRunError)) throw error;
-        io.stdout.write(`${colours(io).red("invalid")} ${file}: ${error.message.split("\n")[0]}\n`);
-        printIssues(io, document, file, error.issues);
+        printRefused(io, format, document, file, error.message.split("\n")[0]!, error.issues);
         setExit(EXIT.failed);
         return;
       }
@@ -177,8 +188,7 @@ Examples:
         plan = planTaskTree(input, { mode });
       } catch (error) {
         if (!(error instanceof TaskTreeRunError)) throw error;
-        io.stdout.write(`${colours(io).red("invalid")} ${file}: ${error.message}\n`);
-        printIssues(io, document, file, error.issues);
+        printRefused(io, format, document, file, error.message, error.issues);
         setExit(EXIT.failed);
         return;
       }

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { consoleToStderr } from "@flowspec/runtime/node";
 import { serveHttp, serveStdio, type Components } from "@flowspec/stepflow/server";
 import { CliError, type CliIo } from "../io.js";
 import { importDefault } from "../load-module.js";
@@ -27,19 +28,31 @@ Examples:
   flowspec stepflow serve components.js --http --port 8080`,
     )
     .action(async (module: string, options: { http?: boolean; port: string; host: string; maxLineBytes: string }) => {
-      const components = await importDefault(module, io.cwd);
-      if (typeof components !== "object" || components === null || Object.keys(components).length === 0) {
-        throw new CliError(`${module}: its default export must be an object of components (name → { handler, … })`);
-      }
-      for (const [name, component] of Object.entries(components)) {
-        if (typeof (component as { handler?: unknown })?.handler !== "function") throw new CliError(`${module}: component ${name} has no handler function`);
+      // Over stdio, stdout is the protocol stream from the start: a module that logs while it loads
+      // must not write there (serveStdio redirects the console only once it is called).
+      const restore = options.http ? () => {} : consoleToStderr();
+      let components: unknown;
+      try {
+        components = await importDefault(module, io.cwd);
+        if (typeof components !== "object" || components === null || Object.keys(components).length === 0) {
+          throw new CliError(`${module}: its default export must be an object of components (name → { handler, … })`);
+        }
+        for (const [name, component] of Object.entries(components)) {
+          if (typeof (component as { handler?: unknown })?.handler !== "function") throw new CliError(`${module}: component ${name} has no handler function`);
+        }
+      } catch (error) {
+        restore();
+        throw error;
       }
       const port = Number(options.port);
       const maxLineBytes = Number(options.maxLineBytes);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number, not "${options.port}"`);
       if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1) throw new CliError(`--max-line-bytes must be a positive integer`);
       if (options.http) {
-        const server = await serveHttp(components as Components, { port, host: options.host, maxLineBytes });
+        // A taken port or an unknown host is the user's to fix: say which, without a stack trace.
+        const server = await serveHttp(components as Components, { port, host: options.host, maxLineBytes }).catch((error: NodeJS.ErrnoException) => {
+          throw new CliError(`cannot listen on ${options.host}:${port}: ${error.code ?? error.message}`);
+        });
         io.stdout.write(`serving ${Object.keys(components).length} components on ${server.url}\n`);
         await new Promise<void>((resolve) => server.server.once("close", () => resolve()));
         return;
@@ -49,3 +62,4 @@ Examples:
       peer.close();
     });
 }
+

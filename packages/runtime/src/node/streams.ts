@@ -144,17 +144,11 @@ export function spawnPeer(spawnOptions: SpawnOptions, options: Omit<StreamPeerOp
 }
 
 /**
- * Serves JSON-RPC on this process's stdin and stdout. stdout then carries protocol lines only:
- * console.log, info, debug, dir and dirxml (every console method that writes to stdout itself;
- * table, count, group, timeLog go through console.log) are redirected to stderr.
+ * Serves JSON-RPC on this process's stdin and stdout. stdout then carries protocol lines only: the
+ * console is redirected to stderr (see `consoleToStderr`).
  */
 export function serveProcessStdio(options: Omit<StreamPeerOptions, "role">): Peer {
-  const toStderr = (...args: unknown[]) => void console.error(...args);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
-  console.dirxml = toStderr;
-  console.dir = (item?: unknown, dirOptions?: InspectOptions) => void console.error(inspect(item, { customInspect: false, ...dirOptions }));
+  consoleToStderr();
   return connectStreams(process.stdin, process.stdout, { ...options, role: "server" });
 }
 
@@ -177,4 +171,20 @@ export function findExecutable(command: string, cwd: string, searchPath: string,
       return false;
     }
   });
+}
+
+/**
+ * Sends what the console writes to stdout to stderr instead: log, info, debug, dir and dirxml (every
+ * console method that writes to stdout itself; table, count, group and timeLog go through log).
+ * Returns a function that puts them back.
+ */
+export function consoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug, dir: console.dir, dirxml: console.dirxml };
+  const toStderr = (...args: unknown[]) => void console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.dirxml = toStderr;
+  console.dir = (item?: unknown, dirOptions?: InspectOptions) => void console.error(inspect(item, { customInspect: false, ...dirOptions }));
+  return () => void Object.assign(console, saved);
 }
