@@ -9,14 +9,17 @@ const body = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-async function call(method: string, path: string, payload?: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/v1/organizations/${server.orgId}${path}`, {
+/** Calls a test server's API as a client would (a JSON body only when there is a payload). */
+const callOn = (target: () => TestServer) => async (method: string, path: string, payload?: unknown, headers: Record<string, string> = {}) => {
+  const { url, orgId, token } = target();
+  const response = await fetch(`${url}/v1/organizations/${orgId}${path}`, {
     method,
-    headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json", ...headers },
+    headers: { authorization: `Bearer ${token}`, ...(payload !== undefined && { "content-type": "application/json" }), ...headers },
     ...(payload !== undefined && { body: JSON.stringify(payload) }),
   });
   return { status: response.status, headers: response.headers, json: (await response.json()) as { code: number; message: string; data: any } };
-}
+};
+const call = callOn(() => server);
 
 async function waitTerminal(runId: string) {
   for (;;) {
@@ -103,14 +106,7 @@ describe("test server: idempotent create, cancel, interactions, events", () => {
   it("cancels a running run, returns a cancelled one unchanged, refuses a completed one", async () => {
     const blocked = await startTestServer({ script: async (ctx) => void (await ctx.requestInteraction({ question: "go?" })) });
     try {
-      const local = async (method: string, path: string, payload?: unknown) => {
-        const r = await fetch(`${blocked.url}/v1/organizations/${blocked.orgId}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${blocked.token}` },
-          ...(payload !== undefined && { body: JSON.stringify(payload) }),
-        });
-        return { status: r.status, json: (await r.json()) as { data: any } };
-      };
+      const local = callOn(() => blocked);
       const run = (await local("POST", "/runs", body())).json.data;
       const cancelled = await local("POST", `/runs/${run.runId}/cancel`, {});
       expect(cancelled.json.data.status).toBe("canceled");
@@ -128,14 +124,7 @@ describe("test server: idempotent create, cancel, interactions, events", () => {
   it("refuses a cancel body that is not {} or {expectedVersion} with 400, leaving the run alone", async () => {
     const s = await startTestServer({ script: async (ctx) => void (await ctx.requestInteraction({ question: "go?" })) });
     try {
-      const local = async (method: string, path: string, payload?: unknown) => {
-        const r = await fetch(`${s.url}/v1/organizations/${s.orgId}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${s.token}` },
-          ...(payload !== undefined && { body: JSON.stringify(payload) }),
-        });
-        return { status: r.status, json: (await r.json()) as { data: any } };
-      };
+      const local = callOn(() => s);
       const run = (await local("POST", "/runs", body())).json.data;
       for (const bad of [{ reason: "bored" }, { expectedVersion: "0" }, { expectedVersion: -1 }, ["x"]]) {
         expect((await local("POST", `/runs/${run.runId}/cancel`, bad)).status).toBe(400);
@@ -156,14 +145,7 @@ describe("test server: idempotent create, cancel, interactions, events", () => {
       },
     });
     try {
-      const local = async (method: string, path: string, payload?: unknown) => {
-        const r = await fetch(`${s.url}/v1/organizations/${s.orgId}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${s.token}` },
-          ...(payload !== undefined && { body: JSON.stringify(payload) }),
-        });
-        return { status: r.status, json: (await r.json()) as { data: any } };
-      };
+      const local = callOn(() => s);
       const run = (await local("POST", "/runs", body())).json.data;
       let current = run;
       while (!current.finishedAt) current = (await local("GET", `/runs/${run.runId}`)).json.data;
@@ -186,14 +168,7 @@ describe("test server: idempotent create, cancel, interactions, events", () => {
   it("blocks on an interaction, accepts one response, then 409", async () => {
     const s = await startTestServer({ script: async (ctx) => void (await ctx.requestInteraction({ question: "go?" }, "approval_required")) });
     try {
-      const local = async (method: string, path: string, payload?: unknown) => {
-        const r = await fetch(`${s.url}/v1/organizations/${s.orgId}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${s.token}` },
-          ...(payload !== undefined && { body: JSON.stringify(payload) }),
-        });
-        return { status: r.status, json: (await r.json()) as { data: any } };
-      };
+      const local = callOn(() => s);
       const run = (await local("POST", "/runs", body())).json.data;
       let current = run;
       while (current.status !== "blocked") current = (await local("GET", `/runs/${run.runId}`)).json.data;
