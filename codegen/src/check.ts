@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { GeneratedFile } from "./emit.js";
+import { withLf } from "./line-endings.js";
 
 export interface DriftReport {
   /** True when the files on disk are exactly what codegen generates. */
@@ -28,7 +29,7 @@ export function checkDrift(files: readonly GeneratedFile[], outDir: string): Dri
       patches.push(createTwoFilesPatch(`a/${path}`, `b/${path}`, "", content));
       continue;
     }
-    const current = readFileSync(full, "utf8");
+    const current = withLf(readFileSync(full, "utf8"));
     if (current !== content) {
       changed.push(path);
       patches.push(createTwoFilesPatch(`a/${path}`, `b/${path}`, current, content));
@@ -46,7 +47,7 @@ export function writeGenerated(files: readonly GeneratedFile[], outDir: string):
   for (const file of files) {
     const full = join(outDir, file.path);
     mkdirSync(dirname(full), { recursive: true });
-    if (!existsSync(full) || readFileSync(full, "utf8") !== file.content) writeFileSync(full, file.content);
+    if (!existsSync(full) || withLf(readFileSync(full, "utf8")) !== file.content) writeFileSync(full, file.content);
   }
 }
 

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import jsonPatch from "fast-json-patch";
 import { CONFIG_FILE, isRecord } from "./config.js";
+import { withLf } from "./line-endings.js";
 
 export type Dialect = "draft-07" | "draft-2020-12";
 export type JsonObject = Record<string, unknown>;
@@ -11,7 +12,7 @@ export type JsonObject = Record<string, unknown>;
 export interface SchemaFile {
   /** Path relative to the schema folder, with `/` separators. */
   path: string;
-  /** sha256 of the file's bytes on disk (not of the patched content). */
+  /** sha256 of the file's text as on disk, with LF line endings (not of the patched content). */
   sha256: string;
   json: JsonObject;
   /** The base URI its `$ref`s resolve against: its `$id`, or a `flowspec:` URI made from its path. */
@@ -58,11 +59,11 @@ export function readSchemaFiles(schemaDir: string, setName: string): SchemaFile[
   const files = listJsonFiles(schemaDir).filter((path) => path !== CONFIG_FILE && !path.startsWith("overlays/"));
   if (files.length === 0) throw new Error(`${schemaDir}: no .json schema files`);
   return files.map((path) => {
-    const bytes = readFileSync(join(schemaDir, path));
-    const json = parseJsonObject(bytes.toString("utf8"), join(schemaDir, path));
+    const text = withLf(readFileSync(join(schemaDir, path), "utf8"));
+    const json = parseJsonObject(text, join(schemaDir, path));
     const dialect = dialectOf(json, join(schemaDir, path));
     const uri = typeof json.$id === "string" ? json.$id : fileUri(setName, path);
-    return { path, sha256: sha256(bytes), json, uri, dialect };
+    return { path, sha256: sha256(text), json, uri, dialect };
   });
 }
 
@@ -76,7 +77,7 @@ function fileUri(setName: string, path: string): string {
 }
 
 export function readOverlay(schemaDir: string, path: string): Overlay {
-  const text = readFileSync(join(schemaDir, path), "utf8");
+  const text = withLf(readFileSync(join(schemaDir, path), "utf8"));
   const json = parseJsonObject(text, join(schemaDir, path));
   if (!isRecord(json.patches)) {
     throw new Error(`${join(schemaDir, path)}: an overlay is {"description", "patches": {"<schema file>": [RFC 6902 operations]}}`);

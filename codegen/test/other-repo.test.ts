@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,6 +20,26 @@ describe("flowspec-codegen on schemas that are not the four specs", () => {
   it("--check passes on the committed example output", () => {
     const run = codegen("--schemas", "examples/codegen-other-repo/schemas", "--out", "examples/codegen-other-repo/src/generated", "--check");
     expect(run.stderr).toContain("examples/codegen-other-repo/src/generated is up to date");
+    expect(run.status).toBe(0);
+  });
+
+  it("--check passes on a checkout with CRLF line endings (core.autocrlf), schemas and output alike", () => {
+    const copy = join(tmp, "crlf");
+    cpSync(example, copy, { recursive: true, filter: (path) => !path.includes("node_modules") });
+    const toCrlf = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+        if (!entry.isFile()) continue;
+        const path = join(entry.parentPath, entry.name);
+        writeFileSync(path, readFileSync(path, "utf8").replace(/\n/g, "\r\n"));
+      }
+    };
+    // Generated here first: the header names the schema folder by its path.
+    expect(codegen("--schemas", join(copy, "schemas"), "--out", join(copy, "src/generated")).status).toBe(0);
+    toCrlf(join(copy, "schemas"));
+    toCrlf(join(copy, "src/generated"));
+    expect(readFileSync(join(copy, "schemas/invoice.json"), "utf8")).toContain("\r\n");
+    const run = codegen("--schemas", join(copy, "schemas"), "--out", join(copy, "src/generated"), "--check");
+    expect(run.stdout).toBe("");
     expect(run.status).toBe(0);
   });
 
