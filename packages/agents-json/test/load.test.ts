@@ -61,6 +61,18 @@ describe("load", () => {
     ]);
   });
 
+  it("still refuses compat-tolerated parameter keys of the wrong type (D4 patch: enum array, items and properties objects)", () => {
+    for (const [key, value] of [["enum", "red"], ["items", 3], ["properties", []]] as const) {
+      const doc = base();
+      (doc.flows[0]!.fields.parameters[0] as Record<string, unknown>)[key] = value;
+      expect(() => load(doc), key).toThrow(AgentsJsonLoadError);
+      expect(codes(doc)).toEqual(expect.arrayContaining([`warning parameter-extra-keys /flows/0/fields/parameters/0/${key}`, `error schema /flows/0/fields/parameters/0/${key}`]));
+    }
+    const fine = base();
+    (fine.flows[0]!.fields.parameters[0] as Record<string, unknown>).enum = ["a", "b"];
+    expect(() => load(fine)).not.toThrow();
+  });
+
   it("reports integral override values (D2) and the spec version", () => {
     const doc = { ...base(), agentsJson: "1.0.0", overrides: [{ sourceId: "crm", operationId: "get_contact", fieldPath: "parameters.0.schema.maximum", value: 10 }] };
     expect(codes(doc)).toContain("warning override-integer-value /overrides/0/value");

@@ -65,6 +65,68 @@ describe("OpenAPI sources (§4.2)", () => {
     expect(source.operations.get("giphy_get_gifs_trending")!.parameters.find((p) => p.name === "api_key")!.required).toBe(true);
   });
 
+  it("changes only the field an override names, even where $refs made objects shared within the operation (§5)", async () => {
+    const text = [
+      "openapi: 3.0.3",
+      "info: {title: t, version: '1'}",
+      "paths:",
+      "  /a:",
+      "    get:",
+      "      operationId: get_a",
+      "      parameters:",
+      "        - {name: x, in: query, schema: {$ref: '#/components/schemas/N'}}",
+      "        - {name: y, in: query, schema: {$ref: '#/components/schemas/N'}}",
+      "        - {name: z, in: query, schema: {$ref: '#/components/schemas/N'}}",
+      "components:",
+      "  schemas:",
+      "    N: {type: integer, minimum: 0}",
+    ].join("\n");
+    const overrides = [
+      { sourceId: "s", operationId: "get_a", fieldPath: "parameters.0.schema.maximum", value: 5.5 },
+      { sourceId: "s", operationId: "get_a", fieldPath: "parameters.2.schema", value: { minimum: 1.5 } },
+    ];
+    const source = await loadOpenApiSource({ id: "s", path: "/x/s.yaml" }, { resolver: createSourceResolver({ readFile: async () => text }), overrides });
+    const schemas = Object.fromEntries(source.operations.get("get_a")!.parameters.map((p) => [p.name, p.schema]));
+    expect(schemas).toEqual({ x: { type: "integer", minimum: 0, maximum: 5.5 }, y: { type: "integer", minimum: 0 }, z: { type: "integer", minimum: 1.5 } });
+    expect((source.document.components as { schemas: Record<string, unknown> }).schemas.N).toEqual({ type: "integer", minimum: 0 });
+  });
+
+  it("ignores the siblings of a $ref in OpenAPI 3.0 and keeps them in 3.1 schemas", async () => {
+    const files: Record<string, string> = {
+      "/v/common.yaml": "Id: {name: id, in: query, required: true, schema: {$ref: '#/Str', maxLength: 9}}\nStr: {type: string}\n",
+    };
+    const spec = (version: string) =>
+      [
+        `openapi: ${version}`,
+        "info: {title: t, version: '1'}",
+        "paths:",
+        "  /a:",
+        "    get:",
+        "      operationId: get_a",
+        "      parameters:",
+        "        - {$ref: '#/components/parameters/Q', required: false}",
+        "        - {$ref: './common.yaml#/Id', required: false}",
+        "        - {name: n, in: query, schema: {$ref: '#/components/schemas/S', minimum: 1}}",
+        "components:",
+        "  parameters:",
+        "    Q: {name: q, in: query, required: true, schema: {type: string}}",
+        "  schemas:",
+        "    S: {type: integer}",
+      ].join("\n");
+    const params = async (version: string) => {
+      files["/v/openapi.yaml"] = spec(version);
+      const resolver = createSourceResolver({ readFile: async (path) => files[path] ?? Promise.reject(Object.assign(new Error("no"), { code: "ENOENT" })) });
+      const source = await loadOpenApiSource({ id: "s", path: "/v/openapi.yaml" }, { resolver });
+      return source.operations.get("get_a")!.parameters;
+    };
+    expect(await params("3.0.3")).toEqual([
+      { name: "q", in: "query", required: true, schema: { type: "string" } },
+      { name: "id", in: "query", required: true, schema: { type: "string" } },
+      { name: "n", in: "query", schema: { type: "integer" } },
+    ]);
+    expect((await params("3.1.0")).find((p) => p.name === "n")!.schema).toEqual({ type: "integer", minimum: 1 });
+  });
+
   it.each([
     [{ sourceId: "giphy", operationId: "nope", fieldPath: "x", value: 1 }, /operation "nope" does not exist/],
     [{ sourceId: "giphy", operationId: "giphy_get_gifs_search", fieldPath: "summary.x", value: 1 }, /cannot write through the string/],

@@ -82,6 +82,8 @@ function schemaDiagnostic(issue: ValidationIssue): Diagnostic {
 }
 
 // In strict mode a deviation is also a schema error at the same pointer; report it once, under its own code.
+// Only an error can stand in for a schema error: in compat mode a warning (`enum: "red"` is still not an
+// array) must not hide what the compat schema refuses.
 function explainedBy(issue: ValidationIssue, deviations: readonly Diagnostic[]): boolean {
-  return deviations.some((d) => d.code !== "spec-version" && d.path === issue.path);
+  return deviations.some((d) => d.code !== "spec-version" && d.severity === "error" && d.path === issue.path);
 }

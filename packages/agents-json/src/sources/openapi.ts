@@ -52,6 +52,10 @@ export async function loadOpenApiSource(
     throw error;
   }
   const version = checkOpenApi(parsed, source.id, read.location);
+  // OpenAPI 3.0: "any properties added [to a Reference Object] SHALL be ignored" (schemas included);
+  // the dereferencer would let them win over the target (`{$ref, required: false}`). 3.1 keeps them.
+  const ignoreSiblings = version.startsWith("3.0.");
+  if (ignoreSiblings) dropRefSiblings(parsed);
   const base = isUrl(read.location) ? read.location : `file://${encodeURI(absolute(read.location))}`;
   let document: Json;
   try {
@@ -59,7 +63,17 @@ export async function loadOpenApiSource(
       resolve: {
         file: false,
         http: false,
-        flowspec: { order: 1, canRead: true, read: async (file: { url: string }) => (await options.resolver.read(file.url)).text },
+        flowspec: {
+          order: 1,
+          canRead: true,
+          read: async (file: { url: string }) => {
+            const { text, location, contentType } = await options.resolver.read(file.url);
+            if (!ignoreSiblings) return text;
+            const value = parseSourceDocument(text, { file: location, format: detectFormat(location, contentType, text) }).value;
+            dropRefSiblings(value);
+            return JSON.stringify(value);
+          },
+        },
       },
       dereference: { circular: true },
       mutateInputSchema: true,
@@ -71,6 +85,17 @@ export async function loadOpenApiSource(
   const operations = indexOperations(document, source.id);
   applyOverrides(operations, source.id, options.overrides ?? [], options.onOverrideError);
   return { sourceId: source.id, location: read.location, version, document, operations };
+}
+
+/** Deletes, in place, every key next to a `$ref` (OpenAPI 3.0 Reference Objects take no other keys). */
+function dropRefSiblings(value: unknown, seen = new Set<object>()): void {
+  if (typeof value !== "object" || value === null || seen.has(value)) return;
+  seen.add(value);
+  if (!Array.isArray(value) && typeof (value as Json).$ref === "string") {
+    for (const key of Object.keys(value)) if (key !== "$ref") delete (value as Json)[key];
+    return;
+  }
+  for (const child of Object.values(value)) dropRefSiblings(child, seen);
 }
 
 function absolute(path: string): string {
