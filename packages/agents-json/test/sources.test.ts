@@ -186,3 +186,73 @@ describe("OpenAPI sources (§4.2)", () => {
     expect(sources.get("resend")).toBeInstanceOf(SourceResolutionError);
   });
 });
+
+describe("remote documents cannot reach local files (§4.2)", () => {
+  const localFiles: Record<string, string> = { "/home/u/secret.yaml": "token: SUPERSECRET-123\n", "/home/u/bad.yaml": "a: b\nc: [SUPERSECRET-456 {\n" };
+  const reads: string[] = [];
+  const readFile = async (path: string) => {
+    reads.push(path);
+    return localFiles[path] ?? Promise.reject(Object.assign(new Error("no"), { code: "ENOENT" }));
+  };
+  let remote: Server;
+  let remoteOrigin = "";
+  const spec = (ref: string) => JSON.stringify({ openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/x": { get: { operationId: "get_x", description: { $ref: ref } } } } });
+  beforeAll(async () => {
+    remote = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      if (req.url === "/abs.json") res.end(spec("file:///home/u/secret.yaml"));
+      else if (req.url === "/chain.json") res.end(spec("./abs.json#/paths/~1x/get/description"));
+      else res.end(spec("#/info/title"));
+    });
+    await new Promise<void>((done) => remote.listen(0, "127.0.0.1", done));
+    remoteOrigin = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((done) => { remote.closeAllConnections(); remote.close(() => done()); }));
+
+  it("refuses a file: $ref in a fetched OpenAPI document, even within allowedOrigins", async () => {
+    reads.length = 0;
+    const resolver = createSourceResolver({ allowUrls: true, allowedOrigins: [remoteOrigin], readFile });
+    await expect(loadOpenApiSource({ id: "s", path: `${remoteOrigin}/abs.json` }, { resolver })).rejects.toThrow(SourceResolutionError);
+    await expect(loadOpenApiSource({ id: "s", path: `${remoteOrigin}/chain.json` }, { resolver })).rejects.toThrow(SourceResolutionError);
+    expect(reads).toEqual([]);
+    // A local document refers to a remote one that refers to a local file.
+    localFiles["/home/u/local.json"] = spec(`${remoteOrigin}/abs.json#/paths/~1x/get/description`);
+    await expect(loadOpenApiSource({ id: "s", path: "/home/u/local.json" }, { resolver })).rejects.toThrow(SourceResolutionError);
+    expect(reads).toEqual(["/home/u/local.json"]);
+    const ok = await loadOpenApiSource({ id: "s", path: `${remoteOrigin}/fine.json` }, { resolver });
+    expect(ok.operations.get("get_x")!.operation.description).toBe("t");
+  });
+
+  it("resolves a source path of a document at a URL against that URL, never to a local file", async () => {
+    reads.length = 0;
+    const resolver = createSourceResolver({ allowUrls: true, allowedOrigins: [remoteOrigin], readFile });
+    const documentLocation = `${remoteOrigin}/dir/agents.json`;
+    const sameOrigin = await loadOpenApiSource({ id: "s", path: "/home/u/secret.yaml" }, { resolver, documentLocation });
+    expect(sameOrigin.location).toBe(`${remoteOrigin}/home/u/secret.yaml`);
+    for (const path of ["file:///home/u/secret.yaml", "C:\\home\\u\\secret.yaml"]) {
+      await expect(loadOpenApiSource({ id: "s", path }, { resolver, documentLocation })).rejects.toThrow(SourceResolutionError);
+    }
+    expect(reads).toEqual([]);
+    // The caller's own map still sends such a source to a local file.
+    const mapped = createSourceResolver({ map: { s: "/home/u/local.json" }, readFile, allowUrls: true, allowedOrigins: [remoteOrigin] });
+    localFiles["/home/u/local.json"] = spec("#/info/title");
+    const loaded = await loadOpenApiSource({ id: "s", path: "file:///somewhere.json" }, { resolver: mapped, documentLocation });
+    expect(loaded.operations.has("get_x")).toBe(true);
+  });
+
+  it("keeps the text of a $ref'd file out of a parse error", async () => {
+    localFiles["/home/u/api.yaml"] = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      operationId: a\n      description: {$ref: 'bad.yaml'}\n";
+    const loading = loadOpenApiSource({ id: "s", path: "/home/u/api.yaml" }, { resolver: createSourceResolver({ readFile }) });
+    await expect(loading).rejects.toThrow(SourceFormatError);
+    await expect(loading).rejects.toThrow(/bad\.yaml:2:/);
+    await expect(loading).rejects.not.toThrow(/SUPERSECRET/);
+  });
+
+  it("refuses a YAML alias bomb in a $ref'd file", async () => {
+    const lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(", ")}]`);
+    localFiles["/home/u/bomb.yaml"] = `${lines.join("\n")}\n`;
+    localFiles["/home/u/api2.yaml"] = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      operationId: a\n      description: {$ref: 'bomb.yaml'}\n";
+    await expect(loadOpenApiSource({ id: "s", path: "/home/u/api2.yaml" }, { resolver: createSourceResolver({ readFile }) })).rejects.toThrow(SourceFormatError);
+  });
+});

@@ -4,7 +4,7 @@ import { SourceFormatError, SourceResolutionError, type OverrideError } from "..
 import type { Override } from "../generated/types.js";
 import { applyOverrides } from "./overrides.js";
 import { effectiveParameters, type OpenApiParameter } from "./parameters.js";
-import { isUrl, resolveLocation, type SourceResolver } from "./resolver.js";
+import { isHttpUrl, isUrl, resolveLocation, type SourceResolver } from "./resolver.js";
 
 export type Json = Record<string, unknown>;
 export type { OpenApiParameter };
@@ -43,7 +43,8 @@ export async function loadOpenApiSource(
   options: { resolver: SourceResolver; documentLocation?: string; overrides?: readonly Override[]; onOverrideError?: (error: OverrideError) => void },
 ): Promise<OpenApiSource> {
   const location = resolveLocation(source.path, options.documentLocation);
-  const read = await options.resolver.read(location, { sourceId: source.id, path: source.path });
+  const referrer = options.documentLocation === undefined ? {} : { referrer: options.documentLocation };
+  const read = await options.resolver.read(location, { sourceId: source.id, path: source.path, ...referrer });
   let parsed: unknown;
   try {
     parsed = parseSourceDocument(read.text, { file: read.location, format: detectFormat(read.location, read.contentType, read.text) }).value;
@@ -52,12 +53,15 @@ export async function loadOpenApiSource(
     throw error;
   }
   const version = checkOpenApi(parsed, source.id, read.location);
+  checkRemoteRefs(parsed, read.location);
   // OpenAPI 3.0: "any properties added [to a Reference Object] SHALL be ignored" (schemas included);
   // the dereferencer would let them win over the target (`{$ref, required: false}`). 3.1 keeps them.
   const ignoreSiblings = version.startsWith("3.0.");
   if (ignoreSiblings) dropRefSiblings(parsed);
   const base = isUrl(read.location) ? read.location : `file://${encodeURI(absolute(read.location))}`;
   let document: Json;
+  // The dereferencer wraps what a resolver throws in an error that drops its message: keep it here.
+  let readError: Error | undefined;
   try {
     document = (await new $RefParser().dereference(base, parsed as Json, {
       resolve: {
@@ -67,11 +71,12 @@ export async function loadOpenApiSource(
           order: 1,
           canRead: true,
           read: async (file: { url: string }) => {
-            const { text, location, contentType } = await options.resolver.read(file.url);
-            if (!ignoreSiblings) return text;
-            const value = parseSourceDocument(text, { file: location, format: detectFormat(location, contentType, text) }).value;
-            dropRefSiblings(value);
-            return JSON.stringify(value);
+            try {
+              return await readRef(file.url);
+            } catch (error) {
+              readError ??= error as Error;
+              throw error;
+            }
           },
         },
       },
@@ -79,12 +84,45 @@ export async function loadOpenApiSource(
       mutateInputSchema: true,
     })) as Json;
   } catch (error) {
+    if (readError instanceof SourceResolutionError || readError instanceof SourceFormatError) throw readError;
     if (error instanceof SourceResolutionError) throw error;
     throw new SourceFormatError(`source "${source.id}" (${read.location}): cannot resolve $refs: ${(error as Error).message}`, { cause: error });
   }
   const operations = indexOperations(document, source.id);
   applyOverrides(operations, source.id, options.overrides ?? [], options.onOverrideError);
   return { sourceId: source.id, location: read.location, version, document, operations };
+
+  /**
+   * An external `$ref`, through the resolver. Parsed here, not by the dereferencer: its YAML errors
+   * quote the file's lines, and it would take alias bombs that the document parser refuses.
+   */
+  async function readRef(url: string): Promise<string> {
+    const { text, location, contentType } = await options.resolver.read(url);
+    let value: unknown;
+    try {
+      value = parseSourceDocument(text, { file: location, format: detectFormat(location, contentType, text) }).value;
+    } catch (error) {
+      throw new SourceFormatError(`source "${source.id}": ${(error as Error).message}`, { cause: error });
+    }
+    checkRemoteRefs(value, location);
+    if (ignoreSiblings) dropRefSiblings(value);
+    return JSON.stringify(value);
+  }
+}
+
+/**
+ * A document from a URL may only refer to other URLs: a `file:` (or any other non-http) `$ref` in
+ * it would let whoever serves an OpenAPI document read the caller's local files (§4.2).
+ */
+function checkRemoteRefs(value: unknown, location: string, seen = new Set<object>()): void {
+  if (!isHttpUrl(location) || typeof value !== "object" || value === null || seen.has(value)) return;
+  seen.add(value);
+  const ref = (value as Json).$ref;
+  if (!Array.isArray(value) && typeof ref === "string") {
+    const target = URL.canParse(ref, location) ? new URL(ref, location).href : ref;
+    if (!isHttpUrl(target)) throw new SourceResolutionError(`${location}: $ref ${JSON.stringify(ref)} is not an http(s) URL; a document from a URL cannot read local files`);
+  }
+  for (const child of Object.values(value)) checkRemoteRefs(child, location, seen);
 }
 
 /** Deletes, in place, every key next to a `$ref` (OpenAPI 3.0 Reference Objects take no other keys). */

@@ -12,7 +12,11 @@ export interface SourceText {
 
 /** Reads source documents (OpenAPI files and their external `$ref`s). Supply your own for other storage. */
 export interface SourceResolver {
-  read(location: string, request?: { sourceId?: string; path?: string }): Promise<SourceText>;
+  /**
+   * `referrer` is the location of the document that named `location`, when known. The default
+   * resolver refuses to read a local file (unless mapped) for a document that came from a URL.
+   */
+  read(location: string, request?: { sourceId?: string; path?: string; referrer?: string }): Promise<SourceText>;
 }
 
 export interface SourceResolverOptions {
@@ -40,11 +44,22 @@ export function isUrl(location: string): boolean {
   return URL_SCHEME.test(location);
 }
 
-/** Resolves a source path against the location of the document that names it (§4.2). */
+const HTTP_URL = /^https?:\/\//i;
+
+/** Whether a location is an http(s) URL, that is, a document from the network. */
+export function isHttpUrl(location: string): boolean {
+  return HTTP_URL.test(location);
+}
+
+/**
+ * Resolves a source path against the location of the document that names it (§4.2). Against a
+ * URL every path resolves as a URL reference does: `/etc/x` is a path on the same origin, not a file.
+ */
 export function resolveLocation(path: string, base: string | undefined): string {
-  if (isUrl(path) || path.startsWith("/") || /^[a-z]:[\\/]/i.test(path)) return path;
+  if (isUrl(path)) return path;
+  if (base !== undefined && isUrl(base)) return new URL(path, base).href;
+  if (path.startsWith("/") || /^[a-z]:[\\/]/i.test(path)) return path;
   if (base === undefined) return path;
-  if (isUrl(base)) return new URL(path, base).href;
   const slash = Math.max(base.lastIndexOf("/"), base.lastIndexOf("\\"));
   return slash < 0 ? path : `${base.slice(0, slash + 1)}${path}`;
 }
@@ -74,7 +89,10 @@ export function createSourceResolver(options: SourceResolverOptions = {}): Sourc
     async read(location, request = {}) {
       const mapped = [request.sourceId, request.path, location].find((key) => key !== undefined && Object.hasOwn(map, key));
       if (mapped !== undefined) return { text: await readLocal(map[mapped]!), location };
-      if (/^https?:\/\//i.test(location)) return fetchText(location);
+      if (isHttpUrl(location)) return fetchText(location);
+      if (request.referrer !== undefined && isHttpUrl(request.referrer)) {
+        throw new SourceResolutionError(`${request.referrer} names ${location}: a document from a URL cannot read local files (map the source to a file instead)`);
+      }
       if (isUrl(location) && !location.startsWith("file://")) {
         throw new SourceResolutionError(`cannot read ${location}: only files and http(s) URLs are supported`);
       }
