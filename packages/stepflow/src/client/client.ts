@@ -59,10 +59,22 @@ interface Caller {
   notify(method: string, params: unknown): Promise<void>;
 }
 
-async function handshake(caller: Caller, options: ConnectOptions, close: () => Promise<void>): Promise<ComponentClient> {
+/**
+ * `initialize` then `initialized`. On failure the connection is closed and the error names the
+ * server, the step that failed and whatever `explain` adds (how the process ended, its stderr).
+ */
+async function handshake(caller: Caller, options: ConnectOptions, server: string, close: () => Promise<void>, explain: () => string = () => ""): Promise<ComponentClient> {
   const withTimeout = (call?: CallOptions): CallOptions | undefined => (options.timeoutMs === undefined ? call : { timeoutMs: options.timeoutMs, ...call });
-  const initialized = await caller.request<InitializeResult>("initialize", { runtime_protocol_version: 1, protocol_prefix: options.pluginName ?? "flowspec" }, withTimeout());
-  await caller.notify("initialized", {});
+  let step = "initialize";
+  let initialized: InitializeResult;
+  try {
+    initialized = await caller.request<InitializeResult>("initialize", { runtime_protocol_version: 1, protocol_prefix: options.pluginName ?? "flowspec" }, withTimeout());
+    step = "initialized";
+    await caller.notify("initialized", {});
+  } catch (error) {
+    await close();
+    throw new Error(`component server ${server} failed the handshake (${step}): ${(error as Error)?.message ?? String(error)}${explain()}`, { cause: error });
+  }
   return {
     initialized,
     list: async (call) => (await caller.request<{ components: ComponentInfo[] }>("components/list", {}, withTimeout(call))).components,
@@ -79,14 +91,21 @@ async function handshake(caller: Caller, options: ConnectOptions, close: () => P
  */
 export async function connectStdio(spawn: SpawnOptions, services: RuntimeServices, options: ConnectOptions = {}): Promise<ComponentClient> {
   const onError = options.onError ?? (() => undefined);
-  const { peer, close } = await spawnPeer(spawn, { handlers: runtimeHandlers(services), ...methodValidation, onError });
-  try {
-    return await handshake(peer, options, close);
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  // The last lines of stderr until the handshake is done: a server that dies at start says why there.
+  let stderr: string[] | undefined = [];
+  const onStderr = (line: string) => {
+    if (stderr && stderr.push(line) > STDERR_LINES) stderr.shift();
+    spawn.onStderr?.(line);
+  };
+  const { peer, child, close } = await spawnPeer({ ...spawn, onStderr }, { handlers: runtimeHandlers(services), ...methodValidation, onError });
+  const explain = () => (child.exitCode !== null ? `; it exited with code ${child.exitCode}` : "") + (stderr?.length ? `; its stderr ended with:\n${stderr.join("\n")}` : "");
+  const client = await handshake(peer, options, JSON.stringify(spawn.command), close, explain);
+  stderr = undefined;
+  return client;
 }
+
+/** How many lines of a server's stderr a failed handshake quotes. */
+const STDERR_LINES = 20;
 
 /**
  * Connects to a component server over Streamable HTTP (POST to `url`) and performs the handshake.
@@ -99,10 +118,5 @@ export async function connectHttp(url: string, services: RuntimeServices, option
     client.close();
     nodePost?.close();
   };
-  try {
-    return await handshake(client, options, close);
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  return handshake(client, options, url, close);
 }

@@ -20,8 +20,11 @@ export interface ServerComponentContext {
   signal: AbortSignal;
 }
 
-/** A JSON Schema object, or a Standard Schema that can produce one (a flowspec `XSchema`, zod 4, …). */
-export type SchemaSource<T> = Record<string, unknown> | (StandardSchemaV1<unknown, T> & Partial<StandardJSONSchemaV1<unknown, T>>);
+/**
+ * A JSON Schema object, or any Standard Schema: one that can also produce a JSON Schema (a flowspec
+ * `XSchema`, zod 4, …) is advertised in `components/info` too.
+ */
+export type SchemaSource<T> = Record<string, unknown> | StandardSchemaV1<unknown, T>;
 
 type InferSchema<S, Fallback> = S extends StandardSchemaV1<unknown, infer T> ? T : Fallback;
 
@@ -49,19 +52,24 @@ export function defineServerComponent<IS extends SchemaSource<any> | undefined =
   return component as ServerComponent<I, O>;
 }
 
+/** Whether `value` is a Standard Schema: an object or a function (ArkType's types are) with `~standard`. */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
-  return typeof value === "object" && value !== null && "~standard" in value;
+  return (typeof value === "object" || typeof value === "function") && value !== null && "~standard" in value;
 }
 
-/** The JSON Schema to advertise in `components/info`, from a plain JSON Schema or a Standard Schema. */
-export function jsonSchemaOf(source: SchemaSource<unknown> | undefined): Record<string, unknown> | undefined {
+/**
+ * The JSON Schema to advertise in `components/info`, from a plain JSON Schema or a Standard Schema:
+ * the schema's input side for a component's input (what the runtime sends), its output side for
+ * a component's output (what a transforming or defaulting schema produces).
+ */
+export function jsonSchemaOf(source: SchemaSource<unknown> | undefined, side: "input" | "output" = "input"): Record<string, unknown> | undefined {
   if (source === undefined) return undefined;
   if (!isStandardSchema(source)) return source;
   const standard = source["~standard"] as Partial<StandardJSONSchemaV1.Props>;
   if (standard.jsonSchema) {
     for (const target of ["draft-2020-12", "draft-07"] as const) {
       try {
-        return standard.jsonSchema.input({ target });
+        return standard.jsonSchema[side]({ target });
       } catch {
         // try the next target
       }

@@ -39,7 +39,7 @@ export function createComponentServer(components: Components): ComponentServer {
     const result: ComponentInfo = { component: name };
     if (component.description !== undefined) result.description = component.description;
     const input = jsonSchemaOf(component.inputSchema);
-    const output = jsonSchemaOf(component.outputSchema);
+    const output = jsonSchemaOf(component.outputSchema, "output");
     if (input) result.input_schema = input;
     if (output) result.output_schema = output;
     return result;
@@ -65,12 +65,15 @@ export function createComponentServer(components: Components): ComponentServer {
   };
   const run = (name: string, component: ServerComponent, input: unknown, rpc: RequestContext) => {
     const failed = (error: unknown): never => {
-      if (error instanceof JsonRpcError) throw error;
+      // A JSON-RPC error the component throws keeps its code; one the runtime answered a call back
+      // with (a -32602 for an invalid flow, a -32000 for an unknown blob) is this execution failing.
+      if (error instanceof JsonRpcError && !fromRuntime.has(error)) throw error;
       throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, error instanceof Error ? error.message : String(error), { component: name });
     };
     try {
       const output = component.handler(input, contextFor(rpc));
-      return isThenable(output) ? Promise.resolve(output).then((value: unknown) => ({ output: value }), failed) : { output };
+      // A component that returns nothing answers `null`: `output` is required (protocol notes §2.2).
+      return isThenable(output) ? Promise.resolve(output).then((value: unknown) => ({ output: value ?? null }), failed) : { output: output ?? null };
     } catch (error) {
       return failed(error);
     }
@@ -94,16 +97,26 @@ export function createComponentServer(components: Components): ComponentServer {
   };
 }
 
+/** The errors the runtime answered a component's calls back with (see `failed` in `run`). */
+const fromRuntime = new WeakSet<JsonRpcError>();
+
+/** A call back to the runtime; a JSON-RPC error it answers with is remembered in `fromRuntime`. */
+const request = <R>(rpc: RequestContext, method: string, params: unknown): Promise<R> =>
+  rpc.request<R>(method, params).catch((error: unknown) => {
+    if (error instanceof JsonRpcError) fromRuntime.add(error);
+    throw error;
+  });
+
 /** The context a running component gets: calls back to the runtime over the request's channel. */
 function contextFor(rpc: RequestContext): ServerComponentContext {
   const evaluateFlow = async (flow: FlowInput, input: unknown): Promise<FlowResult> => {
-    const { result } = await rpc.request<{ result: FlowResult }>("flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input });
+    const { result } = await request<{ result: FlowResult }>(rpc, "flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input });
     return result;
   };
   return {
     signal: rpc.signal,
-    putBlob: async (data) => (await rpc.request<{ blob_id: string }>("blobs/put", { data })).blob_id,
-    getBlob: async (blobId) => (await rpc.request<{ data: unknown }>("blobs/get", { blob_id: blobId })).data,
+    putBlob: async (data) => (await request<{ blob_id: string }>(rpc, "blobs/put", { data })).blob_id,
+    getBlob: async (blobId) => (await request<{ data: unknown }>(rpc, "blobs/get", { blob_id: blobId })).data,
     evaluateFlow,
     async evaluateFlowValue(flow, input) {
       const result = await evaluateFlow(flow, input);
