@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLineReader, ErrorCode, JsonRpcError, JsonRpcResultError, JsonRpcTransportError, type PeerOptions } from "@flowspec/runtime/jsonrpc";
+import { classifyMessage, createLineReader, ErrorCode, JsonRpcError, JsonRpcResultError, JsonRpcTransportError, type PeerOptions } from "@flowspec/runtime/jsonrpc";
 import { connectStreams, spawnPeer } from "@flowspec/runtime/node";
 
 /** Two peers joined by in-memory streams, plus a tap on what the server writes. */
@@ -182,6 +182,15 @@ describe("createLineReader", () => {
     // Byte by byte (a multi-byte character split across chunks), and with a limit no line reaches.
     expect(read([...bytes].map((b) => Uint8Array.of(b)), 10)).toEqual({ lines: [...expected.lines, ...expected.after], oversized: expected.oversized });
     expect(read([bytes], 1024).lines).toEqual([...expected.lines, "y".repeat(11), ...expected.after]);
+  });
+});
+
+describe("classifyMessage", () => {
+  it("marks an invalid message without a method as a response, and one with a method as not", () => {
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, result: null })).toMatchObject({ kind: "invalid", id: 1, response: true });
+    expect(classifyMessage({ jsonrpc: "1.0", id: "a", error: { code: 1, message: "x" } })).toMatchObject({ kind: "invalid", id: "a", response: true });
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: 5 })).toMatchObject({ kind: "invalid", id: 1, response: false });
+    expect(classifyMessage([1])).toMatchObject({ kind: "invalid", id: null, response: false });
   });
 });
 

@@ -35,7 +35,13 @@ export type Classified =
   | { kind: "request"; message: JsonRpcRequest }
   | { kind: "notification"; message: JsonRpcNotification }
   | { kind: "response"; message: JsonRpcResponse }
-  | { kind: "invalid"; id: RequestId | null; reason: string };
+  | {
+      kind: "invalid";
+      id: RequestId | null;
+      reason: string;
+      /** It has no `method`: if anything, a response (a malformed one fails the call it answers). */
+      response: boolean;
+    };
 
 const isId = (id: unknown): id is RequestId => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 
@@ -46,29 +52,30 @@ const isId = (id: unknown): id is RequestId => typeof id === "string" || (typeof
  */
 export function classifyMessage(value: unknown): Classified {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { kind: "invalid", id: null, reason: Array.isArray(value) ? "batches are not supported" : "a message must be a JSON object" };
+    return { kind: "invalid", id: null, reason: Array.isArray(value) ? "batches are not supported" : "a message must be a JSON object", response: false };
   }
   const m = value as Record<string, unknown>;
   const id = isId(m.id) ? m.id : null;
-  if (m.jsonrpc !== "2.0") return { kind: "invalid", id, reason: `"jsonrpc" must be "2.0"` };
-  if ("id" in m && m.id !== null && !isId(m.id)) return { kind: "invalid", id: null, reason: `"id" must be a string or an integer` };
+  const invalid = (id: RequestId | null, reason: string): Classified => ({ kind: "invalid", id, reason, response: !("method" in m) });
+  if (m.jsonrpc !== "2.0") return invalid(id, `"jsonrpc" must be "2.0"`);
+  if ("id" in m && m.id !== null && !isId(m.id)) return invalid(null, `"id" must be a string or an integer`);
   if ("method" in m) {
-    if (typeof m.method !== "string") return { kind: "invalid", id, reason: `"method" must be a string` };
+    if (typeof m.method !== "string") return invalid(id, `"method" must be a string`);
     if (id !== null) return { kind: "request", message: m as unknown as JsonRpcRequest };
-    if ("id" in m) return { kind: "invalid", id: null, reason: `a request id must not be null` };
+    if ("id" in m) return invalid(null, `a request id must not be null`);
     return { kind: "notification", message: m as unknown as JsonRpcNotification };
   }
   const hasResult = m.result !== undefined && m.result !== null;
   const hasError = m.error !== undefined;
-  if (!("id" in m)) return { kind: "invalid", id: null, reason: "neither a request, a notification nor a response" };
-  if (hasResult === hasError) return { kind: "invalid", id, reason: "a response must carry exactly one of result and error" };
+  if (!("id" in m)) return invalid(null, "neither a request, a notification nor a response");
+  if (hasResult === hasError) return invalid(id, "a response must carry exactly one of result and error");
   if (hasError) {
     const error = m.error as Record<string, unknown> | null;
     if (typeof error !== "object" || error === null || !Number.isInteger(error.code) || typeof error.message !== "string") {
-      return { kind: "invalid", id, reason: `"error" must be an object with an integer code and a string message` };
+      return invalid(id, `"error" must be an object with an integer code and a string message`);
     }
   } else if (id === null) {
-    return { kind: "invalid", id: null, reason: "a result must carry the id of its request" };
+    return invalid(null, "a result must carry the id of its request");
   }
   return { kind: "response", message: m as unknown as JsonRpcResponse };
 }

@@ -90,25 +90,22 @@ export function createPeer(options: PeerOptions): Peer {
   const closed = new AbortController();
   const nextId = options.nextId ?? (() => crypto.randomUUID());
   const report = (error: Error) => options.onError?.(error);
-  const send = (message: JsonRpcMessage): void | Promise<void> => {
+  /** Sends a message; what cannot be sent is reported, or, for a message JSON cannot write (a BigInt, a cycle), handed to `unwritable`. */
+  const send = (message: JsonRpcMessage, unwritable?: (error: TypeError) => void | Promise<void>): void | Promise<void> => {
     try {
       const sent = options.send(message);
       if (sent) return sent.catch(report);
     } catch (error) {
+      if (unwritable && error instanceof TypeError) return unwritable(error);
       report(error as Error);
     }
   };
 
-  /** Sends a response; one that cannot be written as JSON (a BigInt, a cycle) becomes -32603, so the caller still gets an answer. */
-  const answer = (response: JsonRpcResponse): void | Promise<void> => {
-    try {
-      const sent = options.send(response);
-      if (sent) return sent.catch(report);
-    } catch (error) {
-      if (!(error instanceof TypeError)) return report(error as Error);
-      return send({ jsonrpc: "2.0", id: response.id, error: { code: ErrorCode.InternalError, message: `Internal error: the response cannot be written as JSON: ${error.message}` } });
-    }
-  };
+  /** Sends a response; one that cannot be written as JSON becomes -32603, so the caller still gets an answer. */
+  const answer = (response: JsonRpcResponse): void | Promise<void> =>
+    send(response, (error) =>
+      send({ jsonrpc: "2.0", id: response.id, error: { code: ErrorCode.InternalError, message: `Internal error: the response cannot be written as JSON: ${error.message}` } }),
+    );
 
   const requestVia = <R>(write: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, call: CallOptions = {}): Promise<R> => {
     if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: the connection is closed`));
@@ -185,7 +182,7 @@ export function createPeer(options: PeerOptions): Peer {
       case "invalid": {
         // A malformed answer to one of our calls fails that call (else it would wait forever);
         // a response is never answered.
-        const call = classified.id !== null && !("method" in (value as object)) ? pending.get(classified.id) : undefined;
+        const call = classified.response && classified.id !== null ? pending.get(classified.id) : undefined;
         if (call) call.settle(false, new JsonRpcTransportError(`invalid response to ${call.method}: ${classified.reason}`));
         else void send({ jsonrpc: "2.0", id: classified.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
         return;

@@ -59,7 +59,7 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
     switch (classified.kind) {
       case "invalid":
         // A malformed response to a pending call back fails that call rather than leaving it waiting.
-        if (classified.id !== null && !("method" in (value as object))) {
+        if (classified.response && classified.id !== null) {
           peer.rejectCall(classified.id, new JsonRpcTransportError(`invalid response to a call back: ${classified.reason}`));
         }
         return json(res, 400, { error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
