@@ -1,5 +1,5 @@
-import { startTimer } from "@flowspec/runtime";
 import { ApflowRpcError, ApflowTransportError, specCodeOf } from "./errors.js";
+import { timeoutSignal } from "../timeout-signal.js";
 import type { ApflowClientOptions, CallOptions } from "./types.js";
 
 export interface Transport {
@@ -27,14 +27,9 @@ export function createTransport(options: ApflowClientOptions): Transport {
   const post = async (endpoint: string, method: string, params: unknown, accept: string, signal: AbortSignal | undefined, timeoutMs: number) => {
     const id = nextId++;
     const body = JSON.stringify({ jsonrpc: "2.0", method, params, id });
-    // Not AbortSignal.timeout: it throws for a fractional or infinite delay and fires at once past 2^31-1 ms.
-    let timeout: AbortSignal | undefined;
-    let stopTimer = noop;
-    if (timeoutMs > 0) {
-      const controller = new AbortController();
-      timeout = controller.signal;
-      stopTimer = startTimer(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), timeoutMs);
-    }
+    const timer = timeoutMs > 0 ? timeoutSignal(timeoutMs) : undefined;
+    const timeout = timer?.signal;
+    const stopTimer = timer?.stop ?? noop;
     const signals = [signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     try {

@@ -1,4 +1,4 @@
-import { startTimer } from "@flowspec/runtime";
+import { timeoutSignal } from "../timeout-signal.js";
 import type { ExecutorObject } from "../scheduler/registry.js";
 
 /** The inputs of `rest_executor` (v1's documented inputs). */
@@ -50,10 +50,7 @@ export const restExecutor: ExecutorObject = {
       body = typeof inputs.body === "string" ? inputs.body : JSON.stringify(inputs.body);
     }
     const seconds = inputs.timeout ?? 30;
-    // Not AbortSignal.timeout: it throws for a fractional or infinite delay and fires at once past 2^31-1 ms.
-    const timeoutController = new AbortController();
-    const timeout = timeoutController.signal;
-    const stopTimer = startTimer(() => timeoutController.abort(new DOMException("The operation timed out.", "TimeoutError")), seconds * 1000);
+    const { signal: timeout, stop: stopTimer } = timeoutSignal(seconds * 1000);
     const signal = AbortSignal.any([ctx.signal, timeout]);
     const what = `${method} ${url.href}`;
     let response: Response;
