@@ -4,7 +4,7 @@ import { SourceFormatError, SourceResolutionError, type OverrideError } from "..
 import type { Override } from "../generated/types.js";
 import { applyOverrides } from "./overrides.js";
 import { effectiveParameters, type OpenApiParameter } from "./parameters.js";
-import { isHttpUrl, isUrl, resolveLocation, type SourceResolver } from "./resolver.js";
+import { isHttpUrl, isUrl, resolveLocation, type SourceResolver, type SourceText } from "./resolver.js";
 
 export type Json = Record<string, unknown>;
 export type { OpenApiParameter };
@@ -45,13 +45,7 @@ export async function loadOpenApiSource(
   const location = resolveLocation(source.path, options.documentLocation);
   const referrer = options.documentLocation === undefined ? {} : { referrer: options.documentLocation };
   const read = await options.resolver.read(location, { sourceId: source.id, path: source.path, ...referrer });
-  let parsed: unknown;
-  try {
-    parsed = parseSourceDocument(read.text, { file: read.location, format: detectFormat(read.location, read.contentType, read.text) }).value;
-  } catch (error) {
-    if (error instanceof DocumentParseError) throw new SourceFormatError(`source "${source.id}": ${error.message}`, { cause: error });
-    throw error;
-  }
+  const parsed = parseSourceText(read, source.id);
   const version = checkOpenApi(parsed, source.id, read.location);
   checkRemoteRefs(parsed, read.location);
   // OpenAPI 3.0: "any properties added [to a Reference Object] SHALL be ignored" (schemas included);
@@ -97,43 +91,49 @@ export async function loadOpenApiSource(
    * quote the file's lines, and it would take alias bombs that the document parser refuses.
    */
   async function readRef(url: string): Promise<string> {
-    const { text, location, contentType } = await options.resolver.read(url);
-    let value: unknown;
-    try {
-      value = parseSourceDocument(text, { file: location, format: detectFormat(location, contentType, text) }).value;
-    } catch (error) {
-      throw new SourceFormatError(`source "${source.id}": ${(error as Error).message}`, { cause: error });
-    }
-    checkRemoteRefs(value, location);
+    const read = await options.resolver.read(url);
+    const value = parseSourceText(read, source.id);
+    checkRemoteRefs(value, read.location);
     if (ignoreSiblings) dropRefSiblings(value);
     return JSON.stringify(value);
   }
+}
+
+/** A source text parsed by its format; a syntax error is SourceFormatError naming the source and `file:line:column`. */
+function parseSourceText(read: SourceText, sourceId: string): unknown {
+  try {
+    return parseSourceDocument(read.text, { file: read.location, format: detectFormat(read.location, read.contentType, read.text) }).value;
+  } catch (error) {
+    if (error instanceof DocumentParseError) throw new SourceFormatError(`source "${sourceId}": ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** Calls `visit` with every object of `value` that has a string `$ref`, then goes on into it. */
+function forEachRef(value: unknown, visit: (reference: Json & { $ref: string }) => void, seen = new Set<object>()): void {
+  if (typeof value !== "object" || value === null || seen.has(value)) return;
+  seen.add(value);
+  if (!Array.isArray(value) && typeof (value as Json).$ref === "string") visit(value as Json & { $ref: string });
+  for (const child of Object.values(value)) forEachRef(child, visit, seen);
 }
 
 /**
  * A document from a URL may only refer to other URLs: a `file:` (or any other non-http) `$ref` in
  * it would let whoever serves an OpenAPI document read the caller's local files (§4.2).
  */
-function checkRemoteRefs(value: unknown, location: string, seen = new Set<object>()): void {
-  if (!isHttpUrl(location) || typeof value !== "object" || value === null || seen.has(value)) return;
-  seen.add(value);
-  const ref = (value as Json).$ref;
-  if (!Array.isArray(value) && typeof ref === "string") {
-    const target = URL.canParse(ref, location) ? new URL(ref, location).href : ref;
-    if (!isHttpUrl(target)) throw new SourceResolutionError(`${location}: $ref ${JSON.stringify(ref)} is not an http(s) URL; a document from a URL cannot read local files`);
-  }
-  for (const child of Object.values(value)) checkRemoteRefs(child, location, seen);
+function checkRemoteRefs(value: unknown, location: string): void {
+  if (!isHttpUrl(location)) return;
+  forEachRef(value, ({ $ref }) => {
+    const target = URL.canParse($ref, location) ? new URL($ref, location).href : $ref;
+    if (!isHttpUrl(target)) throw new SourceResolutionError(`${location}: $ref ${JSON.stringify($ref)} is not an http(s) URL; a document from a URL cannot read local files`);
+  });
 }
 
 /** Deletes, in place, every key next to a `$ref` (OpenAPI 3.0 Reference Objects take no other keys). */
-function dropRefSiblings(value: unknown, seen = new Set<object>()): void {
-  if (typeof value !== "object" || value === null || seen.has(value)) return;
-  seen.add(value);
-  if (!Array.isArray(value) && typeof (value as Json).$ref === "string") {
-    for (const key of Object.keys(value)) if (key !== "$ref") delete (value as Json)[key];
-    return;
-  }
-  for (const child of Object.values(value)) dropRefSiblings(child, seen);
+function dropRefSiblings(value: unknown): void {
+  forEachRef(value, (reference) => {
+    for (const key of Object.keys(reference)) if (key !== "$ref") delete reference[key];
+  });
 }
 
 function absolute(path: string): string {
