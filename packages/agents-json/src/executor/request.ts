@@ -5,7 +5,7 @@ import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
 import { BodyProblem, serializeBody } from "./body.js";
 import type { OutgoingRequest } from "./options.js";
 import { prepareOperation } from "./prepared.js";
-import { cookiePair, headerValue, pathValue, queryPairs } from "./serialize.js";
+import { cookiePair, headerValue, headerValueProblem, pathValue, queryPairs } from "./serialize.js";
 
 type Json = Record<string, unknown>;
 
@@ -73,9 +73,13 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
       case "query":
         for (const pair of queryPairs(parameter, value)) query.push(pair);
         break;
-      case "header":
-        headers.set(name, headerValue(parameter, value));
+      case "header": {
+        const text = headerValue(parameter, value);
+        const problem = headerValueProblem(text);
+        if (problem) throw new FlowRunError(`action "${actionId}" (operation "${entry.operationId}"): header parameter "${name}" cannot be sent: its value ${problem}`, details);
+        headers.set(name, text);
         break;
+      }
       case "cookie":
         cookies.push(cookiePair(name, value));
         break;

@@ -104,7 +104,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
 
       const started = performance.now();
       try {
-        const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, run, step.request.url);
+        const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, run, step);
         step.response = { status: response.status, headers: redactor.headers(response.headers), body: redactor.value(response.body) };
         record.responses.success = response.body;
         if (options.validateResponses) {

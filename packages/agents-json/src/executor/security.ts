@@ -3,6 +3,7 @@ import { MissingCredentialsError, UnsupportedSecuritySchemeError } from "../erro
 import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
 import type { Credential, OutgoingRequest, RunOptions, UpstreamAuth } from "./options.js";
 import type { Redactor } from "./redact.js";
+import { headerValueProblem } from "./serialize.js";
 
 type Json = Record<string, unknown>;
 type SchemeDefinition = { type?: string; scheme?: string; in?: string; name?: string } & Json;
@@ -113,15 +114,18 @@ function applyScheme(
     redactor.secretValues.add(value);
     return value;
   };
-  const field = (key: string): string => {
+  const field = (key: string, inHeader = false): string => {
     const value = (credential as Record<string, unknown>)[key];
     if (typeof value !== "string") throw fail(`the credential needs a string "${key}"`);
+    // Checked here, as the TypeError Headers would throw shows the value.
+    const problem = inHeader ? headerValueProblem(value) : undefined;
+    if (problem) throw fail(`the credential's "${key}" cannot be sent in a header: it ${problem}`);
     return secret(value);
   };
   switch (definition.type) {
     case "http": {
       const scheme = definition.scheme?.toLowerCase();
-      if (scheme === "bearer") request.headers.set("authorization", `Bearer ${field("token" in credential ? "token" : "accessToken")}`);
+      if (scheme === "bearer") request.headers.set("authorization", `Bearer ${field("token" in credential ? "token" : "accessToken", true)}`);
       else if (scheme === "basic") {
         const pair = `${field("username")}:${field("password")}`;
         request.headers.set("authorization", `Basic ${secret(base64(pair))}`);
@@ -129,8 +133,8 @@ function applyScheme(
       return undefined;
     }
     case "apiKey": {
-      const value = field("value");
       const keyName = definition.name ?? name;
+      const value = field("value", definition.in === "header");
       if (definition.in === "header") {
         request.headers.set(keyName, value);
         redactor.secretHeaders.add(keyName.toLowerCase());
@@ -145,7 +149,7 @@ function applyScheme(
     }
     case "oauth2":
     case "openIdConnect":
-      request.headers.set("authorization", `Bearer ${field("accessToken" in credential ? "accessToken" : "token")}`);
+      request.headers.set("authorization", `Bearer ${field("accessToken" in credential ? "accessToken" : "token", true)}`);
       return undefined;
     case "mutualTLS":
       return undefined; // The caller's fetch (or agent) carries the client certificate.

@@ -4,6 +4,7 @@ import { bareMediaType } from "../sources/media.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
 import type { RunAbort } from "./run-abort.js";
+import type { TraceStep } from "./trace.js";
 
 const decoder = new TextDecoder();
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]);
@@ -28,19 +29,22 @@ export async function sendRequest(
   redactor: Redactor,
   details: RunErrorDetails,
   run: RunAbort,
-  /** The URL as traces and errors show it (secrets masked), computed once by the caller. */
-  shownUrl: string,
+  /** The action's trace step; its `request` (secrets masked, made by the caller) names the call in errors, and is replaced when a redirect is followed. */
+  step: TraceStep,
 ): Promise<ReceivedResponse> {
   const doFetch = options.fetch ?? fetch;
   const retry = options.retry;
   const mayRetry = retry !== undefined && (IDEMPOTENT.has(request.method) || retry.retryNonIdempotent === true);
   const limit = mayRetry ? retry.limit : 0;
   const timeoutMs = run.timeoutMs;
-  const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${request.method} ${shownUrl})`;
+  const sent = step.request;
+  const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${step.request.method} ${step.request.url})`;
   for (let attempt = 0; ; attempt++) {
+    // Every attempt starts again from the request as built (a redirect of the last one is not kept).
+    step.request = sent;
     // The run's signal carries the caller's signal and the per-call timeout (see run-abort.ts).
     run.startCall();
-    const init: RequestInit = { method: request.method, headers: request.headers, redirect: "follow" };
+    const init: RequestInit = { method: request.method, headers: request.headers, redirect: "manual" };
     if (request.body !== undefined) init.body = request.body;
     if (run.needsSignal) init.signal = run.signal();
     let response: Response;
@@ -48,7 +52,9 @@ export async function sendRequest(
     try {
       try {
         response = await doFetch(request.url.href, init);
+        if (response.status >= 300 && response.status < 400) response = await followRedirects(response, request, init, doFetch, redactor, step, what, details);
       } catch (error) {
+        if (error instanceof TransportError) throw error;
         if (options.signal?.aborted) throw new TransportError(`${what()}: the run was aborted`, { ...details, cause: error });
         const reason = run.timedOut ? `no response within ${timeoutMs} ms` : describeNetworkError(error);
         if (attempt < limit && !run.timedOut) {
@@ -84,6 +90,79 @@ export async function sendRequest(
       );
     }
     return { status: response.status, headers: response.headers, body: parsed };
+  }
+}
+
+const MAX_REDIRECTS = 10;
+/** Headers that describe the body, dropped with it when a redirect turns the request into a GET (as fetch does). */
+const BODY_HEADERS = ["content-type", "content-encoding", "content-language", "content-location"];
+
+/**
+ * Follows redirects by hand, with fetch's method rules (303, and 301/302 after a POST, become a GET
+ * without body; 307/308 keep method and body). fetch itself would forward an apiKey header to
+ * another origin (undici drops only authorization, proxy-authorization and cookie), so once a hop
+ * leaves the request's origin every header the trace masks is dropped for the rest of the chain:
+ * authorization, cookie, apiKey headers and secret parameterDefaults. apiKey query parameters are
+ * not carried anyway: the Location replaces the URL. Each hop replaces `step.request` and leaves a
+ * note, so the trace and errors name the URL that was really called.
+ *
+ * Every body the executor builds (string, bytes, Blob, URLSearchParams, FormData) can be sent again
+ * for a 307/308; a stream (which only a hook could set) cannot, and is refused.
+ */
+async function followRedirects(
+  response: Response,
+  request: OutgoingRequest,
+  init: RequestInit,
+  doFetch: typeof fetch,
+  redactor: Redactor,
+  step: TraceStep,
+  what: () => string,
+  details: RunErrorDetails,
+): Promise<Response> {
+  let { url, method, headers, body } = request;
+  let crossed = false;
+  for (let hops = 0; ; hops++) {
+    const status = response.status;
+    const location = status === 301 || status === 302 || status === 303 || status === 307 || status === 308 ? response.headers.get("location") : null;
+    // Like fetch, a 3xx that is not a redirect (304, 300, …) or has no Location is the response.
+    if (location === null) return response;
+    await response.body?.cancel();
+    if (hops === MAX_REDIRECTS) throw new TransportError(`${what()}: more than ${MAX_REDIRECTS} redirects`, details);
+    const next = parseUrl(location, url);
+    if (next === undefined || (next.protocol !== "http:" && next.protocol !== "https:")) {
+      throw new TransportError(`${what()}: redirected by HTTP ${status} to ${redactor.text(location)}, which is not an http(s) URL`, details);
+    }
+    if ((status === 303 && method !== "GET" && method !== "HEAD") || ((status === 301 || status === 302) && method === "POST")) {
+      method = "GET";
+      body = undefined;
+      if (headers === request.headers) headers = new Headers(headers);
+      for (const name of BODY_HEADERS) headers.delete(name);
+    } else if (body instanceof ReadableStream) {
+      throw new TransportError(`${what()}: cannot follow the HTTP ${status} redirect: a stream body cannot be sent again`, details);
+    }
+    const dropped: string[] = [];
+    if (!crossed && next.origin !== request.url.origin) {
+      crossed = true;
+      for (const [name] of headers) if (redactor.isSecretHeader(name)) dropped.push(name);
+      if (headers === request.headers) headers = new Headers(headers);
+      for (const name of dropped) headers.delete(name);
+    }
+    const shown = redactor.url(next);
+    step.notes.push(`redirected by HTTP ${status} from ${step.request.method} ${step.request.url} to ${shown}${dropped.length > 0 ? `; another origin, so ${dropped.join(", ")} not sent` : ""}`);
+    step.request = { method, url: shown, headers: redactor.headers(headers) };
+    const hop: RequestInit = { method, headers, redirect: "manual" };
+    if (body !== undefined) hop.body = body;
+    if (init.signal) hop.signal = init.signal;
+    url = next;
+    response = await doFetch(url.href, hop);
+  }
+}
+
+function parseUrl(text: string, base: URL): URL | undefined {
+  try {
+    return new URL(text, base);
+  } catch {
+    return undefined;
   }
 }
 

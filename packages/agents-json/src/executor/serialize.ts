@@ -4,11 +4,16 @@ import type { OpenApiParameter } from "../sources/openapi.js";
 // would start the fragment and cut the query short.
 const UNRESERVED_KEEP = /[:/?@!$&'()*+,;=]/g;
 
-/** Percent-encodes a value; with `allowReserved`, RFC 3986 reserved characters a query allows stay as they are. */
+/**
+ * Percent-encodes a value; with `allowReserved`, RFC 3986 reserved characters a query allows and
+ * percent-encoded triples (`%XX`) stay as they are (OpenAPI 3.1.1), while a lone `%` is encoded.
+ */
 export function encode(value: string, allowReserved = false): string {
   const encoded = encodeURIComponent(value);
   if (!allowReserved) return encoded;
-  return encoded.replace(/%([0-9A-F]{2})/g, (match, hex: string) => {
+  return encoded.replace(/%([0-9A-F]{2})/g, (match, hex: string, at: number) => {
+    // A "%" of the value is "%25" here; the two characters after it are still as the value had them.
+    if (hex === "25") return /^[0-9A-Fa-f]{2}/.test(encoded.slice(at + 3, at + 5)) ? "%" : match;
     const char = String.fromCharCode(parseInt(hex, 16));
     UNRESERVED_KEEP.lastIndex = 0;
     return UNRESERVED_KEEP.test(char) ? char : match;
@@ -74,6 +79,18 @@ export function headerValue(parameter: OpenApiParameter, value: unknown): string
   if (Array.isArray(value)) return value.map(scalarText).join(",");
   if (isObject(value)) return Object.entries(value).map(([k, v]) => (parameter.explode ? `${k}=${scalarText(v)}` : `${k},${scalarText(v)}`)).join(",");
   return scalarText(value);
+}
+
+// What undici's Headers refuses in a value (its TypeError shows the value, which may be a secret).
+const UNSENDABLE_IN_HEADER = /[\0\n\r\u0100-\uffff]/;
+
+/** Why a header value cannot be sent, or undefined when it can. */
+export function headerValueProblem(value: string): string | undefined {
+  const at = value.search(UNSENDABLE_IN_HEADER);
+  if (at < 0) return undefined;
+  const code = value.charCodeAt(at);
+  const what = code === 13 ? "a CR (\\r)" : code === 10 ? "an LF (\\n)" : code === 0 ? "a NUL" : "a character beyond Latin-1";
+  return `contains ${what} at index ${at}`;
 }
 
 /** One cookie pair `name=value` (values percent-encoded). */
