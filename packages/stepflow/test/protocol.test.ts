@@ -118,6 +118,28 @@ describe.each(transports)("component client and server over %s", (_name, start) 
   });
 });
 
+describe.each([
+  ["node:http", {}],
+  ["fetch", { fetch }],
+])("connectHttp's maxMessageBytes through %s", (_name, post) => {
+  it("fails a call whose answer passes it, as a JSON body or an SSE event, and carries on", { timeout: 10_000 }, async () => {
+    const server: RunningHttpServer = await serveHttp(components);
+    let client!: ComponentClient;
+    client = await connectHttp(server.url, services(() => client), { ...post, maxMessageBytes: 2000 });
+    try {
+      const big = "x".repeat(3000);
+      const reading = `^reading the answer to components/execute from ${server.url} failed: `;
+      await expect(client.execute("/echo", big)).rejects.toThrow(new RegExp(`${reading}the body exceeds maxMessageBytes \\(\\d+ bytes > 2000\\)$`));
+      // The server's putBlob call back, on the SSE stream, is the oversized message.
+      await expect(client.execute("/blob_roundtrip", { value: big })).rejects.toThrow(new RegExp(`${reading}an SSE event exceeds maxMessageBytes \\(\\d+ bytes > 2000\\)$`));
+      expect(await client.execute("/blob_roundtrip", { value: "small" })).toMatchObject({ data: "small" });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
 describe("createComponentServer", () => {
   it("answers sync and async handlers alike: values, throws, rejections and thenables", async () => {
     const server = createComponentServer({

@@ -1,5 +1,6 @@
 import { createParser } from "eventsource-parser";
 import { JsonRpcTransportError } from "./errors.js";
+import { DEFAULT_MAX_LINE_BYTES } from "./lines.js";
 import { classifyMessage, type JsonRpcRequest, type JsonRpcResponse } from "./messages.js";
 import { createPeer, type CallOptions, type PeerOptions } from "./peer.js";
 
@@ -9,6 +10,12 @@ export interface HttpClientOptions extends Omit<PeerOptions, "send"> {
   /** Sends the POSTs (default: `fetchPost(options.fetch)`); `createNodeHttpPost` is faster on Node. */
   post?: HttpPost;
   fetch?: typeof fetch;
+  /**
+   * The largest message read from the server, in bytes (default 16 MiB, as the stdio transport's
+   * `maxLineBytes`): a JSON body, or the data of one SSE event. A larger one fails its call
+   * without being read whole, and its connection is dropped.
+   */
+  maxMessageBytes?: number;
 }
 
 export interface HttpClient {
@@ -23,34 +30,74 @@ export interface HttpReply {
   status: number;
   /** The `content-type` header, or `""`. */
   contentType: string;
+  /** The whole body; rejects once it passes the POST's `maxMessageBytes`, without reading the rest. */
   text(): Promise<string>;
-  /** The body chunk by chunk (an SSE stream); call `discard` when done with it. */
+  /**
+   * The body chunk by chunk (an SSE stream); call `discard` when done with it, or the iterator's
+   * `return` to drop the connection instead of reading the rest.
+   */
   chunks(): AsyncIterator<Uint8Array>;
   /** Drops what is left of the body. */
   discard(): Promise<void>;
 }
 
-/** Sends one JSON-RPC message as a POST with the Streamable HTTP headers. */
-export type HttpPost = (url: string, body: string, signal?: AbortSignal) => Promise<HttpReply>;
+/**
+ * Sends one JSON-RPC message as a POST with the Streamable HTTP headers. A body that is not an SSE
+ * stream is read up to `maxMessageBytes` (default 16 MiB): past that, or at once for a
+ * Content-Length over it, the connection is dropped and `text()` rejects.
+ */
+export type HttpPost = (url: string, body: string, signal?: AbortSignal, maxMessageBytes?: number) => Promise<HttpReply>;
+
+/** The error a POST's `text()` rejects with for a body over the limit (`bytes` read, or declared). */
+export function bodyTooLarge(bytes: number, limit: number, declared: boolean): Error {
+  return new Error(`the body exceeds maxMessageBytes (${declared ? "" : "at least "}${bytes} bytes > ${limit})`);
+}
 
 export const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
 
 /** POSTs through `fetch` (any platform). */
 export function fetchPost(doFetch: typeof fetch = fetch): HttpPost {
-  return async (url, body, signal) => {
+  return async (url, body, signal, maxMessageBytes = DEFAULT_MAX_LINE_BYTES) => {
     const response = await doFetch(url, { method: "POST", headers: POST_HEADERS, body, signal });
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    const discard = async () => void (await (reader ?? response.body)?.cancel().catch(() => undefined));
     return {
       status: response.status,
       contentType: response.headers.get("content-type") ?? "",
-      text: () => response.text(),
+      text: () => readFetchedText(response, maxMessageBytes),
       chunks() {
         reader = response.body!.getReader();
-        return { next: () => reader!.read() as Promise<IteratorResult<Uint8Array>> };
+        return {
+          next: () => reader!.read() as Promise<IteratorResult<Uint8Array>>,
+          return: async () => (await discard(), { done: true, value: undefined }),
+        };
       },
-      discard: async () => void (await (reader ?? response.body)?.cancel().catch(() => undefined)),
+      discard,
     };
   };
+}
+
+async function readFetchedText(response: Response, limit: number): Promise<string> {
+  // A declared length bounds the body, unless fetch is decompressing it.
+  const declared = response.headers.has("content-encoding") ? Number.NaN : Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw bodyTooLarge(declared, limit, true);
+  }
+  if (Number.isInteger(declared) || !response.body) return response.text();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.length;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw bodyTooLarge(size, limit, false);
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 /**
@@ -59,8 +106,12 @@ export function fetchPost(doFetch: typeof fetch = fetch): HttpPost {
  * concurrently and answered by its own POST) before the final response.
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES;
+  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1) throw new RangeError(`maxMessageBytes must be a positive integer, got ${maxMessageBytes}`);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: only an SSE event longer than this can be over the limit.
+  const countEventsFrom = maxMessageBytes / 3;
   const send = options.post ?? fetchPost(options.fetch);
-  const post = (message: unknown, signal?: AbortSignal) => send(options.url, JSON.stringify(message), signal);
+  const post = (message: unknown, signal?: AbortSignal) => send(options.url, JSON.stringify(message), signal, maxMessageBytes);
   const peer = createPeer({
     ...options,
     send: () => {
@@ -110,9 +161,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const readStream = async (response: HttpReply, request: JsonRpcRequest) => {
     const handlers: Promise<void>[] = [];
     let final: JsonRpcResponse | undefined;
+    let oversize: string | undefined;
     const parser = createParser({
+      // Bounds what the parser holds of an unfinished event (its data and the line being received,
+      // in UTF-16 code units, never more than its bytes) to the limit, plus room for the `data: `
+      // and line end of that line: an event of exactly the limit is not cut off mid-line. Whole
+      // events are counted in bytes as they are dispatched.
+      maxBufferSize: maxMessageBytes + SSE_LINE_ROOM,
+      onError(error) {
+        if (error.type === "max-buffer-size-exceeded") oversize ??= `at least ${maxMessageBytes + 1} bytes`;
+      },
       onEvent(event) {
-        if (final) return;
+        if (final || oversize) return;
+        if (event.data.length > countEventsFrom) {
+          const bytes = utf8Length(event.data);
+          if (bytes > maxMessageBytes) return void (oversize = `${bytes} bytes`);
+        }
         let message: unknown;
         try {
           message = JSON.parse(event.data);
@@ -132,6 +196,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const { done, value } = await chunks.next();
         if (done) break;
         parser.feed(decoder.decode(value, { stream: true }));
+        if (oversize) {
+          await chunks.return?.();
+          throw new Error(`an SSE event exceeds maxMessageBytes (${oversize} > ${maxMessageBytes})`);
+        }
       }
     } finally {
       await response.discard();
@@ -170,3 +238,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 }
 
+/** What a line of an SSE event adds to the data it carries: `data: ` and a line end. */
+const SSE_LINE_ROOM = "data: \r\n".length;
+
+/** The length of a string in UTF-8, without encoding it (from a decoder: no lone surrogates). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // 1 byte below U+0080, 2 below U+0800, 3 above; a surrogate pair's 4 bytes are 2 per half.
+    if (code >= 0x80) bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { POST_HEADERS, type HttpPost, type HttpReply } from "../jsonrpc/index.js";
+import { bodyTooLarge } from "../jsonrpc/http-client.js";
+import { DEFAULT_MAX_LINE_BYTES, POST_HEADERS, type HttpPost, type HttpReply } from "../jsonrpc/index.js";
 
 export interface NodeHttpPost extends HttpPost {
   /** Closes the kept-alive connections. */
@@ -13,12 +14,12 @@ export interface NodeHttpPost extends HttpPost {
  */
 export function createNodeHttpPost(): NodeHttpPost {
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  const post: HttpPost = (url, body, signal) =>
+  const post: HttpPost = (url, body, signal, maxMessageBytes = DEFAULT_MAX_LINE_BYTES) =>
     new Promise((resolve, reject) => {
       const secure = url.startsWith("https:");
       const options: RequestOptions = { method: "POST", agent: secure ? agents.https : agents.http, headers: { ...POST_HEADERS, "content-length": Buffer.byteLength(body) } };
       if (signal) options.signal = signal;
-      const request = (secure ? httpsRequest : httpRequest)(url, options, (response) => resolve(reply(response)));
+      const request = (secure ? httpsRequest : httpRequest)(url, options, (response) => resolve(reply(response, maxMessageBytes)));
       request.once("error", reject);
       request.end(body);
     });
@@ -31,10 +32,10 @@ export function createNodeHttpPost(): NodeHttpPost {
 }
 
 /**
- * The reply to hand back: a JSON (or any non-SSE) body is read whole first, so the caller gets it
- * with the reply in one step; an SSE body is left to stream.
+ * The reply to hand back: a JSON (or any non-SSE) body is read whole first (up to `limit` bytes),
+ * so the caller gets it with the reply in one step; an SSE body is left to stream.
  */
-function reply(response: IncomingMessage): Promise<HttpReply> {
+function reply(response: IncomingMessage, limit: number): Promise<HttpReply> {
   const contentType = response.headers["content-type"] ?? "";
   const base = {
     status: response.statusCode ?? 0,
@@ -43,18 +44,30 @@ function reply(response: IncomingMessage): Promise<HttpReply> {
     // Read to the end rather than destroy: the connection then goes back to the pool.
     discard: async () => void response.resume(),
   };
-  if (contentType.includes("text/event-stream")) return Promise.resolve({ ...base, text: () => readText(response) });
-  return readText(response).then(
+  if (contentType.includes("text/event-stream")) return Promise.resolve({ ...base, text: () => readText(response, limit) });
+  return readText(response, limit).then(
     (text) => ({ ...base, text: async () => text }),
     (error: Error) => ({ ...base, text: () => Promise.reject(error) }),
   );
 }
 
-function readText(response: IncomingMessage): Promise<string> {
+function readText(response: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
+    // Reading the rest to keep the connection is what the limit is there to avoid: it goes.
+    const tooLarge = (bytes: number, declared: boolean) => {
+      response.destroy();
+      reject(bodyTooLarge(bytes, limit, declared));
+    };
+    response.on("error", reject);
+    const declared = Number(response.headers["content-length"]);
+    if (declared > limit) return tooLarge(declared, true);
     const chunks: Buffer[] = [];
-    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    response.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge(size, false);
+      else chunks.push(chunk);
+    });
     response.once("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
-    response.once("error", reject);
   });
 }

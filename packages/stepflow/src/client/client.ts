@@ -32,6 +32,16 @@ export interface ConnectOptions {
   timeoutMs?: number;
 }
 
+export interface HttpConnectOptions extends ConnectOptions {
+  /** POSTs through this `fetch` instead of `node:http`. */
+  fetch?: typeof fetch;
+  /**
+   * The largest message read from the server, in bytes (default 16 MiB): a JSON body, or the data
+   * of one SSE event. A larger one fails its call without being read whole.
+   */
+  maxMessageBytes?: number;
+}
+
 /** Answers the server's `blobs/put`, `blobs/get` and `flows/evaluate` from the runtime's services. */
 function runtimeHandlers(services: RuntimeServices): Record<string, RequestHandler> {
   return {
@@ -111,9 +121,16 @@ const STDERR_LINES = 20;
  * Connects to a component server over Streamable HTTP (POST to `url`) and performs the handshake.
  * POSTs go through `node:http` with kept-alive connections, or through `options.fetch` when given.
  */
-export async function connectHttp(url: string, services: RuntimeServices, options: ConnectOptions & { fetch?: typeof fetch } = {}): Promise<ComponentClient> {
+export async function connectHttp(url: string, services: RuntimeServices, options: HttpConnectOptions = {}): Promise<ComponentClient> {
   const nodePost = options.fetch ? undefined : createNodeHttpPost();
-  const client = createHttpClient({ url, post: nodePost ?? fetchPost(options.fetch), handlers: runtimeHandlers(services), ...methodValidation, onError: options.onError });
+  const client = createHttpClient({
+    url,
+    post: nodePost ?? fetchPost(options.fetch),
+    handlers: runtimeHandlers(services),
+    ...methodValidation,
+    onError: options.onError,
+    maxMessageBytes: options.maxMessageBytes,
+  });
   const close = async () => {
     client.close();
     nodePost?.close();
