@@ -140,6 +140,26 @@ describe.each([
   });
 });
 
+describe("connectStdio's maxMessageBytes", () => {
+  it("discards a line over it without buffering it, and reports it through onError", { timeout: 20_000 }, async () => {
+    const errors: Error[] = [];
+    let client!: ComponentClient;
+    client = await connectStdio(
+      { command: process.execPath, args: ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "examples/stepflow-components/components.ts")], cwd: repoRoot, env: { PATH: process.env.PATH ?? "" } },
+      services(() => client),
+      { pluginName: "ts", maxMessageBytes: 2000, timeoutMs: 2000, onError: (error) => errors.push(error) },
+    );
+    try {
+      // The answer is the oversized line: it is dropped, so the call ends by its timeout.
+      await expect(client.execute("/echo", "x".repeat(3000))).rejects.toThrow(/timed out|timeout/i);
+      expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^discarded an incoming line: message exceeds maxLineBytes \(\d+ bytes > 2000\)$/)]);
+      expect(await client.execute("/echo", "small")).toBe("small");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("createComponentServer", () => {
   it("answers sync and async handlers alike: values, throws, rejections and thenables", async () => {
     const server = createComponentServer({

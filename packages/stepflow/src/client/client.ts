@@ -30,16 +30,16 @@ export interface ConnectOptions {
   onError?(error: Error): void;
   /** Per-call timeout for `initialize`, `list`, `info` and `execute`. Off by default, as in 0.2.x. */
   timeoutMs?: number;
+  /**
+   * The largest message read from the server, in bytes (default 16 MiB): a stdio line, a JSON body
+   * or the data of one SSE event. A larger one is never buffered whole; its call fails.
+   */
+  maxMessageBytes?: number;
 }
 
 export interface HttpConnectOptions extends ConnectOptions {
   /** POSTs through this `fetch` instead of `node:http`. */
   fetch?: typeof fetch;
-  /**
-   * The largest message read from the server, in bytes (default 16 MiB): a JSON body, or the data
-   * of one SSE event. A larger one fails its call without being read whole.
-   */
-  maxMessageBytes?: number;
 }
 
 /** Answers the server's `blobs/put`, `blobs/get` and `flows/evaluate` from the runtime's services. */
@@ -107,7 +107,7 @@ export async function connectStdio(spawn: SpawnOptions, services: RuntimeService
     if (stderr && stderr.push(line) > STDERR_LINES) stderr.shift();
     spawn.onStderr?.(line);
   };
-  const { peer, child, close } = await spawnPeer({ ...spawn, onStderr }, { handlers: runtimeHandlers(services), ...methodValidation, onError });
+  const { peer, child, close } = await spawnPeer({ ...spawn, onStderr }, { handlers: runtimeHandlers(services), ...methodValidation, onError, maxLineBytes: options.maxMessageBytes });
   const explain = () => (child.exitCode !== null ? `; it exited with code ${child.exitCode}` : "") + (stderr?.length ? `; its stderr ended with:\n${stderr.join("\n")}` : "");
   const client = await handshake(peer, options, JSON.stringify(spawn.command), close, explain);
   stderr = undefined;
