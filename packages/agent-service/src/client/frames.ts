@@ -9,7 +9,7 @@ import { createParser } from "eventsource-parser";
 import type { ValidationIssue } from "@flowspec/runtime";
 import type { RunStreamTerminal, SequencedOutputEnvelope } from "../generated/index.js";
 import { STREAM_CHANNELS, type StreamTransport } from "../routes.js";
-import { validateRunStreamTerminalResponse, validateSequencedOutputEnvelopeResponse, validateStreamKeepaliveResponse } from "../validate.js";
+import { isSequencedOutputEnvelopeResponse, validateRunStreamTerminalResponse, validateSequencedOutputEnvelopeResponse, validateStreamKeepaliveResponse } from "../validate.js";
 import { StreamFrameError, type FramePosition } from "./errors.js";
 
 export type Frame =
@@ -240,8 +240,10 @@ export function classifyJson(raw: string, channel: string | undefined, position:
                 ? "end"
                 : "unknown";
   if (kind === "envelope") {
+    // The guard allocates no result object on the hot path; the errors are gathered for a bad frame only.
+    if (isSequencedOutputEnvelopeResponse(value)) return { kind, envelope: value, position };
     const result = validateSequencedOutputEnvelopeResponse(value);
-    return result.ok ? { kind, envelope: result.value, position } : invalidFrame(position, raw, "SequencedOutputEnvelope", result.errors);
+    return invalidFrame(position, raw, "SequencedOutputEnvelope", result.ok ? [] : result.errors);
   }
   if (kind === "keepalive") {
     const result = validateStreamKeepaliveResponse(value);
