@@ -64,7 +64,16 @@ export type InputsVerdict = { ok: true } | { ok: false; schemaError: string } | 
 export function validateInputs(inputs: unknown, inputSchema: object): InputsVerdict {
   const validate = compile(inputSchema);
   if (validate instanceof Error) return { ok: false, schemaError: validate.message };
-  if (validate(inputs)) return { ok: true };
+  let valid: boolean;
+  try {
+    valid = validate(inputs) as boolean;
+  } catch (error) {
+    // ajv's code recurses along the schema's $refs, so inputs nested deeper than the stack allows
+    // make it throw RangeError: report that as an issue, since the checks and the scheduler never throw.
+    const reason = error instanceof RangeError ? `too deeply nested (${error.message})` : error instanceof Error ? error.message : String(error);
+    return { ok: false, issues: [{ path: "", message: `could not be validated: ${reason}`, keyword: "", params: {} }] };
+  }
+  if (valid) return { ok: true };
   return { ok: false, issues: issuesFromAjv(validate.errors as ErrorObject[]) };
 }
 

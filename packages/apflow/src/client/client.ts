@@ -1,3 +1,4 @@
+import { startTimer } from "@flowspec/runtime";
 import { checkTask, checkTaskTree } from "../checks/check.js";
 import type { Issue } from "../checks/issue.js";
 import type { Task, TaskTreeNode } from "../validate.js";
@@ -207,39 +208,76 @@ export function settledState(tree: TaskTreeNode): { settled: boolean; blocked: s
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   const byId = new Map(tasks.map((task) => [task.id, task]));
+  // Spread "blocked" forward along reverse edges from the failed and cancelled tasks, once per
+  // edge: rescanning every task until nothing changes is quadratic on a long chain listed in
+  // reverse, and a server's 100,000-task tree would then stall every poll.
   const blocked = new Set<string>();
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const task of tasks) {
-      if (task.status !== "pending" || blocked.has(task.id)) continue;
-      const stuck = (task.dependencies ?? []).some((dep) => {
-        if (dep.required === false) return false;
-        const target = byId.get(dep.id);
-        return target !== undefined && (target.status === "failed" || target.status === "cancelled" || blocked.has(target.id));
-      });
-      if (stuck) {
-        blocked.add(task.id);
-        changed = true;
+  const waitingOn = new Map<string, Task[]>(); // pending task id → pending tasks that require it
+  const queue: Task[] = [];
+  for (const task of tasks) {
+    if (task.status !== "pending") continue;
+    for (const dep of task.dependencies ?? []) {
+      if (dep.required === false) continue;
+      const target = byId.get(dep.id);
+      if (target === undefined) continue;
+      if (target.status === "failed" || target.status === "cancelled") {
+        if (!blocked.has(task.id)) {
+          blocked.add(task.id);
+          queue.push(task);
+        }
+      } else if (target.status === "pending") {
+        let list = waitingOn.get(target.id);
+        if (!list) waitingOn.set(target.id, (list = []));
+        list.push(task);
       }
+    }
+  }
+  for (let head = 0; head < queue.length; head++) {
+    for (const task of waitingOn.get(queue[head]!.id) ?? []) {
+      if (blocked.has(task.id)) continue;
+      blocked.add(task.id);
+      queue.push(task);
     }
   }
   const settled = tasks.every((task) => TERMINAL.has(task.status) || blocked.has(task.id));
   return { settled, blocked: tasks.filter((task) => blocked.has(task.id)).map((task) => task.id) };
 }
 
-/** Accepts both tree shapes a v1 server or its docs use: `{task, children}` and a task with nested `children`. */
+/**
+ * Accepts both tree shapes a v1 server or its docs use: `{task, children}` and a task with nested
+ * `children`. Iterative, with an explicit stack: a server's tree can be nested deeper than the call
+ * stack allows, and must then convert (or fail with a clear error), not overflow.
+ */
 export function toTreeNode(method: string, value: unknown): TaskTreeNode {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ApflowTransportError(`${method}: expected a task tree, got ${describe(value)}`);
+  // Each pending node keeps the children array it goes into and a link to its parent, so the
+  // JSON Pointer of a bad node is built only when one is found.
+  type Place = { parent: Place | undefined; index: number };
+  const pointerOf = (place: Place | undefined): string => {
+    const parts: string[] = [];
+    for (let at = place; at?.parent; at = at.parent) parts.push(`/children/${at.index}`);
+    return parts.reverse().join("");
+  };
+  const root: TaskTreeNode[] = [];
+  const stack: { value: unknown; into: TaskTreeNode[]; place: Place }[] = [{ value, into: root, place: { parent: undefined, index: 0 } }];
+  while (stack.length > 0) {
+    const { value: item, into, place } = stack.pop()!;
+    if (typeof item !== "object" || item === null || Array.isArray(item)) {
+      const where = place.parent ? ` at ${pointerOf(place)}` : "";
+      throw new ApflowTransportError(`${method}: expected a task tree${where}, got ${describe(item)}`);
+    }
+    const record = item as Record<string, unknown>;
+    let task: Task;
+    if ("task" in record && typeof record.task === "object" && record.task !== null) task = record.task as Task;
+    else {
+      const { children: _ignored, ...rest } = record;
+      task = rest as unknown as Task;
+    }
+    const node: TaskTreeNode = { task, children: [] };
+    into.push(node); // children are popped in order, so each array fills in order
+    const children = Array.isArray(record.children) ? record.children : [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i], into: node.children!, place: { parent: place, index: i } });
   }
-  const record = value as Record<string, unknown>;
-  const children = Array.isArray(record.children) ? record.children.map((child) => toTreeNode(method, child)) : [];
-  if ("task" in record && typeof record.task === "object" && record.task !== null) {
-    return { task: record.task as Task, children };
-  }
-  const { children: _ignored, ...task } = record;
-  return { task: task as unknown as Task, children };
+  return root[0]!;
 }
 
 function stripExecute(params: ExecuteParams): Record<string, unknown> {
@@ -261,12 +299,14 @@ function describe(value: unknown): string {
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new ApflowTransportError(`polling aborted`));
-    const timer = setTimeout(() => {
+    // startTimer, not setTimeout: setTimeout runs a delay past 2^31 − 1 ms (or Infinity) after
+    // 1 ms, which would turn a caller's long poll interval into a busy loop.
+    const stop = startTimer(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
-      clearTimeout(timer);
+      stop();
       reject(new ApflowTransportError(`polling aborted`));
     };
     signal?.addEventListener("abort", onAbort, { once: true });

@@ -237,13 +237,17 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     runningCount++;
     const ctx = new TaskContext(i, task, dependencyResults);
     let value: unknown;
+    let thenable: boolean;
     try {
       value = executor.execute(inputs, ctx);
+      // Reading `then` can run the executor's code too (a getter, a proxy): a throw there fails
+      // the task, as Promise.resolve would, instead of escaping the dispatch loop.
+      thenable = isThenable(value);
     } catch (error) {
       settleLater(i, false, error);
       return;
     }
-    if (isThenable(value)) {
+    if (thenable) {
       Promise.resolve(value).then(
         (result) => settle(i, key, true, result),
         (error) => settle(i, key, false, error),

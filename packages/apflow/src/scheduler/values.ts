@@ -1,10 +1,55 @@
-/** Deep copy of JSON-like data (plain objects, arrays, primitives); faster than structuredClone for small values. */
+/**
+ * Deep copy of JSON-like data (plain objects, arrays, primitives); faster than structuredClone for
+ * small values. Recursive while shallow (the common case, and the fastest); past `RECURSE_DEPTH`
+ * levels the rest is copied with an explicit stack, since a task's inputs or result can be nested
+ * deeper than the call stack allows. A `__proto__` key is copied as a key, not set as the prototype.
+ */
 export function cloneJson<T>(value: T): T {
+  return cloneShallow(value, 0) as T;
+}
+
+const RECURSE_DEPTH = 200;
+
+function cloneShallow(value: unknown, depth: number): unknown {
   if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (depth === RECURSE_DEPTH) return cloneDeep(value);
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneShallow(value[i], depth + 1);
+    return out;
+  }
   const out: Record<string, unknown> = {};
-  for (const key in value) out[key] = cloneJson((value as Record<string, unknown>)[key]);
-  return out as T;
+  for (const key in value) setKey(out, key, cloneShallow((value as Record<string, unknown>)[key], depth + 1));
+  return out;
+}
+
+function cloneDeep(value: object): unknown {
+  const top: unknown = Array.isArray(value) ? [] : {};
+  // Pairs of (source, its empty copy) still to fill.
+  const stack: unknown[] = [value, top];
+  while (stack.length > 0) {
+    const out = stack.pop();
+    const from = stack.pop() as object;
+    if (Array.isArray(from)) {
+      for (let i = 0; i < from.length; i++) (out as unknown[]).push(copyOne(from[i], stack));
+    } else {
+      for (const key in from) setKey(out as Record<string, unknown>, key, copyOne((from as Record<string, unknown>)[key], stack));
+    }
+  }
+  return top;
+}
+
+/** A primitive as it is; an object or array as an empty copy, queued to be filled. */
+function copyOne(value: unknown, stack: unknown[]): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const copy = Array.isArray(value) ? [] : {};
+  stack.push(value, copy);
+  return copy;
+}
+
+function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -13,10 +58,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+/** Freezes `value` and everything reachable from it; iterative, like cloneJson, so depth is unbounded. */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next === "object" && next !== null && !Object.isFrozen(next)) {
+      Object.freeze(next);
+      for (const key in next) stack.push((next as Record<string, unknown>)[key]);
+    }
   }
   return value;
 }
@@ -26,32 +76,36 @@ export function deepFreeze<T>(value: T): T {
  * JSON values are wrapped as `{value}`, `undefined` becomes `{}`; all of it as a JSON round-trip.
  */
 export function toStoredResult(value: unknown): { ok: true; result: Record<string, unknown> } | { ok: false; reason: string } {
-  if (value === undefined) return { ok: true, result: {} };
-  if (isPlainObject(value) && isEmpty(value)) return { ok: true, result: {} };
-  let text: string | undefined;
+  // All of this reads the executor's value, which can throw (toJSON, a getter, a proxy trap, or
+  // nesting too deep for JSON.stringify): a throw fails the task instead of escaping the scheduler.
   try {
-    text = JSON.stringify(value);
+    if (value === undefined) return { ok: true, result: {} };
+    if (isPlainObject(value) && isEmpty(value)) return { ok: true, result: {} };
+    const text = JSON.stringify(value);
+    if (text === undefined) return { ok: false, reason: `a ${typeof value} has no JSON form` };
+    const parsed: unknown = JSON.parse(text);
+    return { ok: true, result: isPlainObject(parsed) ? parsed : { value: parsed } };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: messageOf(error) || "it could not be read" };
   }
-  if (text === undefined) return { ok: false, reason: `a ${typeof value} has no JSON form` };
-  const parsed: unknown = JSON.parse(text);
-  return { ok: true, result: isPlainObject(parsed) ? parsed : { value: parsed } };
 }
 
 /** Rule (g): the `error` text of a thrown value. */
 export function errorMessageOf(error: unknown, executorKey: string): string {
-  if (error instanceof Error && typeof error.message === "string" && error.message !== "") return error.message;
-  if (error !== undefined && error !== null) {
-    let text = "";
-    try {
-      text = typeof error === "object" && "message" in error && typeof error.message === "string" && error.message !== "" ? error.message : String(error);
-    } catch {
-      // String() throws for a null-prototype object or a throwing toString: use the fallback, or the task never settles
-    }
-    if (text !== "") return text;
+  return messageOf(error) || `executor ${executorKey} failed`;
+}
+
+/** `err.message` if a non-empty string, else `String(err)`; "" for null/undefined or when reading it throws. */
+function messageOf(error: unknown): string {
+  try {
+    if (error instanceof Error && typeof error.message === "string" && error.message !== "") return error.message;
+    if (error === undefined || error === null) return "";
+    return typeof error === "object" && "message" in error && typeof error.message === "string" && error.message !== "" ? error.message : String(error);
+  } catch {
+    // a message getter, toString or proxy trap that throws (String() of a null-prototype object
+    // does too): use the fallback, or the task never settles
+    return "";
   }
-  return `executor ${executorKey} failed`;
 }
 
 /**
