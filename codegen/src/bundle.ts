@@ -1,6 +1,6 @@
 import { isRecord } from "./config.js";
 import type { Dialect, JsonObject, SchemaFile } from "./schema-set.js";
-import { getAt, mapSchema, unescape } from "./walk.js";
+import { forEachSchema, getAt, mapSchema, unescape } from "./walk.js";
 
 /** A schema that a root names or a `$ref` points to, with the type name it gets. */
 export interface Target {
@@ -45,8 +45,10 @@ export function buildGraph(files: readonly SchemaFile[], roots: readonly RootSpe
     const key = `${file.uri}#${pointer}`;
     const known = targets.get(key);
     if (known) return known;
-    const schema = getAt(file.json, pointer);
-    if (!isRecord(schema)) throw new Error(`${where}: ${file.path}#${pointer} is not a schema object`);
+    const found = getAt(file.json, pointer);
+    // A boolean schema is a schema too: `true` allows anything, `false` nothing (as `{"not": {}}`).
+    const schema = found === true ? {} : found === false ? { not: {} } : found;
+    if (!isRecord(schema)) throw new Error(`${where}: ${file.path}#${pointer} is not a schema`);
     const target: Target = { key, file, pointer, schema, name: "" };
     targets.set(key, target);
     unnamed.push(target);
@@ -67,9 +69,7 @@ export function buildGraph(files: readonly SchemaFile[], roots: readonly RootSpe
     if (!file) {
       throw new Error(`${where} points to ${url.href}, which is no schema of this folder (codegen resolves $refs to local files by $id or path and never fetches)`);
     }
-    if (fragment !== "" && !fragment.startsWith("/")) {
-      throw new Error(`${where}: only JSON Pointer fragments are supported, not anchors`);
-    }
+    if (fragment !== "" && !fragment.startsWith("/")) return targetAt(file, anchorPointer(file, fragment, where), where);
     return targetAt(file, fragment, where);
   };
 
@@ -94,6 +94,20 @@ export function buildGraph(files: readonly SchemaFile[], roots: readonly RootSpe
 
   nameTargets([...targets.values()]);
   return { dialect: [...dialects][0]!, roots: rootTargets, targets, resolve };
+}
+
+/**
+ * The JSON Pointer of a plain-name fragment: the subschema of the file with that `$anchor` (or
+ * `$dynamicAnchor`) in 2020-12, or with `$id: "#name"` in draft-07.
+ */
+function anchorPointer(file: SchemaFile, anchor: string, where: string): string {
+  const found: string[] = [];
+  forEachSchema(file.json, (node, pointer) => {
+    const names = file.dialect === "draft-07" ? [node.$id] : [node.$anchor, node.$dynamicAnchor];
+    if (names.includes(file.dialect === "draft-07" ? `#${anchor}` : anchor)) found.push(pointer);
+  });
+  if (found.length === 0) throw new Error(`${where}: ${file.path} has no anchor "${anchor}"`);
+  return found[0]!;
 }
 
 /**
@@ -133,7 +147,7 @@ const defsKeyword = (dialect: Dialect) => (dialect === "draft-07" ? "definitions
 
 /**
  * A copy of a target's schema with its `$ref`s rewritten to `#/$defs/<name>` (or `#` for `self`),
- * and without `$id`, `$schema` or nested definitions (the bundle hoists those it needs).
+ * and without `$id`, `$schema`, anchors or nested definitions (the bundle hoists those it needs).
  */
 function rewriteTarget(graph: SchemaGraph, target: Target, self?: Target): JsonObject {
   const defs = defsKeyword(graph.dialect);
@@ -145,6 +159,10 @@ function rewriteTarget(graph: SchemaGraph, target: Target, self?: Target): JsonO
     }
     delete copy.$defs;
     delete copy.definitions;
+    // $refs are rewritten to pointers, so anchors are unused; a schema both inline and hoisted
+    // into $defs would otherwise declare its anchor twice.
+    delete copy.$anchor;
+    if (typeof copy.$id === "string" && copy.$id.startsWith("#")) delete copy.$id;
     if (typeof copy.$ref === "string") {
       const to = graph.resolve(copy.$ref, target);
       copy.$ref = to === self ? "#" : `#/${defs}/${to.name}`;
@@ -192,6 +210,11 @@ export function typesDocument(graph: SchemaGraph): { definitions: Record<string,
   const definitions: Record<string, JsonObject> = {};
   const sorted = [...graph.targets.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const target of sorted) {
+    const found = getAt(target.file.json, target.pointer);
+    if (typeof found === "boolean") {
+      definitions[target.name] = { title: target.name, tsType: found ? "unknown" : "never" };
+      continue;
+    }
     const schema = mapSchema(rewriteTarget(graph, target), (node) =>
       typeof node.$ref === "string" ? { ...node, $ref: node.$ref.replace(/^#\/\$defs\//, "#/definitions/") } : node,
     ) as JsonObject;

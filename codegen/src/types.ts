@@ -20,7 +20,10 @@ const TYPE_KEYWORDS = ["type", "$ref", "properties", "additionalProperties", "it
 export async function generateTypes(graph: SchemaGraph): Promise<string> {
   const { definitions } = typesDocument(graph);
   const names = new Set(Object.keys(definitions));
-  const prepared = Object.fromEntries(Object.entries(definitions).map(([name, schema]) => [name, dropClashingTitles(prepareForTypes(schema), names)]));
+  const roots = new Set(graph.roots.map((root) => root.name));
+  const prepared = Object.fromEntries(
+    Object.entries(definitions).map(([name, schema]) => [name, dropClashingTitles(prepareForTypes(roots.has(name) ? aliasOfRef(schema) : schema), names)]),
+  );
   const wrapper = {
     title: WRAPPER,
     type: "object",
@@ -43,7 +46,8 @@ export async function generateTypes(graph: SchemaGraph): Promise<string> {
 
 /**
  * The preparation pass: rewrites what json-schema-to-typescript does not read into what it does.
- * - 2020-12 `prefixItems` becomes the tuple form (`items: [...]` plus `additionalItems`).
+ * - 2020-12 `prefixItems` becomes the tuple form (`items: [...]` plus `additionalItems`), and a
+ *   tuple without `additionalItems` is typed open, as it validates.
  * - An `enum` marked `x-provisional` becomes an open union (`"a" | "b" | (string & {})`): the SDK
  *   must accept values the spec may add, while editors still suggest the known ones.
  * - A schema that constrains nothing (`{}`, or only a description) is `unknown`, not an object.
@@ -61,7 +65,16 @@ export function prepareForTypes(schema: JsonObject): JsonObject {
       if (rest !== undefined) out.additionalItems = rest;
       if (out.maxItems === undefined && rest === false) out.maxItems = (out.items as unknown[]).length;
     }
+    // A tuple says nothing about further items unless `additionalItems` does: they are allowed,
+    // but json-schema-to-typescript would type the tuple as closed.
+    if (Array.isArray(out.items) && out.additionalItems === undefined) out.additionalItems = true;
     if (typeof out.$ref === "string") {
+      const { $ref, title, description, ...rest } = out;
+      if (TYPE_KEYWORDS.some((key) => key in rest)) {
+        // json-schema-to-typescript drops or mangles keywords beside a $ref (numbered copies of the
+        // target, the schema's own name lost); as an intersection both parts are typed.
+        return { ...(title === undefined ? {} : { title }), ...(description === undefined ? {} : { description }), allOf: [{ $ref }, rest] };
+      }
       for (const key of ["title", "description", "default", "examples", "example"]) delete out[key];
     }
     if (typeof out.title === "string" && (out.const !== undefined || Array.isArray(out.enum)) && !out.properties) {
@@ -73,6 +86,18 @@ export function prepareForTypes(schema: JsonObject): JsonObject {
     }
     return out;
   }) as JsonObject;
+}
+
+/**
+ * A root whose schema is only a `$ref` (such as `{"title": "Tree", "$ref": "#/$defs/node"}`)
+ * becomes an alias of the type it refers to: json-schema-to-typescript would resolve the `$ref` and
+ * declare nothing under the root's name, which `index.ts` uses. (Only roots: other such definitions
+ * are inlined as before, which keeps existing output as it was.)
+ */
+function aliasOfRef(schema: JsonObject): JsonObject {
+  const { $ref, title, description, ...rest } = schema;
+  if (typeof $ref !== "string" || !$ref.startsWith("#/definitions/") || TYPE_KEYWORDS.some((key) => key in rest)) return schema;
+  return { title, ...(description === undefined ? {} : { description }), tsType: $ref.slice("#/definitions/".length) };
 }
 
 /**
@@ -111,9 +136,13 @@ function declarationName(statement: Statement): string {
   return named?.getName() ?? statement.getText();
 }
 
-/** json-schema-to-typescript notes which definition each type came from; the names already say it. */
+/**
+ * json-schema-to-typescript notes which definition or pattern property each type came from (for
+ * a pattern property, of "`undefined`'s JSON-Schema"); the names already say it. A comment left
+ * empty goes too.
+ */
 function stripLinkerNote(text: string): string {
   return text
-    .replace(/\n \*\s*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]+"\./g, "")
-    .replace(/\/\*\*\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]+"\.\n \*\/\n/g, "");
+    .replace(/(\n[ \t]*\*[ \t]*)?\n[ \t]*\* This interface was referenced by `[^`]*`'s JSON-Schema(?: definition)?\n[ \t]*\* via the `\w+` "(?:[^"\\\n]|\\.)*"\./g, "")
+    .replace(/^[ \t]*\/\*\*\n[ \t]*\*\/\n/gm, "");
 }

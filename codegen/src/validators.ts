@@ -4,6 +4,7 @@ import standalone from "ajv/dist/standalone/index.js";
 import { formats } from "@flowspec/runtime/ajv";
 import type { SchemaGraph } from "./bundle.js";
 import type { SchemaFile } from "./schema-set.js";
+import { forEachSchema } from "./walk.js";
 
 /** Where generated validators import their run-time helpers from (see `@flowspec/runtime/ajv`). */
 export const RUNTIME_MODULE = "@flowspec/runtime/ajv";
@@ -22,15 +23,25 @@ export interface ValidatorOptions {
 
 /**
  * ajv standalone code for every root of a graph, as one ES module whose exports are named after
- * the roots. ajv compiles in strict mode with all errors collected; the result imports its few
- * run-time helpers (deep equality, string length, formats) and compiles nothing when loaded.
+ * the roots. ajv compiles in strict mode (less the checks that refuse valid schemas) with all
+ * errors collected; the result imports its few run-time helpers (deep equality, string length,
+ * formats) and compiles nothing when loaded.
  */
 export function generateValidators(files: readonly SchemaFile[], graph: SchemaGraph, options: ValidatorOptions): string {
+  // ajv resolves 2020-12 `$anchor`s but its strict mode calls the keyword unknown.
+  const keywords = new Set([...options.keywords, ...(graph.dialect === "draft-07" ? [] : ["$anchor"])]);
   const ajvOptions: Options = {
     strict: true,
+    // strict mode refuses unknown keywords and formats (typos), but these three refuse valid
+    // schemas written as the specification writes them: `then: {minLength: 2}` without `type`, a
+    // `prefixItems` tuple left open, `dependentSchemas` requiring a property declared elsewhere.
+    // None of them changes what a validator accepts.
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
     allErrors: true,
     allowUnionTypes: true,
-    keywords: [...options.keywords],
+    keywords: [...keywords],
     code: { source: true, esm: true, lines: true, formats: _`require(${RUNTIME_MODULE}).formats` },
   };
   const ajv = graph.dialect === "draft-07" ? new Ajv(ajvOptions) : new Ajv2020(ajvOptions);
@@ -57,10 +68,44 @@ export function generateValidators(files: readonly SchemaFile[], graph: SchemaGr
     try {
       ajv.getSchema(exports[root.name]!);
     } catch (error) {
-      throw new Error(`${root.file.path}#${root.pointer} (root ${root.name}) does not compile in strict mode: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      throw new Error(`${root.file.path}#${root.pointer} (root ${root.name}) does not compile in strict mode: ${message}${whereIs(files, message)}`);
     }
   }
-  return decideLengthsByUnits(rewriteRequires(standaloneCode(ajv, exports)));
+  return exportWithoutShadowing(decideLengthsByUnits(rewriteRequires(standaloneCode(ajv, exports))));
+}
+
+/**
+ * ajv exports each validator as `export const <Root> = validateN;`, which declares `<Root>` in the
+ * module: a root named `Array`, `Object` or `RegExp` would hide the global that ajv's code calls
+ * (`Array.isArray(data)`, `new RegExp(...)`) and break every validator of the file. When the name
+ * is used anywhere else in the code (outside string literals), the export becomes
+ * `export { validateN as <Root> };`, which declares nothing; other exports are left as they are.
+ */
+export function exportWithoutShadowing(code: string): string {
+  const outsideStrings = code.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+  // Root names are identifiers of letters and digits (see pascalCase and codegen.json's check).
+  return code.replace(/^export const ([A-Za-z]\w*) = (validate\d+);$/gm, (line, name: string, validate: string) => {
+    const uses = outsideStrings.match(new RegExp(`(?<![\\w$.])${name}(?![\\w$])`, "g"))?.length ?? 0;
+    return uses > 1 ? `export { ${validate} as ${name} };` : line;
+  });
+}
+
+/**
+ * ajv names an unknown keyword or format but not where it is (or only by a path within the root,
+ * not across $refs): every place in the schema files that has it, as ` (at file#/pointer, ...)`.
+ */
+function whereIs(files: readonly SchemaFile[], message: string): string {
+  const keyword = /unknown keyword: "([^"]+)"/.exec(message)?.[1];
+  const format = /unknown format "([^"]+)"/.exec(message)?.[1];
+  if (keyword === undefined && format === undefined) return "";
+  const places: string[] = [];
+  for (const file of files) {
+    forEachSchema(file.json, (node, pointer) => {
+      if (keyword !== undefined ? Object.hasOwn(node, keyword) : node.format === format) places.push(`${file.path}#${pointer}`);
+    });
+  }
+  return places.length > 0 ? ` (at ${places.sort().join(", ")})` : "";
 }
 
 const DYNAMIC_KEYWORDS = new Set(["$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"]);

@@ -1,0 +1,204 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { formats } from "@flowspec/runtime/ajv";
+import { generate, writeGenerated } from "../src/index.js";
+import { repoRoot } from "../../test/support.js";
+
+/**
+ * Codegen on schemas a user might write: the output must type-check, and each generated validator
+ * must agree with ajv compiling the same schemas at run time.
+ */
+
+const tmp = mkdtempSync(join(tmpdir(), "flowspec-codegen-user-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
+
+type Validators = Record<string, (data: unknown) => boolean>;
+
+/** Writes the schemas (each gets `$schema`), generates into `out/` and imports the validators. */
+async function generateFolder(files: Record<string, object>, options: { dialect?: string } = {}) {
+  const dir = join(tmp, `case-${Math.random().toString(36).slice(2)}`);
+  const $schema = options.dialect ?? DRAFT_07;
+  for (const [path, schema] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, "schemas", path)), { recursive: true });
+    writeFileSync(join(dir, "schemas", path), JSON.stringify({ $schema, ...schema }));
+  }
+  const out = join(dir, "out");
+  const { files: generated } = await generate({ schemaDir: join(dir, "schemas"), outDir: out });
+  writeGenerated(generated, out);
+  const validators = (await import(pathToFileURL(join(out, "validators.default.js")).href)) as Validators;
+  const text = (path: string) => generated.find((f) => f.path === path)!.content;
+  return { dir, out, types: text("types.ts"), validators, files, $schema };
+}
+
+/** tsc over the generated folder plus `use.ts` (code a user writes against the types); "" when it type-checks. */
+function typeCheck(dir: string, use = "export {};\n"): string {
+  writeFileSync(join(dir, "package.json"), '{"type":"module"}');
+  writeFileSync(join(dir, "use.ts"), use);
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      extends: join(repoRoot, "tsconfig.base.json"),
+      compilerOptions: {
+        noEmit: true,
+        types: [],
+        paths: { "@flowspec/runtime/*": [join(repoRoot, "packages/runtime/src/*.ts")] },
+      },
+      include: ["out/**/*.ts", "use.ts"],
+    }),
+  );
+  const run = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
+  return run.stdout + run.stderr;
+}
+
+/** Each sample's verdict from the generated validator, and from ajv compiling the schema at run time. */
+function verdicts(generated: Awaited<ReturnType<typeof generateFolder>>, root: string, file: string, samples: unknown[]) {
+  const ajv = generated.$schema === DRAFT_07 ? new Ajv({ allErrors: true, strict: false }) : new Ajv2020({ allErrors: true, strict: false });
+  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
+  const base = "https://user.example/";
+  const idOf = (path: string) => ((generated.files[path] as { $id?: string }).$id ?? new URL(path, base).href);
+  for (const [path, schema] of Object.entries(generated.files)) ajv.addSchema({ $schema: generated.$schema, ...schema, $id: idOf(path) });
+  const atRunTime = ajv.getSchema(idOf(file))!;
+  return {
+    codegen: samples.map((sample) => generated.validators[root]!(sample)),
+    ajv: samples.map((sample) => atRunTime(sample)),
+  };
+}
+
+describe("codegen on users' schemas", () => {
+  it("gives a root that is only a $ref (a tree) its own type", async () => {
+    const generated = await generateFolder({
+      "tree.json": {
+        title: "Tree",
+        $ref: "#/definitions/node",
+        definitions: { node: { type: "object", required: ["value"], properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#/definitions/node" } } } } },
+      },
+    });
+    expect(generated.types).toMatch(/export type Tree = Node;/);
+    expect(typeCheck(generated.dir, `import type { Tree } from "./out/index.js";\nexport const t: Tree = { value: 1, children: [{ value: 2 }] };\n`)).toBe("");
+    const { codegen, ajv } = verdicts(generated, "Tree", "tree.json", [{ value: 1, children: [{ value: 2 }] }, { value: 1, children: [{ value: "x" }] }]);
+    expect(codegen).toEqual(ajv);
+  });
+
+  it("types a root that extends a $ref with its own keywords as both", async () => {
+    const generated = await generateFolder(
+      {
+        "base.json": { title: "Base", type: "object", properties: { a: { type: "string" } } },
+        "ext.json": { title: "Ext", $ref: "base.json", type: "object", required: ["b"], properties: { b: { type: "number" } }, unevaluatedProperties: false },
+      },
+      { dialect: DRAFT_2020 },
+    );
+    expect(generated.types).not.toMatch(/Base1/);
+    expect(typeCheck(generated.dir, `import type { Ext } from "./out/index.js";\nexport const e: Ext = { a: "x", b: 1 };\n// @ts-expect-error b is required\nexport const f: Ext = { a: "x" };\n`)).toBe("");
+    const { codegen, ajv } = verdicts(generated, "Ext", "ext.json", [{ a: "x", b: 1 }, { a: "x" }, { a: "x", b: 1, c: 2 }]);
+    expect(codegen).toEqual(ajv);
+  });
+
+  it("keeps validators working when roots are named like globals they use (Array, Object, RegExp)", async () => {
+    const generated = await generateFolder({
+      "array.json": { title: "Array", type: "array", items: { type: "string" } },
+      "object.json": { title: "Object", type: "object", properties: { tags: { $ref: "array.json" }, code: { type: "string", pattern: "^[a-z]+$" } } },
+      "regexp.json": { title: "RegExp", type: "string", pattern: "^x" },
+    });
+    const samples = [{ tags: ["a"] }, { tags: [1] }, { code: "abc" }, { code: "ABC" }, [], "x"];
+    expect(verdicts(generated, "Object", "object.json", samples)).toEqual({ codegen: [true, false, true, false, false, false], ajv: [true, false, true, false, false, false] });
+    expect(verdicts(generated, "Array", "array.json", [["a"], [1], {}])).toEqual({ codegen: [true, false, false], ajv: [true, false, false] });
+    expect(verdicts(generated, "RegExp", "regexp.json", ["xy", "y"])).toEqual({ codegen: [true, false], ajv: [true, false] });
+    expect(typeCheck(generated.dir)).toBe("");
+  });
+
+  it("accepts valid schemas that ajv's strictTypes, strictTuples and strictRequired would refuse", async () => {
+    // Each is standard JSON Schema, as the specification's own examples write it: a keyword without
+    // its type beside it, an open tuple, a dependent schema requiring a property declared elsewhere.
+    const generated = await generateFolder(
+      {
+        "thing.json": {
+          title: "Thing",
+          type: "object",
+          properties: {
+            name: { type: "string" },
+            code: { if: { type: "string" }, then: { minLength: 2 }, else: { type: "number" } },
+            pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] },
+          },
+          dependentSchemas: { name: { required: ["code"] } },
+        },
+      },
+      { dialect: DRAFT_2020 },
+    );
+    const samples = [{ name: "a", code: "ab" }, { name: "a" }, { code: "a" }, { code: 1 }, { code: true }, { pair: ["a", 1, null] }, { pair: [1] }];
+    const { codegen, ajv } = verdicts(generated, "Thing", "thing.json", samples);
+    expect(codegen).toEqual([true, false, false, true, false, true, false]);
+    expect(codegen).toEqual(ajv);
+  });
+
+  it.each([
+    ["draft-07 items: [...]", DRAFT_07, { items: [{ type: "string" }, { type: "number" }] }],
+    ["2020-12 prefixItems", DRAFT_2020, { prefixItems: [{ type: "string" }, { type: "number" }] }],
+  ])("types a %s tuple without a rule for further items as open, as it validates", async (_name, dialect, tuple) => {
+    const generated = await generateFolder({ "pair.json": { title: "Pair", type: "array", ...tuple } }, { dialect });
+    expect(verdicts(generated, "Pair", "pair.json", [["a", 1, true]])).toEqual({ codegen: [true], ajv: [true] });
+    expect(typeCheck(generated.dir, `import type { Pair } from "./out/index.js";\nexport const p: Pair = ["a", 1, true];\n`)).toBe("");
+  });
+
+  it("follows $refs to boolean schemas (true: anything, false: nothing)", async () => {
+    const generated = await generateFolder({
+      "box.json": { title: "Box", type: "object", properties: { any: { $ref: "#/definitions/Anything" }, none: { $ref: "#/definitions/Nothing" } }, definitions: { Anything: true, Nothing: false } },
+    });
+    expect(generated.types).toMatch(/export type Anything = unknown;/);
+    expect(generated.types).toMatch(/export type Nothing = never;/);
+    const { codegen, ajv } = verdicts(generated, "Box", "box.json", [{ any: { x: 1 } }, { none: 1 }, {}]);
+    expect(codegen).toEqual([true, false, true]);
+    expect(codegen).toEqual(ajv);
+    expect(typeCheck(generated.dir)).toBe("");
+  });
+
+  it.each([
+    ["an unknown keyword", { type: "string", exmaple: "x" }, /unknown keyword: "exmaple".*at b\.json#\/definitions\/Code\/properties\/id/],
+    ["an unknown format", { type: "string", format: "emial" }, /unknown format "emial".*at b\.json#\/definitions\/Code\/properties\/id/],
+  ])("names the file and JSON Pointer of %s in a $ref'd file", async (_name, id, message) => {
+    const files = {
+      "a.json": { title: "A", type: "object", properties: { code: { $ref: "b.json#/definitions/Code" } } },
+      "b.json": { definitions: { Code: { type: "object", properties: { id } } } },
+    };
+    await expect(generateFolder(files)).rejects.toThrow(message);
+  });
+
+  it("leaves no generator notes about patternProperties in the types", async () => {
+    const generated = await generateFolder({
+      "map.json": { title: "Map", type: "object", properties: { headers: { description: "By name.", type: "object", patternProperties: { "^x-": { type: "string" }, "^a*/b$": { type: "number" } } } } },
+    });
+    expect(generated.types).not.toContain("referenced by");
+    expect(generated.types).toMatch(/\/\*\*\n\s+\* By name\.\n\s+\*\/\n\s+headers\?: \{\n\s+\[k: string\]: string \| number \| undefined;/);
+  });
+
+  it.each([
+    ["2020-12 $anchor", DRAFT_2020, { $anchor: "code" }],
+    ["draft-07 $id: \"#...\"", DRAFT_07, { $id: "#code" }],
+  ])("resolves a $ref to a %s, in another file by $id and in the same file", async (_name, dialect, anchor) => {
+    const defs = dialect === DRAFT_07 ? "definitions" : "$defs";
+    const generated = await generateFolder(
+      {
+        "order.json": { $id: "https://shop.example/order.json", title: "Order", type: "object", properties: { code: { $ref: "common.json#code" }, again: { $ref: "#local" } }, [defs]: { local: { ...(dialect === DRAFT_07 ? { $id: "#local" } : { $anchor: "local" }), type: "integer" } } },
+        "common.json": { $id: "https://shop.example/common.json", [defs]: { Code: { ...anchor, type: "string", pattern: "^[A-Z]+$" } } },
+      },
+      { dialect },
+    );
+    expect(generated.types).toMatch(/code\?: Code;/);
+    const { codegen, ajv } = verdicts(generated, "Order", "order.json", [{ code: "AB", again: 1 }, { code: "ab" }, { again: "x" }]);
+    expect(codegen).toEqual([true, false, false]);
+    expect(codegen).toEqual(ajv);
+    expect(typeCheck(generated.dir)).toBe("");
+    // The self-contained JSON Schema (XSchema's) validates alike.
+    const bundled = JSON.parse(((await import(pathToFileURL(join(generated.out, "json-schemas.default.ts")).href)) as Record<string, string>).Order!);
+    const check = (dialect === DRAFT_07 ? new Ajv({ strict: false }) : new Ajv2020({ strict: false })).compile(bundled);
+    expect([{ code: "AB", again: 1 }, { code: "ab" }, { again: "x" }].map((sample) => check(sample))).toEqual(codegen);
+  });
+});
