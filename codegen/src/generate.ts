@@ -1,4 +1,4 @@
-import { basename, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { readConfig, type CodegenConfig } from "./config.js";
 import { buildGraph, bundleRoot, pascalCase, type RootSpec } from "./bundle.js";
 import { formatCode, header, indexModule, jsonSchemasModule, validatorsDeclaration, type GeneratedFile, type Provenance, type VariantOutput } from "./emit.js";
@@ -9,7 +9,7 @@ import { generateValidators } from "./validators.js";
 export interface GenerateOptions {
   /** The folder of JSON Schemas (with an optional `codegen.json`). */
   schemaDir: string;
-  /** The folder the generated files are meant for; only used to phrase the regenerate command. */
+  /** The folder the generated files are meant for; only used to phrase paths in the headers. */
   outDir: string;
   /** Overrides `codegen.json` entirely (for tests and library use). */
   config?: CodegenConfig;
@@ -37,10 +37,13 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
   const typeOverlays = (config.typeOverlays ?? []).map((path) => readOverlay(schemaDir, path));
   const keywords = config.keywords ?? [];
 
-  const displayDir = relative(process.cwd(), schemaDir).split("\\").join("/") || ".";
-  const regenerateCommand =
-    config.regenerateCommand ??
-    `flowspec-codegen --schemas ${displayDir} --out ${relative(process.cwd(), resolve(options.outDir)).split("\\").join("/")}`;
+  // The headers name folders relative to the folder that holds both the schemas and the output
+  // (typically the project root), never to the working directory: `--check` run from elsewhere
+  // (`npm run -w`, a CI step's own cwd) must regenerate the very same text.
+  const outDir = resolve(options.outDir);
+  const base = commonAncestor(schemaDir, outDir);
+  const displayDir = posixRelative(base, schemaDir) || ".";
+  const regenerateCommand = config.regenerateCommand ?? `flowspec-codegen --schemas ${displayDir} --out ${posixRelative(base, outDir) || "."}`;
 
   const out: GeneratedFile[] = [];
   const variants: VariantOutput[] = [];
@@ -91,6 +94,20 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
   });
   return { files: out.sort((a, b) => (a.path < b.path ? -1 : 1)), regenerateCommand };
 }
+
+/** The deepest folder that contains both paths (absolute, resolved). */
+function commonAncestor(a: string, b: string): string {
+  let base = a;
+  while (!isWithin(base, b) && dirname(base) !== base) base = dirname(base);
+  return base;
+}
+
+function isWithin(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+const posixRelative = (from: string, to: string) => relative(from, to).split(sep).join("/");
 
 function provenanceOf(schemaDir: string, files: readonly SchemaFile[], overlays: readonly { path: string; sha256: string }[], regenerateCommand: string): Provenance {
   const sources = [...files.map((f) => ({ path: f.path, sha256: f.sha256 })), ...overlays.map((o) => ({ path: o.path, sha256: o.sha256 }))];

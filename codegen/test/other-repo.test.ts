@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/support.js";
 
@@ -33,7 +34,6 @@ describe("flowspec-codegen on schemas that are not the four specs", () => {
         writeFileSync(path, readFileSync(path, "utf8").replace(/\n/g, "\r\n"));
       }
     };
-    // Generated here first: the header names the schema folder by its path.
     expect(codegen("--schemas", join(copy, "schemas"), "--out", join(copy, "src/generated")).status).toBe(0);
     toCrlf(join(copy, "schemas"));
     toCrlf(join(copy, "src/generated"));
@@ -41,6 +41,25 @@ describe("flowspec-codegen on schemas that are not the four specs", () => {
     const run = codegen("--schemas", join(copy, "schemas"), "--out", join(copy, "src/generated"), "--check");
     expect(run.stdout).toBe("");
     expect(run.status).toBe(0);
+  });
+
+  it("--check gives the same answer from any working directory (headers name folders from the project, not the cwd)", () => {
+    const copy = join(tmp, "cwd");
+    cpSync(example, copy, { recursive: true, filter: (path) => !path.includes("node_modules") });
+    // Generated from the repository root with absolute paths, checked from inside the copy and from
+    // its src folder with relative ones, as `npm run -w` or a CI step's own cwd would.
+    expect(codegen("--schemas", join(copy, "schemas"), "--out", join(copy, "src/generated")).status).toBe(0);
+    for (const [cwd, schemas, out] of [
+      [copy, "schemas", "src/generated"],
+      [join(copy, "src"), "../schemas", "generated"],
+    ] as const) {
+      // tsx by its path: the copy's folder has no node_modules to find it in.
+      const tsx = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
+      const run = spawnSync(process.execPath, ["--import", tsx, cli, "--schemas", schemas, "--out", out, "--check"], { cwd, encoding: "utf8", timeout: 120_000 });
+      expect(run.stdout).toBe("");
+      expect(run.status).toBe(0);
+    }
+    expect(readFileSync(join(copy, "src/generated/types.ts"), "utf8")).toContain(" from schemas:");
   });
 
   it("--check fails with a diff and the fix command after a schema edit", () => {
