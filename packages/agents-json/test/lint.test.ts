@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { lintAgentsJson, LINT_RULES } from "@flowspec/agents-json";
+import { lintAgentsJson, LINT_RULES, load, loadSources, type SourceResolver } from "@flowspec/agents-json";
 import { corpusDir } from "../../../test/support.js";
 
 const resendSpec = join(corpusDir("agents-json"), "agents_json__resend__openapi.yaml");
@@ -90,5 +90,49 @@ describe("lintAgentsJson rules without corpus findings", () => {
 
   it("knows every rule of §7", () => {
     expect(Object.keys(LINT_RULES)).toHaveLength(24);
+  });
+});
+
+describe("lintAgentsJson: bad options and sources are reported, not dropped", () => {
+  it("refuses a severity that is not error, warning, info or off, naming the rule", async () => {
+    // A typo must not turn an error rule into something that neither fails the run nor counts.
+    await expect(lintAgentsJson(doc(ok), { severities: { "id-unique": "eror" as never } })).rejects.toThrow(/severities\["id-unique"\]: "eror" is not one of error, warning, info, off/);
+  });
+
+  it("refuses a rule id it does not know", async () => {
+    await expect(lintAgentsJson(doc(ok), { severities: { "id-uniqe": "off" } as never })).rejects.toThrow(/severities: unknown rule "id-uniqe"/);
+  });
+
+  it("refuses a mode other than strict or compat, here and in load()", async () => {
+    await expect(lintAgentsJson(doc(ok), { mode: "Strict" as never })).rejects.toThrow(/mode must be "strict" or "compat", not "Strict"/);
+    expect(() => load(doc(ok), { mode: "loose" as never })).toThrow(/mode must be "strict" or "compat", not "loose"/);
+  });
+
+  it("reports a source missing from the sources passed in, as the plan check does", async () => {
+    const input = doc(ok);
+    input.sources.push({ id: "other", path: "other.yaml" });
+    input.flows[0]!.actions.push({ id: "elsewhere", sourceId: "other", operationId: "x" });
+    const sources = await loadSources(load(input), { resolver: { map: { resend: resendSpec } }, only: ["resend"] });
+    expect(await codes(input, { sources, severities: { "flow-input-unused": "off" } })).toEqual(["error operation-resolved /sources/1/path"]);
+  });
+
+  it("a resolver that throws something other than an Error is reported under operation-resolved", async () => {
+    const resolver = { read: () => Promise.reject("offline") } as unknown as SourceResolver;
+    expect(await codes(doc(ok), { resolver })).toEqual(["error operation-resolved /sources/0/path"]);
+    const sources = await loadSources(load(doc(ok)), { resolver });
+    expect(sources.get("resend")).toBeInstanceOf(Error);
+    expect((sources.get("resend") as Error).message).toMatch(/offline/);
+  });
+
+  it.each([
+    ["a UNC path", "\\\\server\\share\\openapi.yaml", true],
+    ["a Windows drive path", "C:\\specs\\openapi.yaml", true],
+    ["a POSIX path", "/srv/openapi.yaml", true],
+    ["a relative path", "specs/openapi.yaml", false],
+    ["a URL", "https://example.com/openapi.yaml", false],
+  ])("source-path-portable: %s", async (_name, path, reported) => {
+    const input = doc(ok);
+    input.sources[0]!.path = path;
+    expect((await codes(input)).includes("warning source-path-portable /sources/0/path")).toBe(reported);
   });
 });

@@ -1,7 +1,7 @@
 import { isPlainObject } from "../fieldpath.js";
 import { bareMediaType } from "../sources/media.js";
 import type { RequestBody } from "./options.js";
-import { scalarText } from "./serialize.js";
+import { encode, scalarText } from "./serialize.js";
 
 type Json = Record<string, unknown>;
 
@@ -14,21 +14,28 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
   if (bare === "application/json" || bare.endsWith("+json")) return JSON.stringify(stripNulls(value, schema));
   if (bare === "application/x-www-form-urlencoded") {
     if (!isPlainObject(value)) throw new BodyProblem(`${mediaType} needs an object body`);
+    // URLSearchParams encodes every reserved character; with allowReserved on some field (OpenAPI
+    // 3.1.1 Encoding Object) the body is written as text, each value encoded as a query value is.
+    const reserved = encoding ? allowsReserved(encoding) : undefined;
     const form = new URLSearchParams();
+    const pairs: string[] = [];
+    let keep = false;
+    const append = reserved ? (key: string, text: string) => void pairs.push(`${encode(key)}=${encode(text, keep)}`) : (key: string, text: string) => form.append(key, text);
     for (const [name, field] of Object.entries(value)) {
       if (field === null || field === undefined) continue;
       const fieldEncoding = isPlainObject(encoding?.[name]) ? (encoding[name] as Json) : undefined;
-      if (fieldEncoding?.style === "deepObject" && typeof field === "object") appendDeep(form, name, field);
+      keep = reserved?.has(name) === true;
+      if (fieldEncoding?.style === "deepObject" && typeof field === "object") appendDeep(append, name, field);
       else if (Array.isArray(field)) {
-        if (fieldEncoding?.explode === false) form.append(name, field.map(scalarText).join(","));
-        else for (const item of field) form.append(name, scalarText(item));
+        if (fieldEncoding?.explode === false) append(name, field.map(scalarText).join(","));
+        else for (const item of field) append(name, scalarText(item));
       } else if (isPlainObject(field) && (fieldEncoding?.style !== undefined || fieldEncoding?.explode !== undefined)) {
         // An encoding entry with a style or explode says how an object goes; without one it is JSON text.
-        if (fieldEncoding.explode ?? fieldEncoding.style === "form") for (const [key, item] of Object.entries(field)) form.append(key, scalarText(item));
-        else form.append(name, Object.entries(field).flatMap(([key, item]) => [key, scalarText(item)]).join(","));
-      } else form.append(name, scalarText(field));
+        if (fieldEncoding.explode ?? fieldEncoding.style === "form") for (const [key, item] of Object.entries(field)) append(key, scalarText(item));
+        else append(name, Object.entries(field).flatMap(([key, item]) => [key, scalarText(item)]).join(","));
+      } else append(name, scalarText(field));
     }
-    return form;
+    return reserved ? pairs.join("&") : form;
   }
   if (bare === "multipart/form-data") {
     if (!isPlainObject(value)) throw new BodyProblem(`${mediaType} needs an object body`);
@@ -47,11 +54,21 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
   throw new BodyProblem(`a ${mediaType} body must be a string or bytes, got ${Array.isArray(value) ? "an array" : typeof value}`);
 }
 
+/** The names of the form fields whose encoding entry sets `allowReserved: true`, if any. */
+function allowsReserved(encoding: Json): Set<string> | undefined {
+  let names: Set<string> | undefined;
+  for (const name of Object.keys(encoding)) {
+    const entry = encoding[name];
+    if (isPlainObject(entry) && entry.allowReserved === true) (names ??= new Set()).add(name);
+  }
+  return names;
+}
+
 /** deepObject form fields, nested as Stripe reads them: `a[b][c]=v`, arrays `a[0]=v`. */
-function appendDeep(form: URLSearchParams, name: string, value: unknown): void {
-  if (Array.isArray(value)) value.forEach((item, index) => appendDeep(form, `${name}[${index}]`, item));
-  else if (isPlainObject(value)) for (const [key, item] of Object.entries(value)) appendDeep(form, `${name}[${key}]`, item);
-  else if (value !== null && value !== undefined) form.append(name, scalarText(value));
+function appendDeep(append: (name: string, value: string) => void, name: string, value: unknown): void {
+  if (Array.isArray(value)) value.forEach((item, index) => appendDeep(append, `${name}[${index}]`, item));
+  else if (isPlainObject(value)) for (const [key, item] of Object.entries(value)) appendDeep(append, `${name}[${key}]`, item);
+  else if (value !== null && value !== undefined) append(name, scalarText(value));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { NormalisedAgentsJson, NormalisedEndpoint, NormalisedFlow, Normalis
 import type { LoadedSources } from "../sources/load-sources.js";
 import { requestBodyOf, schemaProperties } from "../sources/media.js";
 import type { OpenApiParameter, OpenApiSource, OperationEntry } from "../sources/openapi.js";
+import { headerNameProblem, isHeaderName } from "./serialize.js";
 
 /*
  * What the executor can work out once per document, flow or operation instead of on every run and
@@ -61,6 +62,8 @@ export interface PreparedFlow {
   actions: PreparedAction[];
   /** The links whose target is the flow itself (§4.7). */
   outputLinks: NormalisedLink[];
+  /** Actions whose operation declares header parameters with names that cannot be sent (rare). */
+  badHeaders: { action: PreparedAction; names: string[]; fed: string | undefined }[];
 }
 
 const preparedFlows = new WeakMap<LoadedSources, WeakMap<NormalisedFlow, PreparedFlow>>();
@@ -82,7 +85,16 @@ export function prepareFlow(flow: NormalisedFlow, sources: LoadedSources): Prepa
         };
       }),
       outputLinks: flow.links.filter((link) => link.target.actionId === flow.id),
+      badHeaders: [],
     };
+    for (const action of prepared.actions) {
+      const names = prepareOperation(action.entry).badHeaders;
+      if (names.size === 0) continue;
+      // Required, or fed by a link by name: the run could never send it.
+      const targeted = new Set(action.incoming.map((link) => endpointSegments(link.target)).filter((s) => s.length === 2 && s[0] === "parameters").map((s) => s[1]!));
+      const fed = action.entry.parameters.find((p) => p.in === "header" && names.has(p.name) && (p.required === true || targeted.has(p.name)))?.name;
+      prepared.badHeaders.push({ action, names: [...names], fed });
+    }
     byFlow.set(flow, prepared);
   }
   return prepared;
@@ -99,6 +111,8 @@ export interface PreparedOperation {
   literals: string[];
   names: string[];
   body: ReturnType<typeof requestBodyOf>;
+  /** Header parameter names that are not HTTP tokens (Headers.set would throw). */
+  badHeaders: ReadonlySet<string>;
   /** The property names the body schema declares (computed on first use). */
   bodyNames(): Set<string> | undefined;
   accept: string;
@@ -133,6 +147,7 @@ function computeOperation(entry: OperationEntry): PreparedOperation {
     literals,
     names,
     body,
+    badHeaders: new Set(entry.parameters.filter((p) => p.in === "header" && !isHeaderName(p.name)).map((p) => p.name)),
     bodyNames: () => (bodyNames ??= { names: body ? schemaProperties(body.schema) : undefined }).names,
     accept: computeAccept(entry.operation),
   };
@@ -146,4 +161,24 @@ function computeAccept(operation: Json): string {
     for (const type of Object.keys(response.content)) types.add(type);
   }
   return types.size ? [...types].join(", ") : "application/json";
+}
+
+/**
+ * The first header parameter of the flow's actions whose name cannot be sent and that the run would
+ * send (required, fed by a link by name, or given by parameterDefaults), so the run stops before
+ * anything is sent. One fed only through a whole-root copy is caught when its request is built.
+ */
+export function unsendableHeader(
+  prepared: PreparedFlow,
+  parameterDefaults: Record<string, Record<string, unknown>> | undefined,
+): { message: string; details: { actionId: string; operationId: string } } | undefined {
+  for (const { action, names, fed } of prepared.badHeaders) {
+    const defaults = parameterDefaults?.[action.action.sourceId];
+    const name = fed ?? (defaults ? names.find((n) => Object.hasOwn(defaults, n)) : undefined);
+    if (name === undefined) continue;
+    const { id: actionId } = action.action;
+    const { operationId } = action.entry;
+    return { message: headerNameProblem(actionId, operationId, name), details: { actionId, operationId } };
+  }
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import { defineOwn } from "../fieldpath.js";
+import { defineOwn, isPlainObject } from "../fieldpath.js";
 
 /** Collects secret values and header/parameter names, and masks them in what traces and errors show (§6). */
 export interface Redactor {
@@ -24,16 +24,11 @@ export function createRedactor(): Redactor {
   const secretQuery = new Set<string>();
   const secretHeaders = new Set<string>();
   const isSecretHeader = (name: string) => ALWAYS_SECRET_HEADERS.has(name) || secretHeaders.has(name);
-  const text = (input: string) => {
-    let out = input;
-    for (const secret of secretValues) if (secret.length >= 3 && out.includes(secret)) out = out.split(secret).join(MASK);
-    return out;
-  };
-  // A secret placed in a path segment (or anywhere a URL holds it) is percent-encoded there.
+  // A secret placed in a URL is percent-encoded there, and bodies and error texts echo such URLs.
   const patterns = new Map<string, RegExp>();
-  const maskEncoded = (href: string) => {
-    if (!href.includes("%")) return href;
-    let out = href;
+  const maskEncoded = (input: string) => {
+    if (!input.includes("%") && !input.includes("+")) return input;
+    let out = input;
     for (const secret of secretValues) {
       if (secret.length < 3) continue;
       let pattern = patterns.get(secret);
@@ -42,15 +37,48 @@ export function createRedactor(): Redactor {
     }
     return out;
   };
-  const containsSecret = (value: unknown, depth: number): boolean => {
-    if (typeof value === "string") {
-      for (const secret of secretValues) if (secret.length >= 3 && value.includes(secret)) return true;
-      return false;
+  const text = (input: string) => {
+    if (secretValues.size === 0) return input;
+    let out = input;
+    for (const secret of secretValues) if (secret.length >= 3 && out.includes(secret)) out = out.split(secret).join(MASK);
+    return maskEncoded(out);
+  };
+  // Masks strings, keys and numbers (a numeric secret is sent as its text) in place of a JSON text
+  // round trip, which missed JSON-escaped secrets and broke on secrets that look like JSON syntax.
+  // Containers are copied only where something changed; most bodies are returned as they are.
+  const mask = (value: unknown, depth: number): unknown => {
+    if (typeof value === "string") return text(value);
+    if (typeof value === "number" || typeof value === "bigint") {
+      const shown = String(value);
+      return text(shown) === shown ? value : MASK;
     }
-    if (value === null || typeof value !== "object" || depth > 100) return false;
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) if (containsSecret(key, depth + 1) || containsSecret(record[key], depth + 1)) return true;
-    return false;
+    if (value === null || typeof value !== "object") return value;
+    // Deeper than any real body: fail closed rather than walk on.
+    if (depth > 1000) return MASK;
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        const masked = mask(item, depth + 1);
+        if (masked !== item) (out ??= value.slice())[i] = masked;
+      }
+      return out ?? value;
+    }
+    if (!isPlainObject(value)) return value;
+    const keys = Object.keys(value);
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const item = value[key];
+      const maskedKey = text(key);
+      const masked = mask(item, depth + 1);
+      if (!out && (maskedKey !== key || masked !== item)) {
+        out = {};
+        for (let j = 0; j < i; j++) defineOwn(out, keys[j]!, value[keys[j]!]);
+      }
+      if (out) defineOwn(out, maskedKey, masked);
+    }
+    return out ?? value;
   };
   return {
     secretValues,
@@ -75,21 +103,22 @@ export function createRedactor(): Redactor {
           masked.searchParams.set(name, MASK);
         }
       }
-      return maskEncoded(masked ? text(masked.href.replace(/%2A%2A%2A/g, MASK)) : text(url.href));
+      return text(masked ? masked.href.replace(/%2A%2A%2A/g, MASK) : url.href);
     },
     text,
     value(value) {
-      if (typeof value === "string") return text(value);
-      if (secretValues.size === 0 || value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
-      // Copy only when some string holds a secret; most bodies are returned as they are.
-      return containsSecret(value, 0) ? (JSON.parse(text(JSON.stringify(value))) as unknown) : value;
+      if (secretValues.size === 0) return value;
+      return mask(value, 0);
     },
   };
 }
 
 const utf8 = new TextEncoder();
 
-/** Matches a secret however a URL percent-encodes it: each character as itself or as its UTF-8 %XX triples, in either hex case. */
+/**
+ * Matches a secret however a URL or a form body percent-encodes it: each character as itself or as
+ * its UTF-8 %XX triples, in either hex case, and a space also as "+".
+ */
 function encodedPattern(secret: string): RegExp {
   let source = "";
   for (const char of secret) {
@@ -98,7 +127,7 @@ function encodedPattern(secret: string): RegExp {
       const hex = byte.toString(16).toUpperCase().padStart(2, "0");
       triples += "%" + hex.replace(/[A-F]/g, (digit) => `[${digit}${digit.toLowerCase()}]`);
     }
-    source += `(?:${char.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}|${triples})`;
+    source += `(?:${char.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}|${triples}${char === " " ? "|\\+" : ""})`;
   }
   return new RegExp(source, "g");
 }

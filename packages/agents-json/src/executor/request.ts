@@ -5,7 +5,7 @@ import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
 import { BodyProblem, serializeBody } from "./body.js";
 import type { OutgoingRequest } from "./options.js";
 import { prepareOperation } from "./prepared.js";
-import { cookiePair, headerValue, headerValueProblem, pathValue, queryPairs } from "./serialize.js";
+import { cookiePair, headerNameProblem, headerValue, headerValueProblem, pathValue, queryPairs } from "./serialize.js";
 
 type Json = Record<string, unknown>;
 
@@ -74,6 +74,7 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
         for (const pair of queryPairs(parameter, value)) query.push(pair);
         break;
       case "header": {
+        if (prepared.badHeaders.has(name)) throw new FlowRunError(headerNameProblem(actionId, entry.operationId, name), details);
         const text = headerValue(parameter, value);
         const problem = headerValueProblem(text);
         if (problem) throw new FlowRunError(`action "${actionId}" (operation "${entry.operationId}"): header parameter "${name}" cannot be sent: its value ${problem}`, details);

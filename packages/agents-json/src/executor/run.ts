@@ -6,7 +6,7 @@ import { loadSources, type LoadedSources } from "../sources/load-sources.js";
 import { prepareArguments } from "./input.js";
 import type { RunOptions } from "./options.js";
 import { planCheck } from "./plan.js";
-import { endpointSegments, flowSourceIds, flowsWithId, prepareFlow, prepareOperation } from "./prepared.js";
+import { endpointSegments, flowSourceIds, flowsWithId, prepareFlow, prepareOperation, unsendableHeader } from "./prepared.js";
 import { createRedactor, type Redactor } from "./redact.js";
 import { buildRequest, type ActionRecord } from "./request.js";
 import { responseIssues } from "./response-schema.js";
@@ -44,6 +44,8 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
   const problems = cachedPlanCheck(loaded, flow.index, sources);
   if (problems.length > 0) throw new PlanError(problems.map((d) => (loaded.source ? { ...d, ...loaded.source.locate(d.path) } : d)), flow.id);
   const prepared = prepareFlow(flow, sources);
+  const unsendable = unsendableHeader(prepared, options.parameterDefaults);
+  if (unsendable) throw new FlowRunError(unsendable.message, unsendable.details);
 
   const warnings: string[] = [];
   const hidden = hiddenParameters(flow, options);
@@ -52,7 +54,11 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
   if (options.parameterDefaults) {
     for (const sourceId of Object.keys(options.parameterDefaults)) {
       if (!sourceIds.includes(sourceId)) continue;
-      for (const value of Object.values(options.parameterDefaults[sourceId] ?? {})) if (typeof value === "string") redactor.secretValues.add(value);
+      for (const value of Object.values(options.parameterDefaults[sourceId] ?? {})) {
+        // A number or boolean is sent as its text, so that text is the secret (§6).
+        if (typeof value === "string") redactor.secretValues.add(value);
+        else if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") redactor.secretValues.add(String(value));
+      }
     }
   }
 

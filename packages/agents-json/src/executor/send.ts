@@ -81,11 +81,13 @@ export async function sendRequest(
     const ok = response.status >= 200 && response.status < 300;
     const accepted = ok && (options.successCriteria ? options.successCriteria(request.actionId, { status: response.status, headers: response.headers, body: parsed }) : true);
     if (!accepted) {
-      const shown = typeof parsed === "string" ? parsed : JSON.stringify(parsed);
+      // Masked before it becomes JSON text: a secret with a quote or backslash is escaped there.
+      const masked = redactor.value(parsed);
+      const shown = typeof masked === "string" ? masked : JSON.stringify(masked);
       throw new HttpError(
-        `${what()} failed with HTTP ${response.status}${ok ? " (rejected by successCriteria)" : ""}: ${redactor.text(shown ?? "").slice(0, 500)}`,
+        `${what()} failed with HTTP ${response.status}${ok ? " (rejected by successCriteria)" : ""}: ${(shown ?? "").slice(0, 500)}`,
         response.status,
-        redactor.value(parsed),
+        masked,
         details,
       );
     }

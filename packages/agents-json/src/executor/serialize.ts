@@ -81,6 +81,22 @@ export function headerValue(parameter: OpenApiParameter, value: unknown): string
   return scalarText(value);
 }
 
+// RFC 9110 field-name: a token. Headers.set throws a TypeError for anything else.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Whether an OpenAPI header parameter name can be sent as an HTTP header name. */
+export function isHeaderName(name: string): boolean {
+  return HEADER_NAME.test(name);
+}
+
+/** The error text for a header parameter whose name cannot be sent. */
+export function headerNameProblem(actionId: string, operationId: string, name: string): string {
+  return (
+    `action "${actionId}" (operation "${operationId}"): header parameter "${name}" is not a valid HTTP header name ` +
+    "(RFC 9110 token: letters, digits and !#$%&'*+-.^_`|~); fix the name in the OpenAPI document or with an override"
+  );
+}
+
 // What undici's Headers refuses in a value (its TypeError shows the value, which may be a secret).
 const UNSENDABLE_IN_HEADER = /[\0\n\r\u0100-\uffff]/;
 

@@ -20,7 +20,8 @@ export function lintDocument(doc: Compat.AgentsJson, report: Report): void {
     if (seenSources.has(source.id)) report("id-unique", ["sources", i, "id"], `source id "${source.id}" is used more than once`);
     seenSources.add(source.id);
     if (!SNAKE_CASE.test(source.id)) report("id-snake-case", ["sources", i, "id"], `source id "${source.id}" is not snake_case`);
-    if (/^(\/|~|[a-zA-Z]:[\\/]|file:)/.test(source.path)) {
+    // POSIX, home, Windows drive and UNC (\\server\share) paths, and file: URLs.
+    if (/^(\/|~|[a-zA-Z]:[\\/]|\\\\|file:)/.test(source.path)) {
       report("source-path-portable", ["sources", i, "path"], `source path "${source.path}" is an absolute file-system path; use a URL or a path relative to the document`);
     }
   });

@@ -2,7 +2,7 @@ import { locate, type Diagnostic, type Mode, type Severity } from "../diagnostic
 import { OverrideError } from "../errors.js";
 import { inspectAgentsJson } from "../loader/load.js";
 import type { LoadedAgentsJson } from "../loader/types.js";
-import { toResolver, type LoadedSources } from "../sources/load-sources.js";
+import { sourceError, toResolver, type LoadedSources } from "../sources/load-sources.js";
 import { loadOpenApiSource } from "../sources/openapi.js";
 import type { SourceResolver, SourceResolverOptions } from "../sources/resolver.js";
 import { validateAgentsJsonCompat, type Compat } from "../validate.js";
@@ -41,6 +41,7 @@ export interface LintReport {
  */
 export async function lintAgentsJson(input: string | object | LoadedAgentsJson, options: LintOptions = {}): Promise<LintReport> {
   const mode = options.mode ?? "compat";
+  checkSeverities(options.severities ?? {});
   const value = isLoaded(input) ? input.raw : input;
   const inspection = inspectAgentsJson(value, { mode, ...(options.file === undefined ? {} : { file: options.file }) });
   const sourceText = inspection.source ?? (isLoaded(input) ? input.source : undefined);
@@ -52,7 +53,16 @@ export async function lintAgentsJson(input: string | object | LoadedAgentsJson, 
     const report = reporter(ruleFindings, mode);
     lintDocument(doc, report);
     const location = options.location ?? (isLoaded(input) ? input.location : undefined) ?? options.file;
-    if (options.sources) lintSources(doc, options.sources, report, options);
+    if (options.sources) {
+      // Sources passed in that lack one of the document's would silently skip its src rules.
+      const missing = new Set<string>();
+      doc.sources.forEach((source, i) => {
+        if (options.sources!.has(source.id) || missing.has(source.id)) return;
+        missing.add(source.id);
+        report("operation-resolved", ["sources", i, "path"], `source "${source.id}" was not loaded (missing from the sources passed in)`);
+      });
+      lintSources(doc, options.sources, report, options);
+    }
     else if (options.resolver) {
       const { sources, overrideErrors } = await loadForLint(doc, options.resolver, location);
       lintSources(doc, sources, report, options, overrideErrors);
@@ -85,10 +95,26 @@ async function loadForLint(
       ...(location === undefined ? {} : { documentLocation: location }),
       overrides: doc.overrides ?? [],
       onOverrideError: (error) => overrideErrors.push(error),
-    }).catch((error: Error) => error);
+    }).catch((error: unknown) => sourceError(source.id, error));
     sources.set(source.id, loaded);
   }
   return { sources, overrideErrors };
+}
+
+// Codes the loader reports besides the §7 rules; their severity can be configured too.
+const LOADER_CODES = new Set(["schema", "fieldpath-syntax", "fieldpath-unsafe", "media-type-key"]);
+const SEVERITY_VALUES = new Set(["error", "warning", "info", "off"]);
+
+// A typo in a rule id or a severity must not pass silently: "eror" would stop an error rule from failing the lint.
+function checkSeverities(severities: NonNullable<LintOptions["severities"]>): void {
+  for (const [code, severity] of Object.entries(severities as Record<string, unknown>)) {
+    if (!Object.hasOwn(LINT_RULES, code) && !LOADER_CODES.has(code)) {
+      throw new TypeError(`lint severities: unknown rule "${code}"; rules are ${[...Object.keys(LINT_RULES), ...LOADER_CODES].join(", ")}`);
+    }
+    if (typeof severity !== "string" || !SEVERITY_VALUES.has(severity)) {
+      throw new TypeError(`lint severities["${code}"]: ${JSON.stringify(severity)} is not one of error, warning, info, off`);
+    }
+  }
 }
 
 function applySeverities(findings: Diagnostic[], severities: NonNullable<LintOptions["severities"]>): Diagnostic[] {

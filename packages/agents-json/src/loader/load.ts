@@ -45,6 +45,8 @@ export async function loadFile(file: string, options: Omit<LoadOptions, "file"> 
 /** Runs every loader check and reports the findings without throwing for document errors. */
 export function inspectAgentsJson(input: string | object, options: LoadOptions = {}): Inspection {
   const mode = options.mode ?? "compat";
+  // Anything else would silently load in compat mode.
+  if (mode !== "strict" && mode !== "compat") throw new TypeError(`mode must be "strict" or "compat", not ${JSON.stringify(mode)}`);
   let source: SourceDocument | undefined;
   let value: unknown = input;
   if (typeof input === "string") {

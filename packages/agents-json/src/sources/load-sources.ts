@@ -1,4 +1,5 @@
 import type { LoadedAgentsJson } from "../loader/types.js";
+import { SourceResolutionError } from "../errors.js";
 import { loadOpenApiSource, type OpenApiSource } from "./openapi.js";
 import { createSourceResolver, type SourceResolver, type SourceResolverOptions } from "./resolver.js";
 
@@ -36,8 +37,13 @@ export async function loadSources(loaded: LoadedAgentsJson, options: LoadSources
         }),
       );
     } catch (error) {
-      out.set(source.id, error as Error);
+      out.set(source.id, sourceError(source.id, error));
     }
   }
   return out;
+}
+
+/** What loading a source threw, as an Error: a custom resolver may throw anything, and callers test `instanceof Error`. */
+export function sourceError(sourceId: string, error: unknown): Error {
+  return error instanceof Error ? error : new SourceResolutionError(`source "${sourceId}" cannot be read: ${String(error)}`);
 }
