@@ -41,14 +41,43 @@ function reply(response: IncomingMessage, limit: number): Promise<HttpReply> {
     status: response.statusCode ?? 0,
     contentType,
     chunks: () => response[Symbol.asyncIterator](),
-    // Read to the end rather than destroy: the connection then goes back to the pool.
-    discard: async () => void response.resume(),
+    discard: async () => drainOrDrop(response),
   };
   if (contentType.includes("text/event-stream")) return Promise.resolve({ ...base, text: () => readText(response, limit) });
   return readText(response, limit).then(
     (text) => ({ ...base, text: async () => text }),
     (error: Error) => ({ ...base, text: () => Promise.reject(error) }),
   );
+}
+
+/** How much of a body `discard` reads, and for how long, to keep its connection. */
+const DISCARD_MAX_BYTES = 64 * 1024;
+const DISCARD_MAX_MS = 1000;
+
+/**
+ * Reads what is left of a body in the background so the connection goes back to the pool, but
+ * only a little of it for a short while: a stream the server never ends (an SSE stream kept open
+ * after the final response) would otherwise hold its socket, and keep reading, forever.
+ */
+function drainOrDrop(response: IncomingMessage): void {
+  if (response.readableEnded || response.destroyed) return;
+  let bytes = 0;
+  const drop = () => response.destroy();
+  const timer = setTimeout(drop, DISCARD_MAX_MS);
+  const stop = () => clearTimeout(timer);
+  response.once("end", stop);
+  response.once("close", stop);
+  response.on("error", () => undefined);
+  // read() in 'readable' mode, not resume(): resume() does nothing once chunks()'s async iterator
+  // has put the stream in that mode, and the rest would never be read at all.
+  const read = () => {
+    for (let chunk: Buffer | null = response.read(); chunk !== null; chunk = response.read()) {
+      bytes += chunk.length;
+      if (bytes > DISCARD_MAX_BYTES) return drop();
+    }
+  };
+  response.on("readable", read);
+  read();
 }
 
 function readText(response: IncomingMessage, limit: number): Promise<string> {
