@@ -107,3 +107,33 @@ describe("settledState on large trees", () => {
     expect(elapsed).toBeLessThan(2000); // linear: a few ms; the quadratic walk took about 30 s
   });
 });
+
+describe("numeric options", () => {
+  const fetch = fakeFetch({ "system.health": () => `{"status":"healthy"}` });
+  const bad: [unknown][] = [[Number.NaN], [-1], [-Infinity], ["1000"], [null]];
+  const shown = (value: unknown) => (typeof value === "number" ? String(value) : JSON.stringify(value));
+
+  // NaN, a negative number or a string used to reach setTimeout as a 1 ms delay: a poll loop
+  // about every millisecond, or a timeout that silently never applied.
+  it.each<[unknown]>([...bad, [0], [0.5]])("pollIntervalMs %s is a RangeError naming the option", (pollIntervalMs) => {
+    expect(() => createApflowClient({ baseUrl: "http://apflow.test", fetch, pollIntervalMs: pollIntervalMs as number })).toThrow(
+      new RangeError(`pollIntervalMs must be a number of milliseconds ≥ 1 (or Infinity), got ${shown(pollIntervalMs)}`),
+    );
+  });
+
+  it.each(bad)("timeoutMs %s is a RangeError naming the option, for the client and for a call", async (timeoutMs) => {
+    const message = `timeoutMs must be a number of milliseconds ≥ 0 (0 or Infinity for none), got ${shown(timeoutMs)}`;
+    expect(() => createApflowClient({ baseUrl: "http://apflow.test", fetch, timeoutMs: timeoutMs as number })).toThrow(new RangeError(message));
+    const client = createApflowClient({ baseUrl: "http://apflow.test", fetch });
+    await expect(client.health({ timeoutMs: timeoutMs as number })).rejects.toThrow(new RangeError(message));
+  });
+
+  it.each([
+    { timeoutMs: 0, pollIntervalMs: 1 },
+    { timeoutMs: Infinity, pollIntervalMs: Infinity },
+    { timeoutMs: 1500.5, pollIntervalMs: 2 ** 40 },
+  ])("accepts timeoutMs $timeoutMs and pollIntervalMs $pollIntervalMs", async (numbers) => {
+    const client = createApflowClient({ baseUrl: "http://apflow.test", fetch, ...numbers });
+    await expect(client.health({ timeoutMs: numbers.timeoutMs })).resolves.toMatchObject({ status: "healthy" });
+  });
+});

@@ -4,7 +4,7 @@ import type { Issue } from "../checks/issue.js";
 import type { Task, TaskTreeNode } from "../validate.js";
 import { ApflowResponseError, ApflowStreamError, ApflowTransportError } from "./errors.js";
 import { readExecutionStream, type StreamState } from "./stream.js";
-import { createTransport } from "./transport.js";
+import { checkTimeoutMs, createTransport, shown } from "./transport.js";
 import type {
   ApflowClientOptions,
   CallOptions,
@@ -61,9 +61,15 @@ export interface ExecutionStream extends AsyncIterable<StreamEvent> {
 
 /** A thin typed client for a v1 apflow server's JSON-RPC endpoints (`POST /tasks`, `POST /system`). */
 export function createApflowClient(options: ApflowClientOptions): ApflowClient {
+  // Checked here, not at first use: a NaN, negative or string delay reaches setTimeout as 1 ms,
+  // a poll loop every millisecond or a timeout that never applies.
+  if (options.timeoutMs !== undefined) checkTimeoutMs(options.timeoutMs);
+  const pollInterval = options.pollIntervalMs === undefined ? 1000 : options.pollIntervalMs;
+  if (typeof pollInterval !== "number" || !(pollInterval >= 1)) {
+    throw new RangeError(`pollIntervalMs must be a number of milliseconds ≥ 1 (or Infinity), got ${shown(pollInterval)}`);
+  }
   const transport = createTransport(options);
   const validate = options.validateResponses ?? true;
-  const pollInterval = options.pollIntervalMs ?? 1000;
 
   const tasksCall = (method: string, params: unknown, callOptions: CallOptions = {}) => transport.call("/tasks", method, params, callOptions);
   const systemCall = (method: string, params: unknown, callOptions: CallOptions = {}) => transport.call("/system", method, params, callOptions);

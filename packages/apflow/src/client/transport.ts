@@ -43,6 +43,7 @@ export function createTransport(options: ApflowClientOptions): Transport {
 
   return {
     async call(endpoint, method, params, callOptions) {
+      if (callOptions.timeoutMs !== undefined) checkTimeoutMs(callOptions.timeoutMs);
       const timeoutMs = callOptions.noTimeout ? (callOptions.timeoutMs ?? 0) : (callOptions.timeoutMs ?? defaultTimeout);
       const { response, timeout, stopTimer } = await post(endpoint, method, params, "application/json", callOptions.signal, timeoutMs);
       let text: string;
@@ -63,6 +64,16 @@ export function createTransport(options: ApflowClientOptions): Transport {
 }
 
 const noop = () => {};
+
+/** A client's or a call's `timeoutMs`: a number ≥ 0, where 0 and Infinity mean none. */
+export function checkTimeoutMs(value: unknown): void {
+  if (typeof value !== "number" || !(value >= 0)) throw new RangeError(`timeoutMs must be a number of milliseconds ≥ 0 (0 or Infinity for none), got ${shown(value)}`);
+}
+
+/** A bad option's value as written in source: NaN and -Infinity as such, strings quoted. */
+export function shown(value: unknown): string {
+  return typeof value === "number" ? String(value) : String(JSON.stringify(value));
+}
 
 /** Reads a JSON-RPC response body: the result, or a thrown error saying what went wrong. */
 export function readEnvelope(method: string, text: string, httpStatus: number): unknown {
