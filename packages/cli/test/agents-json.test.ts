@@ -72,6 +72,20 @@ describe("flowspec agents-json lint", () => {
   });
 });
 
+describe("flowspec agents-json --openapi", () => {
+  // The file is named on the command line: unreadable is a usage error (exit 2), as for FILE,
+  // not a lint finding or a failed flow (exit 1); a mistyped source id is not silently ignored.
+  it.each([
+    { name: "lint, an unreadable file", argv: ["lint", "agents_json__giphy__agents.json", "--openapi", "giphy=nope.yaml"], message: '--openapi "giphy=nope.yaml": cannot read: ENOENT' },
+    { name: "run, an unreadable file", argv: ["run", "agents_json__giphy__agents.json", "search_gifs_flow", "--input", "{}", "--openapi", "giphy=nope.yaml"], message: '--openapi "giphy=nope.yaml": cannot read: ENOENT' },
+    { name: "lint, a folder", argv: ["lint", "agents_json__giphy__agents.json", "--openapi", "giphy=."], message: '--openapi "giphy=.": cannot read: EISDIR' },
+    { name: "lint, an unknown source id", argv: ["lint", "agents_json__giphy__agents.json", "--openapi", "gipy=agents_json__giphy__openapi.yaml"], message: '--openapi: no source "gipy" in agents_json__giphy__agents.json (sources: giphy)' },
+  ])("exits 2 for $name", async ({ argv, message }) => {
+    const { code, stdout, stderr } = await cli("agents-json", ...argv);
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: "", stderr: `flowspec: ${message}\n` });
+  });
+});
+
 describe("flowspec agents-json run", () => {
   it("runs a flow against --server with --param and prints the result", async () => {
     const { code, stdout } = await cli(

@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli, type CliIo } from "@flowspec/cli";
 import { startTestServer, type TestServer } from "@flowspec/agent-service/testing";
 import { createInterface } from "node:readline";
@@ -146,6 +148,87 @@ describe("flowspec runs", () => {
     const result = await run(typeof argv === "function" ? argv() : argv);
     expect(result.code).toBe(code);
     expect(result.stderr).toContain(message);
+  });
+
+  it("never echoes the token or a password in the base URL, and refuses them before sending", async () => {
+    const before = server.requests.get;
+    for (const token of ["sk_SECRET\nX-Injected: 1", "sk_SECRET\r", "sk_SECRET\u0000"]) {
+      const result = await run(["runs", "get", "run-1", "--base-url", server.url, "--org", server.orgId, "--token", token]);
+      expect(result).toMatchObject({ code: 2, stderr: "flowspec: --token (or FLOWSPEC_TOKEN) cannot be sent in a header: it contains a control character\n" });
+    }
+    const fromEnv = await run(["runs", "get", "run-1"], { ...env(), FLOWSPEC_TOKEN: "sk_SECRET\n" });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).not.toContain("SECRET");
+    const withPassword = await run(["runs", "get", "run-1", "--base-url", server.url.replace("://", "://user:pw_SECRET@"), "--org", server.orgId, "--token", "t"]);
+    expect(withPassword).toMatchObject({ code: 2, stderr: "flowspec: --base-url must not contain a user name or password (pass the credential with --token)\n" });
+    expect(server.requests.get).toBe(before);
+  });
+
+  it("exits 2 (no answer from the service) when watch gives up reconnecting to a service that is not there", async () => {
+    // The client backs off for about a minute before giving up: fake setTimeout, keep real I/O.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let done = false;
+      const watching = run(["runs", "watch", "run-1", "--base-url", "http://127.0.0.1:9", "--org", "o", "--token", "t"]).finally(() => (done = true));
+      while (!done) {
+        await new Promise((resolve) => setImmediate(resolve));
+        await vi.advanceTimersByTimeAsync(1_000);
+      }
+      const result = await watching;
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/\nflowspec: watch: no answer from the service: gave up on the stream of run run-1 after 10 reconnects: connection failed\n$/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("still exits 1 when watch gives up on a service that keeps answering with an error", async () => {
+    const blocking = await startTestServer({ script: async (ctx) => void (await ctx.requestInteraction({})) });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const flags = ["--base-url", blocking.url, "--org", blocking.orgId, "--token", blocking.token];
+      const created = await run(["runs", "create", "--file", "run.json", "--format", "json", ...flags]);
+      const runId = (JSON.parse(created.stdout) as { runId: string }).runId;
+      blocking.fault({ route: "stream", status: 503, times: 50 });
+      let done = false;
+      const watching = run(["runs", "watch", runId, ...flags]).finally(() => (done = true));
+      while (!done) {
+        await new Promise((resolve) => setImmediate(resolve));
+        await vi.advanceTimersByTimeAsync(1_000);
+      }
+      const result = await watching;
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/\nflowspec: watch: gave up on the stream of run run-\d+ after 10 reconnects: HTTP 503\n$/);
+    } finally {
+      vi.useRealTimers();
+      await blocking.close();
+    }
+  });
+
+  it("masks the token when the service repeats it in an error answer", async () => {
+    const echoing = createServer((req, res) => {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(JSON.stringify({ code: 401, message: `token ${req.headers.authorization} is not valid` }));
+    });
+    await new Promise<void>((done) => echoing.listen(0, "127.0.0.1", done));
+    try {
+      const url = `http://127.0.0.1:${(echoing.address() as AddressInfo).port}`;
+      const result = await run(["runs", "get", "run-1", "--base-url", url, "--org", "o", "--token", "sk_live_SECRET"]);
+      expect(result).toMatchObject({ code: 1, stderr: "flowspec: get: 401 (code 401): token Bearer *** is not valid\n" });
+    } finally {
+      await new Promise((done) => echoing.close(done));
+    }
+  });
+
+  it.each([
+    { name: "an ftp base URL", argv: ["runs", "get", "run-1", "--base-url", "ftp://127.0.0.1/", "--org", "o", "--token", "t"], message: 'flowspec: --base-url must be an http or https URL, not "ftp:"\n' },
+    { name: "an empty RUN_ID", argv: () => ["runs", "get", "", ...connection()], message: "flowspec: RUN_ID must not be empty\n" },
+    { name: "an empty RUN_ID to cancel", argv: () => ["runs", "cancel", "", ...connection()], message: "flowspec: RUN_ID must not be empty\n" },
+    { name: "an empty RUN_ID to watch", argv: () => ["runs", "watch", "", ...connection()], message: "flowspec: RUN_ID must not be empty\n" },
+    { name: "an --after past the largest exact integer", argv: () => ["runs", "watch", "run-1", "--after", "99999999999999999999", ...connection()], message: 'flowspec: --after must be an integer ≥ 0, not "99999999999999999999"\n' },
+  ])("exits 2 on $name, printing one line and sending nothing", async ({ argv, message }) => {
+    const result = await run(typeof argv === "function" ? argv() : argv);
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: message });
   });
 
   it("exits 2 when a command group is given no subcommand (help goes to stderr), 0 for --help", async () => {

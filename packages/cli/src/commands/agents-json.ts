@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import {
@@ -14,7 +15,7 @@ import {
   type ToolFormat,
   type UpstreamAuth,
 } from "@flowspec/agents-json";
-import { DocumentParseError } from "@flowspec/runtime";
+import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
 import { readText } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
@@ -45,7 +46,9 @@ Examples:
       const format = parseFormat(options.format);
       const mode = parseMode(options.mode);
       const { text, path } = readDocument(io, file);
-      const map = parsePairs(options.openapi, "--openapi", "SOURCE_ID=FILE", (value) => resolve(io.cwd, value));
+      const map = parsePairs(options.openapi, "--openapi", "SOURCE_ID=FILE", (value, id) => openapiFile(io, id, value));
+      const known = sourceIdsIn(text);
+      if (known) checkSourceIds(file, known, [["--openapi", Object.keys(map)]]);
       const report = await guard(() =>
         lintAgentsJson(text, { mode, file, location: path, ...(options.openapi.length ? { resolver: { map } } : {}) }),
       );
@@ -96,7 +99,7 @@ Examples:
       }
       const { text, path } = readDocument(io, file);
       const loaded = guardSync(() => withLocation(text, file, path, mode));
-      const map = parsePairs(options.openapi, "--openapi", "SOURCE_ID=FILE", (value) => resolve(io.cwd, value));
+      const map = parsePairs(options.openapi, "--openapi", "SOURCE_ID=FILE", (value, id) => openapiFile(io, id, value));
       const servers = parsePairs(options.server, "--server", "SOURCE_ID=URL", (value, id) => {
         // A relative or malformed base URL would fail deep inside the executor with a bare TypeError.
         if (!URL.canParse(value)) throw new CliError(`--server "${id}=${value}": not an absolute URL (e.g. http://127.0.0.1:8080/v1)`);
@@ -111,12 +114,8 @@ Examples:
         if (dot <= 0 || dot === key.length - 1) throw new CliError(`--param "${key}=…" must be SOURCE_ID.NAME=VALUE`);
         (parameterDefaults[key.slice(0, dot)] ??= {})[key.slice(dot + 1)] = value;
       }
-      // A mistyped source id would otherwise be ignored without a word, and the run fail for another reason.
       const known = loaded.document.sources.map((source) => source.id);
-      for (const [flag, ids] of [["--openapi", Object.keys(map)], ["--server", Object.keys(servers)], ["--auth", Object.keys(auth)], ["--param", Object.keys(parameterDefaults)]] as const) {
-        const unknown = ids.find((id) => !known.includes(id));
-        if (unknown !== undefined) throw new CliError(`${flag}: no source "${unknown}" in ${file} (sources: ${known.join(", ") || "none"})`);
-      }
+      checkSourceIds(file, known, [["--openapi", Object.keys(map)], ["--server", Object.keys(servers)], ["--auth", Object.keys(auth)], ["--param", Object.keys(parameterDefaults)]]);
       try {
         const { result, trace, warnings } = await runFlow(loaded, flowId, input, { mode, resolver: { map }, servers, auth, parameterDefaults });
         for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
@@ -162,6 +161,41 @@ Examples:
       io.stdout.write(JSON.stringify(tools, null, 2) + "\n");
       setExit(EXIT.ok);
     });
+}
+
+/** A mistyped source id would otherwise be ignored without a word, and the command fail for another reason. */
+function checkSourceIds(file: string, known: readonly string[], given: readonly (readonly [string, readonly string[]])[]): void {
+  for (const [flag, ids] of given) {
+    const unknown = ids.find((id) => !known.includes(id));
+    if (unknown !== undefined) throw new CliError(`${flag}: no source "${unknown}" in ${file} (sources: ${known.join(", ") || "none"})`);
+  }
+}
+
+/** The source ids of a document lint is about to read, or undefined when it cannot tell (lint reports why). */
+function sourceIdsIn(text: string): string[] | undefined {
+  try {
+    const sources = (parseSourceDocument(text).value as { sources?: unknown }).sources;
+    if (!Array.isArray(sources)) return undefined;
+    return sources.flatMap((source) => (typeof (source as { id?: unknown })?.id === "string" ? [(source as { id: string }).id] : []));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An `--openapi` file, checked before use: it is named on the command line, so an unreadable one
+ * is a usage error (exit 2), not a lint finding or a flow that cannot run (exit 1).
+ */
+function openapiFile(io: CliIo, sourceId: string, file: string): string {
+  const path = resolve(io.cwd, file);
+  let problem: string | undefined;
+  try {
+    if (statSync(path).isDirectory()) problem = "EISDIR";
+  } catch (error) {
+    problem = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  }
+  if (problem) throw new CliError(`--openapi "${sourceId}=${file}": cannot read: ${problem}`);
+  return path;
 }
 
 function parseMode(value: string): "strict" | "compat" {

@@ -4,6 +4,7 @@ import {
   ApiError,
   isTerminalRun,
   RunsClient,
+  StreamProtocolError,
   upgradeCreateRunBody,
   ValidationError,
   type CreateRunCommand,
@@ -37,27 +38,69 @@ function withConnection(command: Command): Command {
     .option("--token <token>", "bearer token (or FLOWSPEC_TOKEN)");
 }
 
-function clientFrom(io: CliIo, options: ConnectionOptions): RunsClient {
+/** A client for the connection options, with its token to keep out of error messages. */
+interface Connection {
+  client: RunsClient;
+  token: string;
+}
+
+function clientFrom(io: CliIo, options: ConnectionOptions): Connection {
   const pick = (value: string | undefined, env: string, flag: string) => {
     const chosen = value ?? io.env[env];
     if (chosen === undefined || chosen === "") throw new CliError(`missing ${flag} (or ${env})`);
     return chosen;
   };
   const baseUrl = pick(options.baseUrl, "FLOWSPEC_BASE_URL", "--base-url");
-  if (!URL.canParse(baseUrl)) throw new CliError(`--base-url is not a URL: ${JSON.stringify(baseUrl)}`);
-  return new RunsClient({ baseUrl, orgId: pick(options.org, "FLOWSPEC_ORG_ID", "--org"), token: pick(options.token, "FLOWSPEC_TOKEN", "--token") });
+  const parsed = URL.parse(baseUrl);
+  if (!parsed) throw new CliError(`--base-url is not a URL: ${JSON.stringify(baseUrl)}`);
+  // Checked here, not left to fetch: its errors repeat the whole URL, password included.
+  if (parsed.username || parsed.password) throw new CliError("--base-url must not contain a user name or password (pass the credential with --token)");
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new CliError(`--base-url must be an http or https URL, not "${parsed.protocol}"`);
+  const token = pick(options.token, "FLOWSPEC_TOKEN", "--token");
+  // fetch's error for a bad header value repeats the value: the token, on stderr.
+  const bad = unsendable(token);
+  if (bad) throw new CliError(`--token (or FLOWSPEC_TOKEN) cannot be sent in a header: it contains ${bad}`);
+  return { client: new RunsClient({ baseUrl, orgId: pick(options.org, "FLOWSPEC_ORG_ID", "--org"), token }), token };
 }
 
-/** Runs a call, turning the client's errors into exit codes. */
-async function calling<T>(what: string, call: () => Promise<T>): Promise<T> {
+/** What keeps a string out of an HTTP header value, described without repeating it. */
+function unsendable(value: string): string | undefined {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f) return "a control character";
+    if (code > 0xff) return "a character outside Latin-1";
+  }
+  return undefined;
+}
+
+function runIdFrom(runId: string): string {
+  // An empty id would turn `runs get` into a GET of the run list.
+  if (runId === "") throw new CliError("RUN_ID must not be empty");
+  return runId;
+}
+
+/** Runs a call, turning the client's errors into exit codes; the token never appears in a message. */
+async function calling<T>(what: string, token: string, call: () => Promise<T>): Promise<T> {
+  // A very short "token" (a test's "t") would mask ordinary words; real tokens are long.
+  const redact = (message: string) => (token.length < 8 ? message : message.split(token).join("***"));
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ApiError) throw new CliError(`${what}: ${error.message}`, EXIT.failed);
-    if (error instanceof ApiConnectionError) throw new CliError(`${what}: no answer from the service: ${error.message}`, EXIT.usage);
+    if (error instanceof ApiError) throw new CliError(redact(`${what}: ${error.message}`), EXIT.failed);
+    const unreachable = error instanceof ApiConnectionError || gaveUpUnanswered(error);
+    if (unreachable) throw new CliError(redact(`${what}: no answer from the service: ${(error as Error).message}`), EXIT.usage);
     if (error instanceof CliError || error instanceof ValidationError) throw error;
-    throw new CliError(`${what}: ${error instanceof Error ? error.message : String(error)}`, EXIT.failed);
+    throw new CliError(redact(`${what}: ${error instanceof Error ? error.message : String(error)}`), EXIT.failed);
   }
+}
+
+/**
+ * A watch that gave up reconnecting because the connection itself kept failing (refused, lost,
+ * idle) had no answer from the service, as `get` would report it: exit 2, not 1. Giving up on
+ * error answers (5xx) or on a stream that keeps ending early stays a refusal (1).
+ */
+function gaveUpUnanswered(error: unknown): boolean {
+  return error instanceof StreamProtocolError && error.details.reconnects !== undefined && error.cause !== undefined && !(error.cause instanceof ApiError);
 }
 
 function runLine(io: CliIo, run: Run): string {
@@ -109,10 +152,10 @@ export function registerRuns(program: Command, io: CliIo, setExit: (code: number
     .addHelpText("after", `${CONNECTION_HELP}\n\nExamples:\n  flowspec runs create --file run.yaml --base-url http://127.0.0.1:8080 --org org-1 --token $TOKEN\n  FLOWSPEC_BASE_URL=… FLOWSPEC_ORG_ID=… FLOWSPEC_TOKEN=… flowspec runs create --file run.json --format json`)
     .action(async (options: ConnectionOptions & { file: string; upgrade?: boolean; format: string }) => {
       const format = parseFormat(options.format);
-      const client = clientFrom(io, options);
+      const { client, token } = clientFrom(io, options);
       const { body, document } = readCreateBody(io, options.file, options.upgrade ?? false);
       try {
-        printRun(io, format, await calling("create", () => client.create(body)));
+        printRun(io, format, await calling("create", token, () => client.create(body)));
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
         io.stderr.write(`${colours(io).red("invalid")} ${options.file}: CreateRunCommand\n`);
@@ -131,8 +174,9 @@ export function registerRuns(program: Command, io: CliIo, setExit: (code: number
     .addHelpText("after", `${CONNECTION_HELP}\n\nExamples:\n  flowspec runs get run-123\n  flowspec runs get run-123 --format json`)
     .action(async (runId: string, options: ConnectionOptions & { format: string }) => {
       const format = parseFormat(options.format);
-      const client = clientFrom(io, options);
-      printRun(io, format, await calling("get", () => client.get(runId)));
+      runIdFrom(runId);
+      const { client, token } = clientFrom(io, options);
+      printRun(io, format, await calling("get", token, () => client.get(runId)));
     });
 
   withConnection(runs.command("list"))
@@ -145,9 +189,9 @@ export function registerRuns(program: Command, io: CliIo, setExit: (code: number
       const format = parseFormat(options.format);
       const limit = options.limit === undefined ? Infinity : Number(options.limit);
       if (!(limit >= 1) || !Number.isInteger(limit === Infinity ? 1 : limit)) throw new CliError(`--limit must be a positive integer, not "${options.limit}"`);
-      const client = clientFrom(io, options);
+      const { client, token } = clientFrom(io, options);
       const found: Run[] = [];
-      await calling("list", async () => {
+      await calling("list", token, async () => {
         for await (const run of client.list(options.status === undefined ? {} : { status: options.status as TaskStatus })) {
           found.push(run);
           if (found.length >= limit) break;
@@ -165,8 +209,9 @@ export function registerRuns(program: Command, io: CliIo, setExit: (code: number
     .addHelpText("after", `${CONNECTION_HELP}\n\nExamples:\n  flowspec runs cancel run-123`)
     .action(async (runId: string, options: ConnectionOptions & { format: string }) => {
       const format = parseFormat(options.format);
-      const client = clientFrom(io, options);
-      printRun(io, format, await calling("cancel", () => client.cancel(runId)));
+      runIdFrom(runId);
+      const { client, token } = clientFrom(io, options);
+      printRun(io, format, await calling("cancel", token, () => client.cancel(runId)));
     });
 
   withConnection(runs.command("watch"))
@@ -180,14 +225,16 @@ export function registerRuns(program: Command, io: CliIo, setExit: (code: number
     )
     .action(async (runId: string, options: ConnectionOptions & { after: string; format: string }) => {
       if (options.format !== "text" && options.format !== "ndjson") throw new CliError(`--format must be text or ndjson, not "${options.format}"`);
-      if (!/^\d+$/.test(options.after)) throw new CliError(`--after must be an integer ≥ 0, not "${options.after}"`);
-      const client = clientFrom(io, options);
+      // Past 2^53 the number is no longer the sequence typed: events would be skipped.
+      if (!/^\d+$/.test(options.after) || !Number.isSafeInteger(Number(options.after))) throw new CliError(`--after must be an integer ≥ 0, not "${options.after}"`);
+      runIdFrom(runId);
+      const { client, token } = clientFrom(io, options);
       const c = colours(io);
       const stream = client.stream(runId, {
         afterSequence: Number(options.after),
         onReconnect: ({ lastSequence, reason }) => io.stderr.write(c.dim(`(reconnecting after #${lastSequence}: ${reason})\n`)),
       });
-      await calling("watch", async () => {
+      await calling("watch", token, async () => {
         for await (const envelope of stream) {
           io.stdout.write(options.format === "ndjson" ? JSON.stringify(envelope) + "\n" : eventLine(envelope) + "\n");
         }
