@@ -28,13 +28,18 @@ export interface CodegenConfig {
   typeOverlays?: string[];
   /** Extra keywords the schemas use that carry no validation meaning (`example`, `x-…`). */
   keywords?: string[];
+  /**
+   * Formats the schemas use that codegen has no check for (a company's `"format": "sku"`): taken as
+   * annotations, never checked, as JSON Schema allows. Any other unknown format is an error (a typo).
+   */
+  formats?: string[];
   /** The command that regenerates the output, quoted in headers and in `--check` failures. */
   regenerateCommand?: string;
 }
 
 export const CONFIG_FILE = "codegen.json";
 
-const KNOWN_KEYS = new Set(["$schema", "$comment", "name", "roots", "variants", "defaultVariant", "typeOverlays", "sharedTypes", "keywords", "regenerateCommand"]);
+const KNOWN_KEYS = new Set(["$schema", "$comment", "name", "roots", "variants", "defaultVariant", "typeOverlays", "sharedTypes", "keywords", "formats", "regenerateCommand"]);
 
 /** Reads `codegen.json` from a schema folder (an absent file means all defaults) and checks its shape. */
 export function readConfig(schemaDir: string): CodegenConfig {
@@ -64,7 +69,7 @@ function configProblems(config: unknown): string[] {
   const isStringArray = (v: unknown) => Array.isArray(v) && v.every((item) => typeof item === "string");
   stringMap("roots", (v) => typeof v === "string" && v.length > 0, "a file reference such as \"schema.json#/$defs/Name\"");
   stringMap("variants", isStringArray, "an array of overlay file paths");
-  for (const key of ["typeOverlays", "sharedTypes", "keywords"]) {
+  for (const key of ["typeOverlays", "sharedTypes", "keywords", "formats"]) {
     if (config[key] !== undefined && !isStringArray(config[key])) problems.push(`"${key}" must be an array of strings`);
   }
   for (const key of ["name", "defaultVariant", "regenerateCommand"]) {

@@ -36,6 +36,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
   const ordered = [defaultVariant, ...variantNames.filter((v) => v !== defaultVariant)];
   const typeOverlays = (config.typeOverlays ?? []).map((path) => readOverlay(schemaDir, path));
   const keywords = config.keywords ?? [];
+  const annotationFormats = config.formats ?? [];
 
   // The headers name folders relative to the folder that holds both the schemas and the output
   // (typically the project root), never to the working directory: `--check` run from elsewhere
@@ -79,7 +80,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
       path: `validators.${name}.js`,
       // Not run through prettier: ajv's own line-broken output is deterministic and a third smaller,
       // and every program that validates parses this file at start-up.
-      content: header(provenance, `Standalone ajv validators of the ${setName} roots (${name} variant); they compile nothing at run time.`) + generateValidators(variantFiles, graph, { keywords }) + "\n",
+      content: header(provenance, `Standalone ajv validators of the ${setName} roots (${name} variant); they compile nothing at run time.`) + generateValidators(variantFiles, graph, { keywords, formats: annotationFormats }) + "\n",
     });
     out.push({
       path: `validators.${name}.d.ts`,

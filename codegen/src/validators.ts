@@ -19,7 +19,15 @@ const RUNTIME_IMPORTS: Record<string, string> = {
 export interface ValidatorOptions {
   /** Keywords that only annotate (`example`, `x-provisional`): accepted in strict mode, no code. */
   keywords: readonly string[];
+  /** Formats taken as annotations (never checked), besides `UNCHECKED_STANDARD_FORMATS`. */
+  formats?: readonly string[];
 }
+
+/**
+ * Formats of the JSON Schema specification that ajv-formats has no check for. They are annotations,
+ * as the specification allows a validator to treat any format: accepted, never checked.
+ */
+export const UNCHECKED_STANDARD_FORMATS = ["iri", "iri-reference", "idn-email", "idn-hostname"] as const;
 
 /**
  * ajv standalone code for every root of a graph, as one ES module whose exports are named after
@@ -46,6 +54,11 @@ export function generateValidators(files: readonly SchemaFile[], graph: SchemaGr
   };
   const ajv = graph.dialect === "draft-07" ? new Ajv(ajvOptions) : new Ajv2020(ajvOptions);
   for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
+  for (const name of [...UNCHECKED_STANDARD_FORMATS, ...(options.formats ?? [])]) {
+    if (Object.hasOwn(formats, name)) throw new Error(`codegen.json: format "${name}" is one codegen checks; remove it from "formats"`);
+    // `true`: ajv knows the name and emits no check for it.
+    ajv.addFormat(name, true);
+  }
   for (const file of files) {
     try {
       ajv.addSchema({ ...file.json, $id: file.uri });

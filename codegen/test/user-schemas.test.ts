@@ -171,6 +171,24 @@ describe("codegen on users' schemas", () => {
     await expect(generateFolder(files)).rejects.toThrow(message);
   });
 
+  it("takes the standard formats ajv-formats cannot check (iri, idn-email, …) as annotations", async () => {
+    const generated = await generateFolder({
+      "contact.json": { title: "Contact", type: "object", properties: { home: { type: "string", format: "iri" }, ref: { type: "string", format: "iri-reference" }, mail: { type: "string", format: "idn-email" }, host: { type: "string", format: "idn-hostname" }, web: { type: "string", format: "uri" } } },
+    });
+    const check = generated.validators.Contact!;
+    expect([check({ home: "anything at all", ref: "", mail: "x", host: "-" }), check({ web: "not a uri" })]).toEqual([true, false]);
+  });
+
+  it("takes the formats codegen.json lists as annotations, and still refuses other unknown ones and listing a checked one", async () => {
+    const schema = { title: "Item", type: "object", properties: { sku: { type: "string", format: "sku" } } };
+    const generated = await generateFolder({ "item.json": schema, "codegen.json": { formats: ["sku"], roots: { Item: "item.json" } } });
+    expect(generated.validators.Item!({ sku: "whatever" })).toBe(true);
+    await expect(generateFolder({ "item.json": schema })).rejects.toThrow(/unknown format "sku"/);
+    await expect(generateFolder({ "item.json": schema, "codegen.json": { formats: ["sku", "email"], roots: { Item: "item.json" } } })).rejects.toThrow(
+      'format "email" is one codegen checks',
+    );
+  });
+
   it("leaves no generator notes about patternProperties in the types", async () => {
     const generated = await generateFolder({
       "map.json": { title: "Map", type: "object", properties: { headers: { description: "By name.", type: "object", patternProperties: { "^x-": { type: "string" }, "^a*/b$": { type: "number" } } } } },
