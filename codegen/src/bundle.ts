@@ -67,6 +67,10 @@ export function buildGraph(files: readonly SchemaFile[], roots: readonly RootSpe
     url.hash = "";
     const file = byUri.get(url.href) ?? byUri.get(url.href.replace(/#$/, ""));
     if (!file) {
+      const embedded = embeddedResource(files, url.href);
+      if (embedded) {
+        throw new Error(`${where} points to ${url.href}, the $id of a schema inside ${embedded}; codegen resolves $ids of whole files only: move that schema to a file of its own`);
+      }
       throw new Error(`${where} points to ${url.href}, which is no schema of this folder (codegen resolves $refs to local files by $id or path and never fetches)`);
     }
     if (fragment !== "" && !fragment.startsWith("/")) return targetAt(file, anchorPointer(file, fragment, where), where);
@@ -94,6 +98,23 @@ export function buildGraph(files: readonly SchemaFile[], roots: readonly RootSpe
 
   nameTargets([...targets.values()]);
   return { dialect: [...dialects][0]!, roots: rootTargets, targets, resolve };
+}
+
+/** Where a subschema (not a file's root) declares `$id` as `href`, as `file#/pointer`, if one does. */
+function embeddedResource(files: readonly SchemaFile[], href: string): string | undefined {
+  for (const file of files) {
+    let found: string | undefined;
+    forEachSchema(file.json, (node, pointer) => {
+      if (found !== undefined || pointer === "" || typeof node.$id !== "string" || node.$id.startsWith("#")) return;
+      try {
+        if (new URL(node.$id, file.uri).href === href) found = `${file.path}#${pointer}`;
+      } catch {
+        // not a URL: not this one
+      }
+    });
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**

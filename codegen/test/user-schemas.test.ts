@@ -189,6 +189,13 @@ describe("codegen on users' schemas", () => {
     );
   });
 
+  it("names an embedded schema resource ($id inside a file) as the reason a $ref does not resolve", async () => {
+    const files = {
+      "order.json": { $id: "https://shop.example/order.json", title: "Order", type: "object", properties: { item: { $ref: "item.json" } }, definitions: { item: { $id: "item.json", type: "string" } } },
+    };
+    await expect(generateFolder(files)).rejects.toThrow("the $id of a schema inside order.json#/definitions/item; codegen resolves $ids of whole files only");
+  });
+
   it("leaves no generator notes about patternProperties in the types", async () => {
     const generated = await generateFolder({
       "map.json": { title: "Map", type: "object", properties: { headers: { description: "By name.", type: "object", patternProperties: { "^x-": { type: "string" }, "^a*/b$": { type: "number" } } } } },
