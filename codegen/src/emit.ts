@@ -90,11 +90,17 @@ export function indexModule(variants: readonly VariantOutput[]): string {
     }
   }
   const roots: string[] = [];
+  const exported = new Map<string, string>(); // export name → the root and variant it is for
   for (const variant of variants) {
     const T = typesAlias(variant.typesModule);
     const dialect = variant.graph.dialect;
     for (const root of variant.graph.roots) {
       const name = `${root.name}${variant.suffix}`;
+      // A root `FooLenient` and a root `Foo` in a variant `lenient` would export the same names.
+      const owner = `root ${root.name}${variant.suffix ? ` (${variant.name} variant)` : ""}`;
+      const clash = exported.get(name);
+      if (clash) throw new Error(`${clash} and ${owner} would both export validate${name}: rename one of the roots in codegen.json`);
+      exported.set(name, owner);
       const type = `${T}.${root.name}`;
       const compiled = `${variant.name}Validators.${root.name}`;
       const what = `\`${root.name}\`${variant.suffix ? ` (${variant.name} variant)` : ""}`;

@@ -196,6 +196,16 @@ describe("codegen on users' schemas", () => {
     await expect(generateFolder(files)).rejects.toThrow("the $id of a schema inside order.json#/definitions/item; codegen resolves $ids of whole files only");
   });
 
+  it("refuses roots whose exports would clash across variants (Foo in variant lenient, and FooLenient)", async () => {
+    const files = {
+      "item.json": { title: "Item", type: "object", properties: { kind: { enum: ["a"] } } },
+      "other.json": { title: "Other", type: "object" },
+      "overlays/loose.json": { patches: { "item.json": [{ op: "remove", path: "/properties/kind/enum" }] } },
+      "codegen.json": { roots: { Item: "item.json", ItemLenient: "other.json" }, variants: { strict: [], lenient: ["overlays/loose.json"] } },
+    };
+    await expect(generateFolder(files)).rejects.toThrow("root ItemLenient and root Item (lenient variant) would both export validateItemLenient");
+  });
+
   it("leaves no generator notes about patternProperties in the types", async () => {
     const generated = await generateFolder({
       "map.json": { title: "Map", type: "object", properties: { headers: { description: "By name.", type: "object", patternProperties: { "^x-": { type: "string" }, "^a*/b$": { type: "number" } } } } },
