@@ -20,10 +20,7 @@ const TYPE_KEYWORDS = ["type", "$ref", "properties", "additionalProperties", "it
 export async function generateTypes(graph: SchemaGraph): Promise<string> {
   const { definitions } = typesDocument(graph);
   const names = new Set(Object.keys(definitions));
-  const roots = new Set(graph.roots.map((root) => root.name));
-  const prepared = Object.fromEntries(
-    Object.entries(definitions).map(([name, schema]) => [name, dropClashingTitles(prepareForTypes(roots.has(name) ? aliasOfRef(schema) : schema), names)]),
-  );
+  const prepared = Object.fromEntries(Object.entries(definitions).map(([name, schema]) => [name, dropClashingTitles(prepareForTypes(aliasOfRef(schema)), names)]));
   const wrapper = {
     title: WRAPPER,
     type: "object",
@@ -89,10 +86,10 @@ export function prepareForTypes(schema: JsonObject): JsonObject {
 }
 
 /**
- * A root whose schema is only a `$ref` (such as `{"title": "Tree", "$ref": "#/$defs/node"}`)
- * becomes an alias of the type it refers to: json-schema-to-typescript would resolve the `$ref` and
- * declare nothing under the root's name, which `index.ts` uses. (Only roots: other such definitions
- * are inlined as before, which keeps existing output as it was.)
+ * A definition whose schema is only a `$ref` (such as `{"title": "Tree", "$ref": "#/$defs/node"}`,
+ * or `RunId` → `OpaqueId`) becomes an alias of the type it refers to. json-schema-to-typescript would
+ * resolve the `$ref` and declare nothing under the definition's name (a root's type, which
+ * `index.ts` uses, went missing), or a numbered copy (`OpaqueId1`, `OpaqueId2`, …) that says nothing.
  */
 function aliasOfRef(schema: JsonObject): JsonObject {
   const { $ref, title, description, ...rest } = schema;

@@ -22,21 +22,25 @@ export interface AgentRunInput {
   ephemeralTools?: EphemeralToolDescriptor[];
 }
 
+export type ArtifactId = OpaqueId;
+
 export interface Attempt {
-  attemptId: OpaqueId;
+  attemptId: AttemptId;
   attemptNo: number;
   status: TaskStatus;
   runEnv?: TaskRunEnv;
   providerType?: ProviderType;
-  runSpaceId?: OpaqueId3;
-  sessionId?: OpaqueId;
-  runtimeConnectionId?: OpaqueId4;
+  runSpaceId?: RunSpaceId;
+  sessionId?: SessionId;
+  runtimeConnectionId?: RuntimeConnectionId;
   startedAt?: Timestamp;
   finishedAt?: Timestamp;
   lastKeepAliveAt?: Timestamp;
   sdkCapabilitySnapshot?: SDKCapabilityDescriptor[];
   errorSummary?: string;
 }
+
+export type AttemptId = OpaqueId;
 
 export interface BinaryContent {
   type: "binary";
@@ -48,6 +52,8 @@ export interface BinaryContent {
 }
 
 export type CallableBindingMode = "invoke" | "inject";
+
+export type CallableGrantId = OpaqueId;
 
 export type CallableRef = LocalCallableRef | GrantedCallableRef;
 
@@ -81,8 +87,8 @@ export interface CreateRunCommand1 {
   resourceType: TaskResourceType;
   resourceId: OpaqueId;
   resourceRevisionId?: OpaqueId;
-  releaseChannelId?: OpaqueId1;
-  threadId?: OpaqueId;
+  releaseChannelId?: ReleaseChannelId;
+  threadId?: ThreadId;
   contextId?: OpaqueId;
   input: RunInput;
   executionProfile?: ExecutionProfile;
@@ -94,8 +100,8 @@ export interface CreateRunCommand1 {
 }
 
 export interface Cursor {
-  runId: OpaqueId;
-  threadId?: OpaqueId;
+  runId: RunId;
+  threadId?: ThreadId;
   sequence: Sequence;
 }
 
@@ -114,6 +120,8 @@ export interface EphemeralToolDescriptor {
   };
 }
 
+export type EventId = OpaqueId;
+
 export type EventVisibility = string;
 
 export interface ExecutionProfile {
@@ -128,7 +136,7 @@ export interface GrantedCallableRef1 {
   alias: string;
   resourceType: TaskResourceType;
   bindingMode: CallableBindingMode;
-  grantId: OpaqueId2;
+  grantId: CallableGrantId;
   includeToolNames?: string[];
   metadata?: {
     [k: string]: unknown | undefined;
@@ -137,6 +145,8 @@ export interface GrantedCallableRef1 {
 
 export type InteractionDecision = "approve" | "edit" | "reject" | "respond" | (string & {});
 
+export type InteractionId = OpaqueId;
+
 export type LocalCallableRef = unknown & LocalCallableRef1;
 
 export interface LocalCallableRef1 {
@@ -144,7 +154,7 @@ export interface LocalCallableRef1 {
   resourceType: TaskResourceType;
   bindingMode: CallableBindingMode;
   resourceId: OpaqueId;
-  releaseChannelId?: OpaqueId1;
+  releaseChannelId?: ReleaseChannelId;
   includeToolNames?: string[];
   metadata?: {
     [k: string]: unknown | undefined;
@@ -167,40 +177,24 @@ export interface McpServerRunInput {
   };
 }
 
+export type MessageId = OpaqueId;
+
 export type OpaqueId = string;
 
-export type OpaqueId1 = string;
-
-export type OpaqueId10 = string;
-
-export type OpaqueId2 = string;
-
-export type OpaqueId3 = string;
-
-export type OpaqueId4 = string;
-
-export type OpaqueId5 = string;
-
-export type OpaqueId6 = string;
-
-export type OpaqueId7 = string;
-
-export type OpaqueId8 = string;
-
-export type OpaqueId9 = string;
+export type OrgId = OpaqueId;
 
 export interface OutputEvent {
   type: OutputEventType;
-  eventId: OpaqueId;
-  threadId?: OpaqueId;
-  messageId?: OpaqueId;
+  eventId: EventId;
+  threadId?: ThreadId;
+  messageId?: MessageId;
   toolCallId?: OpaqueId;
   callableAlias?: string;
   calledResourceType?: TaskResourceType;
-  childRunId?: OpaqueId;
-  providerOrgId?: OpaqueId;
-  artifactId?: OpaqueId;
-  interactionId?: OpaqueId5;
+  childRunId?: RunId;
+  providerOrgId?: OrgId;
+  artifactId?: ArtifactId;
+  interactionId?: InteractionId;
   status?: TaskStatus;
   visibility?: EventVisibility;
   audience?: string[];
@@ -249,6 +243,8 @@ export type PlatformCapabilitySupportLevel = "native" | "unsupported";
 
 export type ProviderType = string;
 
+export type ReleaseChannelId = OpaqueId;
+
 /**
  * Request body of the respond-to-interaction command (POST /v1/organizations/{orgId}/runs/{runId}/interactions/{interactionId}/respond): the caller's answer to an open interaction request. SDK-local, provisional.
  */
@@ -264,21 +260,21 @@ export interface RespondToInteractionCommand {
 export type Run = unknown & Run1;
 
 export interface Run1 {
-  runId: OpaqueId;
-  orgId: OpaqueId;
+  runId: RunId;
+  orgId: OrgId;
   resourceType: TaskResourceType;
   resourceId: OpaqueId;
   resourceRevisionId?: OpaqueId;
-  releaseChannelId?: OpaqueId1;
-  threadId?: OpaqueId;
+  releaseChannelId?: ReleaseChannelId;
+  threadId?: ThreadId;
   contextId?: OpaqueId;
   status?: TaskStatus;
   input: RunInput;
   executionProfileSnapshot?: ExecutionProfile;
   runPolicySnapshot?: RunPolicy;
   attempts: Attempt[];
-  currentAttemptId?: OpaqueId;
-  blockingInteractionId?: OpaqueId5;
+  currentAttemptId?: AttemptId;
+  blockingInteractionId?: InteractionId;
   blockedReason?: TaskBlockedReason;
   waitingSince?: Timestamp;
   openInteractionCount?: number;
@@ -292,6 +288,8 @@ export interface Run1 {
   statusMessage?: string;
 }
 
+export type RunId = OpaqueId;
+
 export type RunInput = AgentRunInput | ToolRunInput | McpServerRunInput;
 
 export interface RunPolicy {
@@ -299,14 +297,18 @@ export interface RunPolicy {
   [k: string]: unknown | undefined;
 }
 
+export type RunSpaceId = OpaqueId;
+
 export interface RunStreamTerminal {
   type: "end";
-  runId: OpaqueId;
+  runId: RunId;
   status?: TaskStatus;
   lastSequence: Sequence;
   reason?: string;
   [k: string]: unknown | undefined;
 }
+
+export type RuntimeConnectionId = OpaqueId;
 
 export type SDKCapabilityDescriptor = CoreCapabilityDescriptor | PlatformCapabilityDescriptor;
 
@@ -320,11 +322,13 @@ export interface SecretRef {
 export type Sequence = number;
 
 export interface SequencedOutputEnvelope {
-  runId: OpaqueId;
-  threadId: OpaqueId;
+  runId: RunId;
+  threadId: ThreadId;
   sequence: Sequence;
   event: OutputEvent;
 }
+
+export type SessionId = OpaqueId;
 
 export interface StreamKeepalive {
   type: "keepalive";
@@ -344,7 +348,7 @@ export type TaskBlockedReason =
 export type TaskContent = TextContent | BinaryContent | DataContent;
 
 export interface TaskInputMessage {
-  id?: OpaqueId;
+  id?: MessageId;
   role: "user" | "assistant" | "system" | "tool" | (string & {});
   content: string | TaskContent[];
   metadata?: {
@@ -373,6 +377,8 @@ export interface TextContent {
   type: "text";
   text: string;
 }
+
+export type ThreadId = OpaqueId;
 
 export type Timestamp = string;
 
