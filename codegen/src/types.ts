@@ -51,6 +51,7 @@ export async function generateTypes(graph: SchemaGraph): Promise<string> {
  * - Annotations beside a `$ref` are dropped, and so are titles of bare `const`/`enum` nodes: both
  *   would otherwise make json-schema-to-typescript declare a numbered copy (`Component1`,
  *   `FlowOutcome2`) of a type that already has a name.
+ * - `allOf` members that are only if/then/else rules are left out of the type (see `isConditionalOnly`).
  */
 export function prepareForTypes(schema: JsonObject): JsonObject {
   return mapSchema(schema, (node) => {
@@ -77,12 +78,30 @@ export function prepareForTypes(schema: JsonObject): JsonObject {
     if (typeof out.title === "string" && (out.const !== undefined || Array.isArray(out.enum)) && !out.properties) {
       delete out.title;
     }
+    if (Array.isArray(out.allOf)) {
+      const typed = out.allOf.filter((member) => !isConditionalOnly(member));
+      if (typed.length === 0) delete out.allOf;
+      else out.allOf = typed;
+    }
     if (!TYPE_KEYWORDS.some((key) => key in out)) out.tsType = "unknown";
     if (out["x-provisional"] === true && Array.isArray(out.enum) && out.enum.every((v) => typeof v === "string")) {
       out.tsType = [...(out.enum as string[]).map((v) => JSON.stringify(v)), "(string & {})"].join(" | ");
     }
     return out;
   }) as JsonObject;
+}
+
+const CONDITIONAL_KEYWORDS = new Set(["if", "then", "else", "title", "description", "$comment"]);
+
+/**
+ * An `allOf` member that is only an if/then/else rule: json-schema-to-typescript types it as
+ * `unknown`, so the schema became `unknown & Run1` (an alias of a numbered copy) instead of `Run`.
+ * The rule still validates; the type is what the rest of the schema says.
+ */
+function isConditionalOnly(member: unknown): boolean {
+  if (typeof member !== "object" || member === null || Array.isArray(member) || !("if" in member)) return false;
+  // Members are prepared first, so such a member already carries `tsType: "unknown"`.
+  return Object.entries(member).every(([key, value]) => CONDITIONAL_KEYWORDS.has(key) || (key === "tsType" && value === "unknown"));
 }
 
 /**

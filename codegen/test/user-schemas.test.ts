@@ -206,6 +206,29 @@ describe("codegen on users' schemas", () => {
     await expect(generateFolder(files)).rejects.toThrow("root ItemLenient and root Item (lenient variant) would both export validateItemLenient");
   });
 
+  it("types a schema whose allOf holds only if/then rules as its own interface, while the rules still validate", async () => {
+    const generated = await generateFolder(
+      {
+        "shape.json": {
+          title: "Shape",
+          type: "object",
+          required: ["kind"],
+          properties: { kind: { enum: ["circle", "square"] }, radius: { type: "number" }, side: { type: "number" } },
+          allOf: [
+            { if: { properties: { kind: { const: "circle" } } }, then: { required: ["radius"] } },
+            { if: { properties: { kind: { const: "square" } } }, then: { required: ["side"] }, else: { not: { required: ["side"] } } },
+          ],
+        },
+      },
+      { dialect: DRAFT_2020 },
+    );
+    expect(generated.types).toMatch(/export interface Shape \{/);
+    expect(generated.types).not.toMatch(/Shape1|unknown &/);
+    const { codegen, ajv } = verdicts(generated, "Shape", "shape.json", [{ kind: "circle", radius: 1 }, { kind: "circle" }, { kind: "square", side: 2 }, { kind: "circle", radius: 1, side: 2 }]);
+    expect(codegen).toEqual([true, false, true, false]);
+    expect(codegen).toEqual(ajv);
+  });
+
   it("leaves no generator notes about patternProperties in the types", async () => {
     const generated = await generateFolder({
       "map.json": { title: "Map", type: "object", properties: { headers: { description: "By name.", type: "object", patternProperties: { "^x-": { type: "string" }, "^a*/b$": { type: "number" } } } } },

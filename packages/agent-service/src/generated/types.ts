@@ -81,9 +81,7 @@ export type CoreCapabilitySupportLevel = "native" | "polyfilled" | "unsupported"
 /**
  * Request body of the create-run command (POST /v1/organizations/{orgId}/runs): the caller-settable fields of a Run, with input.mode tied to resourceType. SDK-local, provisional.
  */
-export type CreateRunCommand = unknown & CreateRunCommand1;
-
-export interface CreateRunCommand1 {
+export interface CreateRunCommand {
   resourceType: TaskResourceType;
   resourceId: OpaqueId;
   resourceRevisionId?: OpaqueId;
@@ -130,9 +128,7 @@ export interface ExecutionProfile {
   [k: string]: unknown | undefined;
 }
 
-export type GrantedCallableRef = unknown & GrantedCallableRef1;
-
-export interface GrantedCallableRef1 {
+export interface GrantedCallableRef {
   alias: string;
   resourceType: TaskResourceType;
   bindingMode: CallableBindingMode;
@@ -147,9 +143,7 @@ export type InteractionDecision = "approve" | "edit" | "reject" | "respond" | (s
 
 export type InteractionId = OpaqueId;
 
-export type LocalCallableRef = unknown & LocalCallableRef1;
-
-export interface LocalCallableRef1 {
+export interface LocalCallableRef {
   alias: string;
   resourceType: TaskResourceType;
   bindingMode: CallableBindingMode;
@@ -257,9 +251,7 @@ export interface RespondToInteractionCommand {
   };
 }
 
-export type Run = unknown & Run1;
-
-export interface Run1 {
+export interface Run {
   runId: RunId;
   orgId: OrgId;
   resourceType: TaskResourceType;
