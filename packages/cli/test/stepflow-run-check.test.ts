@@ -52,6 +52,8 @@ steps:
 output: { $from: { step: b } }
 `,
     "input.yaml": `name: from a file\nwhen: 2024-01-01T00:00:00Z\n`,
+    "bad-pattern.yml": `plugins:\n  builtin:\n    type: builtin\nroutes:\n  "builtin/{*component}":\n    - plugin: builtin\n`,
+    "bad-plugin.yml": `plugins:\n  remote:\n    type: stepflow\n    transport: http\nroutes:\n  "/remote/{*component}":\n    - plugin: remote\n`,
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
 });
@@ -107,6 +109,18 @@ describe("flowspec stepflow run", () => {
     expect((await cli(["stepflow", "run", "greet.yaml", "--input", "{nope"], dir)).stderr).toContain("--input is not valid JSON");
     expect((await cli(["stepflow", "run", "greet.yaml", "--input", "1", "--input-file", "input.yaml"], dir)).code).toBe(2);
     expect((await cli(["stepflow", "run", "absent.yaml"], dir)).stderr).toContain("absent.yaml: cannot read: ENOENT");
+  });
+
+  it.each([
+    ["bad-pattern.yml", /bad-pattern\.yml:6:5 \/routes\/builtin~1\{\*component\}: route pattern "builtin\/\{\*component\}": must start with "\/"/],
+    ["bad-plugin.yml", /bad-plugin\.yml:3:5 \/plugins\/remote\/url: a stepflow plugin with transport http needs a url/],
+  ])("a config error found when the plugins and routes are set up (%s): exit 2 with file:line:column", async (config, message) => {
+    const run = await cli(["stepflow", "run", "greet.yaml", "--input", "{}", "--config", config], dir);
+    expect(run.stderr).toMatch(message);
+    expect(run.code).toBe(2);
+    const check = await cli(["stepflow", "test", "greet.yaml", "--config", config], dir);
+    expect(check.stdout).toMatch(message);
+    expect(check.code).toBe(1);
   });
 });
 

@@ -19,6 +19,8 @@ const noDefault = join(temp, "no-default.mjs");
 writeFileSync(noDefault, "export const components = {};\n");
 const notComponents = join(temp, "not-components.mjs");
 writeFileSync(notComponents, 'export default { "/x": { description: "no handler" } };\n');
+const sameName = join(temp, "same-name.mjs");
+writeFileSync(sameName, 'export default { echo: { handler: (x) => x }, "/echo": { handler: () => 1 } };\n');
 const blobs = new Map<string, unknown>();
 const services: RuntimeServices = {
   putBlob: (data) => (blobs.set(`b${blobs.size}`, data), `b${blobs.size - 1}`),
@@ -84,6 +86,8 @@ describe("flowspec stepflow serve", () => {
     [["stepflow", "serve", "missing.ts"], /missing\.ts: no such file/],
     [["stepflow", "serve", noDefault], /has no default export/],
     [["stepflow", "serve", notComponents], /component \/x has no handler function/],
+    [["stepflow", "serve", sameName], /same-name\.mjs: components "echo" and "\/echo" are both the component \/echo/],
+    [["stepflow", "serve", sameName, "--http", "--port", "0"], /same-name\.mjs: components "echo" and "\/echo" are both the component \/echo/],
     [["stepflow", "serve", module, "--http", "--port", "http"], /--port must be a port number/],
   ])("exits 2 for %j", async (argv, message) => {
     const run = await cli(argv as string[], repoRoot);

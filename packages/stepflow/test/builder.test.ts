@@ -77,6 +77,10 @@ describe("FlowBuilder", () => {
     });
   });
 
+  it("componentTable refuses two definitions with the same name instead of keeping the last", () => {
+    expect(() => componentTable(defineComponent("/ts/a", () => 1), defineComponent("/ts/a", () => 2))).toThrow(/two components are named "\/ts\/a"/);
+  });
+
   it("carries test cases, a test config and examples, and runs the tests", async () => {
     const f = new FlowBuilder<{ who: string }>({ name: "t", description: "d" });
     const m = f.addStep(b.createMessages, { id: "m", input: { user_prompt: f.input("who") } });

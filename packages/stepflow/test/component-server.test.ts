@@ -113,3 +113,9 @@ describe("connectStdio handshake", () => {
     expect(lines).toEqual(["one"]);
   });
 });
+
+describe("review: component names that differ only by a leading /", () => {
+  it("a server with both echo and /echo is refused, naming both", () => {
+    expect(() => createComponentServer({ echo: { handler: () => 1 }, "/echo": { handler: () => 2 } })).toThrow(/"echo" and "\/echo" are both the component \/echo/);
+  });
+});

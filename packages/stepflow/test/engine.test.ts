@@ -386,3 +386,38 @@ describe("the worked example of §6.3", () => {
     expect(await runFlow(example, input, options)).toEqual(await expected());
   });
 });
+
+describe("review: flows, components and plugins that misbehave", () => {
+  it("a flow object changed after a run is run as it is now, not as it was compiled", async () => {
+    const components = { "/ts/echo": (x: unknown) => x };
+    const f = flow([step("a", "/ts/echo", 1)], fromStep("a")) as any;
+    expect(await runFlow(f, null, { components })).toEqual(ok(1));
+    f.steps[0].input = 2;
+    f.output = { x: fromStep("a") };
+    expect(await runFlow(f, null, { components })).toEqual(ok({ x: 2 }));
+    f.steps.push(step("a", "/ts/echo", 3));
+    expect(await runFlow(f, null, { components })).toEqual(fail500("error analyzing workflow"));
+  });
+
+  it("a TypeScript component that returns nothing answers null, as a component server does", async () => {
+    const seen: unknown[] = [];
+    const components = { "/ts/void": () => undefined, "/ts/see": (x: unknown) => void seen.push(x) };
+    const f = flow([step("a", "/ts/void", 1), step("b", "/ts/see", fromStep("a"))], fromStep("a"));
+    expect(await runFlow(f, null, { components })).toEqual(ok(null));
+    expect(seen).toEqual([null]);
+  });
+
+  it.each([
+    ["not a FlowResult", { hello: 1 }],
+    ["undefined", undefined],
+    ["success without result", { outcome: "success" }],
+    ["failed without an error", { outcome: "failed" }],
+  ])("a plugin answering %s is an execution error naming the step and the plugin", async (_name, answer) => {
+    const plugins = { x: { kind: "odd", execute: async () => answer as FlowResult } };
+    const config = { plugins: {}, routes: { "/x/{*component}": [{ plugin: "x" }] } };
+    let error: ExecutionError | undefined;
+    const result = await runFlow(flow([step("a", "/x/c", 1)], fromStep("a")), null, { plugins, config, onExecutionError: (e) => (error = e) });
+    expect(result).toEqual(fail500('step "a" failed'));
+    expect(error?.message).toMatch(/plugin "x" answered \/c with a malformed result/);
+  });
+});

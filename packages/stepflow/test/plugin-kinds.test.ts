@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRouter, runFlow, runTestCases, type Plugin, type PluginFactory, type StepflowConfig } from "../src/index.js";
 import { join } from "node:path";
-import { fail500, flow, fromStep, ok, step } from "./helpers.js";
+import { deferred, fail500, flow, fromStep, ok, step } from "./helpers.js";
 import { repoRoot } from "../../../test/support.js";
 
 const config: StepflowConfig = {
@@ -81,5 +81,58 @@ describe("plugin kinds: how external component servers slot in", () => {
   it("a stepflow plugin entry without what its transport needs is a config error naming the field", () => {
     expect(() => createRouter({ config: { ...config, plugins: { remote: { type: "stepflow", transport: "http" } } } })).toThrow(/\/plugins\/remote\/url: a stepflow plugin with transport http needs a url/);
     expect(() => createRouter({ config: { ...config, plugins: { remote: { type: "stepflow", transport: "tcp" } } } })).toThrow(/transport must be stdio or http/);
+  });
+});
+
+describe("review: calls back from a component server", () => {
+  const serveModule = (module: string) => ({
+    type: "stepflow",
+    transport: "stdio",
+    command: process.execPath,
+    args: ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), module],
+    env: { PATH: "${PATH}" },
+  });
+  const SCHEMA = "https://stepflow.org/schemas/v1/flow.json";
+
+  it("a flows/evaluate made for one run is not stopped when another run using the same server fails", async () => {
+    const gates = { a: deferred(), b: deferred() };
+    const started = { a: deferred(), b: deferred() };
+    const components = {
+      "/ts/hold": async ({ gate }: { gate: "a" | "b" }) => {
+        started[gate].resolve();
+        await gates[gate].promise;
+        return gate;
+      },
+      // Fails run B once run A's nested flow is under way.
+      "/ts/boom": async () => {
+        await started.a.promise;
+        throw new Error("boom");
+      },
+    };
+    const router = createRouter({ config: { ...config, plugins: { remote: serveModule(join(repoRoot, "examples/stepflow-components/components.ts")) } }, components, workingDirectory: repoRoot });
+    const nested = (gate: string) => ({ $literal: { schema: SCHEMA, steps: [{ id: "h", component: "/ts/hold", input: { gate } }], output: { $from: { step: "h" } } } });
+    try {
+      const runB = runFlow(flow([step("b1", "/remote/eval_flow", { flow: nested("b"), input: null }), step("b2", "/ts/boom")], fromStep("b1")), null, { router });
+      await started.b.promise;
+      // Run A's call back arrives while both runs have a call to the server in flight.
+      const runA = runFlow(flow([step("a1", "/remote/eval_flow", { flow: nested("a"), input: null })], fromStep("a1")), null, { router });
+      expect(await runB).toEqual(fail500('step "b2" failed'));
+      gates.a.resolve();
+      gates.b.resolve();
+      expect(await runA).toEqual(ok(ok("a")));
+    } finally {
+      await router.close();
+    }
+  });
+
+  it("flows/evaluate of a flow the runtime cannot read (a malformed $from) is answered -32602, not a failure to evaluate", async () => {
+    const router = createRouter({ config: { ...config, plugins: { remote: serveModule(join(repoRoot, "packages/stepflow/test/fixtures/callbacks.ts")) } }, workingDirectory: repoRoot });
+    try {
+      const bad = { $literal: { schema: SCHEMA, steps: [], output: { $from: "oops" } } };
+      const result = await runFlow(flow([step("e", "/remote/eval_or_error", { flow: bad, input: null })], fromStep("e")), null, { router });
+      expect(result).toEqual(ok({ code: -32602, message: expect.stringMatching(/Invalid params for flows\/evaluate: \/flow\/output\/\$from: \$from must be/) }));
+    } finally {
+      await router.close();
+    }
   });
 });

@@ -174,3 +174,9 @@ describe("the mock plugin (§4.5)", () => {
     expect(await runFlow(flow([step("s", "/mock/nope", 1)]), {}, { config })).toEqual(fail500('step "s" failed'));
   });
 });
+
+describe("review: component names that differ only by a leading /", () => {
+  it("two TypeScript components that both mean /echo are refused, naming both, instead of one silently replacing the other", () => {
+    expect(() => createRouter({ components: { echo: () => "no slash", "/echo": () => "slash" } })).toThrow(/"echo" and "\/echo" are both the component \/echo/);
+  });
+});

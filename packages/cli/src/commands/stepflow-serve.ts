@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { consoleToStderr } from "@flowspec/runtime/node";
-import { serveHttp, serveStdio, type Components } from "@flowspec/stepflow/server";
+import { createComponentServer, serveHttp, serveStdio, type Components, type ComponentServer } from "@flowspec/stepflow/server";
 import { CliError, type CliIo } from "../io.js";
 import { importDefault } from "../load-module.js";
 
@@ -32,6 +32,7 @@ Examples:
       // must not write there (serveStdio redirects the console only once it is called).
       const restore = options.http ? () => {} : consoleToStderr();
       let components: unknown;
+      let server: ComponentServer;
       try {
         components = await importDefault(module, io.cwd);
         if (typeof components !== "object" || components === null || Object.keys(components).length === 0) {
@@ -39,6 +40,12 @@ Examples:
         }
         for (const [name, component] of Object.entries(components)) {
           if (typeof (component as { handler?: unknown })?.handler !== "function") throw new CliError(`${module}: component ${name} has no handler function`);
+        }
+        try {
+          server = createComponentServer(components as Components);
+        } catch (error) {
+          // e.g. `echo` and `/echo`, which are the same component
+          throw new CliError(`${module}: ${(error as Error).message}`);
         }
       } catch (error) {
         restore();
@@ -50,14 +57,14 @@ Examples:
       if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1) throw new CliError(`--max-line-bytes must be a positive integer`);
       if (options.http) {
         // A taken port or an unknown host is the user's to fix: say which, without a stack trace.
-        const server = await serveHttp(components as Components, { port, host: options.host, maxLineBytes }).catch((error: NodeJS.ErrnoException) => {
+        const listening = await serveHttp(server, { port, host: options.host, maxLineBytes }).catch((error: NodeJS.ErrnoException) => {
           throw new CliError(`cannot listen on ${options.host}:${port}: ${error.code ?? error.message}`);
         });
-        io.stdout.write(`serving ${Object.keys(components).length} components on ${server.url}\n`);
-        await new Promise<void>((resolve) => server.server.once("close", () => resolve()));
+        io.stdout.write(`serving ${Object.keys(components).length} components on ${listening.url}\n`);
+        await new Promise<void>((resolve) => listening.server.once("close", () => resolve()));
         return;
       }
-      const peer = serveStdio(components as Components, { maxLineBytes });
+      const peer = serveStdio(server, { maxLineBytes });
       await new Promise<void>((resolve) => process.stdin.once("end", () => resolve()));
       peer.close();
     });

@@ -3,7 +3,6 @@ import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
 import {
   checkFlow,
   ConfigError,
-  createRouter,
   formatDiagnostics,
   InvalidFlowError,
   parseFlow,
@@ -12,7 +11,7 @@ import {
   type ExecutionError,
   type FlowResult,
 } from "@flowspec/stepflow";
-import { resolveConfig, testPaths, type TestSummary } from "@flowspec/stepflow/node";
+import { createConfiguredRouter, resolveConfig, testPaths, type TestSummary } from "@flowspec/stepflow/node";
 import { readDocument, readText } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
@@ -156,8 +155,7 @@ function readInput(io: CliIo, options: { input?: string; inputFile?: string }): 
 
 function routerFor(io: CliIo, flowFile: string, configFile: string | undefined) {
   try {
-    const resolved = resolveConfig(flowFile, { configFile, cwd: io.cwd });
-    return createRouter({ config: resolved.config, workingDirectory: resolved.workingDirectory, env: io.env });
+    return createConfiguredRouter(resolveConfig(flowFile, { configFile, cwd: io.cwd }), { env: io.env });
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(`config: ${error.message}`);
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`cannot read config ${configFile}`);

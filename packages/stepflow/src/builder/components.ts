@@ -26,7 +26,12 @@ export function defineComponent(name: string, fn?: ComponentFunction): Component
 
 /** The `components` option of `runFlow`/`createRouter` for TypeScript components. */
 export function componentTable(...definitions: ComponentDefinition<any, any>[]): Record<string, ComponentFunction> {
-  return Object.fromEntries(definitions.map((d) => [d.name, d.fn]));
+  const table: Record<string, ComponentFunction> = {};
+  for (const d of definitions) {
+    if (Object.hasOwn(table, d.name)) throw new Error(`two components are named ${JSON.stringify(d.name)}`);
+    table[d.name] = d.fn;
+  }
+  return table;
 }
 
 /** A nested flow for `/eval`, `/map`, `/iterate`: a built `Flow` or a builder (emitted under `$literal`). */

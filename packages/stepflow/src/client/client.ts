@@ -1,5 +1,6 @@
 import { createHttpClient, fetchPost, JsonRpcError, type CallOptions, type RequestHandler } from "@flowspec/runtime/jsonrpc";
 import { createNodeHttpPost, spawnPeer, type SpawnOptions } from "@flowspec/runtime/node";
+import { InvalidFlowError } from "../engine/errors.js";
 import { methodValidation, type ComponentInfo, type Flow, type FlowResult, type InitializeResult } from "../validate.js";
 
 /** What the runtime side answers when a component server calls back during `components/execute`. */
@@ -57,6 +58,12 @@ function runtimeHandlers(services: RuntimeServices): Record<string, RequestHandl
       try {
         return { result: await services.evaluateFlow(flow, input) };
       } catch (error) {
+        // A flow the runtime cannot read (a malformed `$from`, a bad path) is bad params, as a
+        // schema violation is (protocol notes §4.3): -32602, with the issues.
+        if (error instanceof InvalidFlowError) {
+          const issues = error.issues.map((issue) => ({ ...issue, path: `/flow${issue.path}` }));
+          throw new JsonRpcError(-32602, `Invalid params for flows/evaluate: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues);
+        }
         throw new JsonRpcError(-32000, "Failed to evaluate flow", { reason: (error as Error).message });
       }
     },

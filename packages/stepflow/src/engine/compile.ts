@@ -14,17 +14,26 @@ export interface CompiledFlow extends FlowAnalysis {
   dependents: number[][];
 }
 
-const cache = new WeakMap<object, CompiledFlow>();
+/** A compiled flow and the JSON text of the flow it was compiled from. */
+const cache = new WeakMap<object, { text: string; compiled: CompiledFlow }>();
 
 /**
  * Reads a flow the way the runtime deserialises it: schema (with `schema` required) and the
  * structural `$from`/`$literal`/path check. Throws `InvalidFlowError` when either fails. Cached per
- * flow object, so a flow run many times (by `/builtin/map`) is read once.
+ * flow object, so a flow run many times (by `/builtin/map`) is read once; the cache is keyed by
+ * the object but checked against its JSON text, so a flow changed in place is read again.
  */
 export function compileFlow(flow: unknown): CompiledFlow {
+  let text: string | undefined;
   if (typeof flow === "object" && flow !== null) {
+    // Serialising is far cheaper than validating and analysing again (and than running the steps).
+    try {
+      text = JSON.stringify(flow);
+    } catch {
+      // Not JSON (a cycle, a BigInt): never cached; the validator says what is wrong.
+    }
     const cached = cache.get(flow);
-    if (cached) return cached;
+    if (cached && cached.text === text) return cached.compiled;
   }
   const validation = validateFlow(flow);
   if (!validation.ok) throw new InvalidFlowError(schemaDiagnostics(validation.errors));
@@ -38,6 +47,6 @@ export function compileFlow(flow: unknown): CompiledFlow {
   const dependents: number[][] = analysis.steps.map(() => []);
   for (const step of analysis.steps) for (const dep of step.deps) dependents[dep]!.push(step.index);
   const compiled: CompiledFlow = { ...analysis, flow: validation.value, indexOf, fatal: analysis.diagnostics.filter(isFatal), dependents };
-  cache.set(flow as object, compiled);
+  if (text !== undefined) cache.set(flow as object, { text, compiled });
   return compiled;
 }

@@ -156,13 +156,21 @@ class Scheduler implements ResolveScope {
       call = Promise.reject(error);
     }
     call.then(
-      (result) => this.finish(step, result),
+      (result) => this.finish(step, result, route.pluginName, route.component),
       (error) => this.stop(new ExecutionError(REASONS.stepFailed(step.id), (error as Error)?.message ?? String(error), step.id, `${step.pointer}/component`, { cause: error })),
     );
   }
 
-  private finish(step: AnalyzedStep, result: FlowResult): void {
+  private finish(step: AnalyzedStep, result: FlowResult, plugin: string, component: string): void {
     if (this.finished) return;
+    // A plugin written by anyone may answer anything: only a FlowResult becomes the step's result.
+    if (result?.outcome !== "success" || result.result === undefined) {
+      const problem = malformedResult(result);
+      if (problem) {
+        const detail = `plugin ${JSON.stringify(plugin)} answered ${component} with a malformed result (${problem}): ${preview(result)}`;
+        return this.stop(new ExecutionError(REASONS.stepFailed(step.id), detail, step.id, `${step.pointer}/component`));
+      }
+    }
     try {
       this.complete(step.index, result.outcome === "failed" ? this.onError(step, result) : result);
     } catch (error) {
@@ -213,9 +221,31 @@ class Scheduler implements ResolveScope {
       signal,
       blobs: env.router.blobs,
       workingDirectory: env.router.workingDirectory,
-      evaluateFlow: (flow, input) => runNested(flow, input, { ...env, signal }),
+      evaluateFlow: (flow, input, options) => runNested(flow, input, { ...env, signal: options?.signal ?? signal }),
     };
   }
+}
+
+/** What is wrong with a plugin's answer, or `undefined` when it is a FlowResult. */
+function malformedResult(result: unknown): string | undefined {
+  if (typeof result !== "object" || result === null) return "not an object";
+  const { outcome } = result as { outcome?: unknown };
+  if (outcome === "success") return (result as { result?: unknown }).result === undefined ? "success without a result" : undefined;
+  if (outcome === "skipped") return undefined;
+  if (outcome !== "failed") return "no outcome of success, skipped or failed";
+  const error = (result as { error?: { code?: unknown; message?: unknown } }).error;
+  if (typeof error !== "object" || error === null || !Number.isInteger(error.code) || typeof error.message !== "string") return "failed without an error {code, message}";
+  return undefined;
+}
+
+function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
 
 /** A binary min-heap of step indices. */

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseFlow, type FlowDocument } from "../flow-document.js";
-import { defaultConfig, parseStepflowConfig, parseStepflowConfigText, type StepflowConfig } from "../router/config.js";
+import { ConfigError, defaultConfig, parseConfigDocument, parseStepflowConfig, type StepflowConfig } from "../router/config.js";
+import { createRouter, type Router, type RouterOptions } from "../router/router.js";
 import { isObject } from "../values.js";
 
 /**
@@ -20,13 +21,29 @@ export interface ResolvedConfig {
   origin: string | undefined;
   /** `workingDirectory` if set (relative to the config's directory), else the config's directory, else the flow's. */
   workingDirectory: string;
+  /** `file:line:column` of a JSON Pointer into the config, when it was read from a file. */
+  describe?(pointer: string): string;
 }
 
 /** Reads a stepflow-config file. Throws `ConfigError` with file:line:column. */
 export function loadConfigFile(file: string): ResolvedConfig {
-  const config = parseStepflowConfigText(readFileSync(file, "utf8"), file);
+  const document = parseConfigDocument(readFileSync(file, "utf8"), file);
+  const config = parseStepflowConfig(document.value, { file, describe: document.describe });
   const dir = dirname(resolve(file));
-  return { config, origin: file, workingDirectory: config.workingDirectory ? resolve(dir, config.workingDirectory) : dir };
+  return { config, origin: file, workingDirectory: config.workingDirectory ? resolve(dir, config.workingDirectory) : dir, describe: document.describe };
+}
+
+/**
+ * Creates the router of a resolved config. What only setting up the plugins and routes finds (a
+ * bad route pattern, a plugin entry without its url) throws `ConfigError` with file:line:column too.
+ */
+export function createConfiguredRouter(resolved: ResolvedConfig, options: Omit<RouterOptions, "config" | "workingDirectory"> = {}): Router {
+  try {
+    return createRouter({ ...options, config: resolved.config, workingDirectory: resolved.workingDirectory });
+  } catch (error) {
+    if (error instanceof ConfigError && !error.location && resolved.describe) throw new ConfigError(error.reason, error.path, resolved.describe(error.path));
+    throw error;
+  }
 }
 
 const CONFIG_NAMES = ["stepflow-config.yml", "stepflow-config.yaml", "stepflow_config.yml", "stepflow_config.yaml"];

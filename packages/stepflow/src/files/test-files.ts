@@ -6,10 +6,10 @@ import { InvalidFlowError } from "../engine/errors.js";
 import { findCommand } from "../plugins/external.js";
 import type { Flow } from "../generated/index.js";
 import { ConfigError, parseConfigDocument } from "../router/config.js";
-import { createRouter, type RouterOptions } from "../router/router.js";
+import type { RouterOptions } from "../router/router.js";
 import { runTestCases, type CaseReport } from "../testing/test-cases.js";
 import { isObject } from "../values.js";
-import { loadFlowFile, resolveConfig } from "./files.js";
+import { createConfiguredRouter, loadFlowFile, resolveConfig } from "./files.js";
 import { startTestServers, type TestServers } from "./test-servers.js";
 
 export const FLOW_SCHEMA_URL = "https://stepflow.org/schemas/v1/flow.json";
@@ -75,7 +75,7 @@ export async function testFlow(file: string, options: TestOptions = {}): Promise
     const config = resolved.origin && !resolved.origin.includes("(test.config)") ? relative(cwd, resolved.origin) || resolved.origin : resolved.origin;
     let router;
     try {
-      router = createRouter({ ...options, config: resolved.config, workingDirectory: resolved.workingDirectory });
+      router = createConfiguredRouter(resolved, options);
     } catch (error) {
       if (error instanceof ConfigError) return { file, config, cases: [], error: `config ${config ?? ""}: ${error.message}` };
       throw error;

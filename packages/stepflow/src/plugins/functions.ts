@@ -15,9 +15,26 @@ export function componentName(name: string): string {
   return name.startsWith("/") ? name : `/${name}`;
 }
 
+/**
+ * Components by their normalised names. Throws when two names differ only by the leading `/`
+ * (`echo` and `/echo`): one would silently replace the other.
+ */
+export function componentsByName<T>(components: Record<string, T>): Map<string, T> {
+  const table = new Map<string, T>();
+  const given = new Map<string, string>();
+  for (const [name, component] of Object.entries(components)) {
+    const normal = componentName(name);
+    const other = given.get(normal);
+    if (other !== undefined) throw new Error(`components ${JSON.stringify(other)} and ${JSON.stringify(name)} are both the component ${normal}`);
+    given.set(normal, name);
+    table.set(normal, component);
+  }
+  return table;
+}
+
 /** A plugin serving functions by name (the name after routing, e.g. `/double`). */
 export function functionsPlugin(functions: Record<string, ComponentFunction>): Plugin {
-  const table = new Map(Object.entries(functions).map(([name, fn]) => [componentName(name), fn]));
+  const table = componentsByName(functions);
   return {
     kind: "functions",
     serves: (component) => table.has(component),
@@ -27,7 +44,9 @@ export function functionsPlugin(functions: Record<string, ComponentFunction>): P
     async execute(component, input, context) {
       const fn = table.get(component);
       if (!fn) throw new ComponentError(component, `no function registered (known: ${[...table.keys()].join(", ")})`);
-      return success(await fn(input, context));
+      // Nothing returned is `null`, as a component server answers it: a step result is JSON.
+      const output = await fn(input, context);
+      return success(output === undefined ? null : output);
     },
   };
 }

@@ -41,14 +41,34 @@ export function stepflowPlugin(name: string, config: Record<string, unknown>, en
   // an execution error has aborted its signal, and nested runs started under it would fail at once.
   const running = new Set<ComponentContext>();
   let last: ComponentContext | undefined;
+  const live = (): ComponentContext[] => [...running].filter((context) => !context.signal.aborted);
   const engine = (): ComponentContext => {
-    for (const context of running) if (!context.signal.aborted) return context;
-    return last!;
+    const context = live()[0] ?? last;
+    if (!context) throw new Error(`plugin ${JSON.stringify(name)} called back before any component of it ran`);
+    return context;
   };
   const services: RuntimeServices = {
     putBlob: (data) => engine().blobs.put(data),
     getBlob: (blobId) => engine().blobs.get(blobId).catch((error: unknown) => (error instanceof BlobNotFoundError ? undefined : Promise.reject(error))),
-    evaluateFlow: (flow, input) => engine().evaluateFlow(flow, input),
+    evaluateFlow: async (flow, input) => {
+      const candidates = live();
+      // The steps of one run share its signal.
+      const signals = [...new Set(candidates.map((context) => context.signal))];
+      if (signals.length <= 1) return engine().evaluateFlow(flow, input);
+      // Several runs have calls to this server in flight and any of them may have asked: the nested
+      // run lives until all of them have stopped, so one run failing does not stop another's.
+      const untilAll = new AbortController();
+      let left = signals.length;
+      const onAbort = (event: Event) => {
+        if (--left === 0) untilAll.abort((event.target as AbortSignal).reason);
+      };
+      for (const signal of signals) signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        return await candidates[0]!.evaluateFlow(flow, input, { signal: untilAll.signal });
+      } finally {
+        for (const signal of signals) signal.removeEventListener("abort", onAbort);
+      }
+    },
   };
   const commandMissing = async () =>
     launch.transport === "stdio" && !(await findCommand(launch.command, environment))

@@ -16,9 +16,10 @@ export interface ComponentContext {
   /**
    * Runs a flow as a separate nested run in the same engine (same plugins, same blob store) and
    * resolves to its whole `FlowResult` (`failed` and `skipped` included). Rejects with
-   * `InvalidFlowError` for a flow the runtime would not read (e.g. without `schema`).
+   * `InvalidFlowError` for a flow the runtime would not read (e.g. without `schema`). The nested
+   * run stops when `options.signal` aborts; by default, when this run stops.
    */
-  evaluateFlow(flow: Flow, input: unknown): Promise<FlowResult>;
+  evaluateFlow(flow: Flow, input: unknown, options?: { signal?: AbortSignal }): Promise<FlowResult>;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { JsonRpcError, type RequestContext, type RequestHandler } from "@flowspec/runtime/jsonrpc";
 import { isThenable, type ValidationIssue } from "@flowspec/runtime/validation";
 import { methodValidation, type ComponentInfo, type FlowResult } from "../validate.js";
-import { componentName } from "../plugins/functions.js";
+import { componentName, componentsByName } from "../plugins/functions.js";
 import { isStandardSchema, jsonSchemaOf, type FlowInput, type ServerComponent, type ServerComponentContext } from "./components.js";
 
 /** The error codes of the StepFlow 0.2.x component protocol docs (protocol notes §5). */
@@ -34,7 +34,7 @@ export interface ComponentServer {
  * Serve it with `serveStdio` or `serveHttp`.
  */
 export function createComponentServer(components: Components): ComponentServer {
-  const byName = new Map(Object.entries(components).map(([name, component]) => [componentName(name), component]));
+  const byName = componentsByName(components);
   const info = (name: string, component: ServerComponent): ComponentInfo => {
     const result: ComponentInfo = { component: name };
     if (component.description !== undefined) result.description = component.description;
