@@ -29,4 +29,4 @@ export {
 } from "./builder/run-builder.js";
 export { callable, bindingModeFor } from "./builder/callable.js";
 export { verifyWebhook, parseWebhookDelivery, type WebhookDelivery, type WebhookHeaders, type VerifyWebhookOptions } from "./webhooks/verify.js";
-export { signWebhook } from "./webhooks/signature.js";
+export { signWebhook, type WebhookBody } from "./webhooks/signature.js";

@@ -8,6 +8,8 @@ import {
   RunsClient,
   ValidationError,
   type AgentRunInput,
+  type CreateRunCommand,
+  type Run,
   type RunOf,
   type CreateRunCommandOf,
   type McpServerRunInput,
@@ -151,5 +153,16 @@ describe("create-run builders: types", () => {
     expect(() => createRun("robot", "x")).toThrow(TypeError);
     // @ts-expect-error callable refs carry no bindingMode from the caller
     callable.local({ alias: "a", resourceType: "tool", resourceId: "r", bindingMode: "inject" });
+  });
+
+  it("make client.create refuse a literal body whose input mode is not its resourceType at compile time", async () => {
+    const client = new RunsClient({ baseUrl: "http://127.0.0.1:9", orgId: "o", token: "t", fetch: async () => new Response("{}") });
+    // @ts-expect-error a literal body whose input mode is not its resourceType
+    await expect(client.create({ resourceType: "tool", resourceId: "t", input: { mode: "agent", messages: [] } })).rejects.toThrow(ValidationError);
+    // @ts-expect-error the same for an MCP-server run given a tool input
+    await expect(client.create({ resourceType: "mcp_server", resourceId: "m", input: { mode: "tool", arguments: {} } })).rejects.toThrow(ValidationError);
+    // A body typed only as CreateRunCommand still compiles; it is validated at run time.
+    const plain: Promise<Run> = client.create(toolRun("t").build() as CreateRunCommand);
+    await expect(plain).rejects.toThrow(); // the fake answer is no envelope
   });
 });

@@ -101,6 +101,46 @@ describe("webhooks", () => {
     expect(timingSafeEqual(new Uint8Array(0), new Uint8Array(0))).toBe(true);
   });
 
+  it.each([
+    { name: "NaN (any timestamp would pass)", toleranceSec: NaN },
+    { name: "-1", toleranceSec: -1 },
+    { name: "a string", toleranceSec: "300" as unknown as number },
+  ])("refuses a toleranceSec of $name instead of turning the timestamp check off", async ({ toleranceSec }) => {
+    const headers = await headersFor(rawBody, { timestamp: ts - 365 * 24 * 3600 });
+    await expect(verifyWebhook({ rawBody, headers, secret, now, toleranceSec })).rejects.toThrow(RangeError);
+  });
+
+  it("accepts the body as a string, Buffer, Uint8Array or ArrayBuffer (what request.arrayBuffer() gives)", async () => {
+    const headers = await headersFor();
+    const bytes = new TextEncoder().encode(rawBody);
+    // A pooled Buffer: a view into a larger ArrayBuffer at an offset.
+    const pooled = Buffer.from(rawBody);
+    for (const body of [rawBody, pooled, bytes, bytes.buffer.slice(0)]) {
+      await expect(verifyWebhook({ rawBody: body, headers, secret, now })).resolves.toMatchObject({ eventId: "ev-7" });
+    }
+    expect(parseWebhookDelivery(bytes.buffer.slice(0))).toMatchObject({ eventId: "ev-7" });
+  });
+
+  it("refuses a parsed body with a TypeError saying why, never re-serializing it", async () => {
+    const headers = await headersFor();
+    const error = await verifyWebhook({ rawBody: JSON.parse(rawBody) as never, headers, secret, now }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/exactly as received.*got object/);
+    expect(() => parseWebhookDelivery(JSON.parse(rawBody) as never)).toThrow(TypeError);
+  });
+
+  it("finds the signature when two webhook-signature headers arrive joined by \", \" (Headers, Node)", async () => {
+    const signed = await headersFor();
+    for (const order of [[signed["webhook-signature"], "v1,AAAA"], ["v1,AAAA", signed["webhook-signature"]]]) {
+      const headers = new Headers({ "webhook-id": signed["webhook-id"], "webhook-timestamp": signed["webhook-timestamp"] });
+      for (const value of order) headers.append("webhook-signature", value);
+      await expect(verifyWebhook({ rawBody, headers, secret, now })).resolves.toMatchObject({ eventId: "ev-7" });
+      // Node's IncomingMessage joins them the same way.
+      const nodeHeaders = { "Webhook-Id": signed["webhook-id"], "WEBHOOK-TIMESTAMP": signed["webhook-timestamp"], "webhook-signature": order.join(", ") };
+      await expect(verifyWebhook({ rawBody, headers: nodeHeaders, secret, now })).resolves.toMatchObject({ eventId: "ev-7" });
+    }
+  });
+
   it("refuses a verified delivery whose eventId differs from webhook-id", async () => {
     const other = JSON.stringify({ eventId: "ev-9", eventType: "message.completed", runId: "run-1" });
     const error = await verifyWebhook({ rawBody: other, headers: await headersFor(other), secret, now }).catch((e: unknown) => e);

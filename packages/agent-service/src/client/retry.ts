@@ -1,6 +1,7 @@
 /** Backoff and `Retry-After` (protocol notes §4.4): openai-node's defaults, injectable for tests. */
 import { startTimer } from "@flowspec/runtime";
 import { DEFAULTS } from "../routes.js";
+import { checkCount, checkMs } from "./options.js";
 
 export interface RetryOptions {
   /** Retries after the first try (default 2). */
@@ -21,10 +22,10 @@ export type ResolvedRetry = Required<RetryOptions>;
 
 export function resolveRetry(options: RetryOptions = {}): ResolvedRetry {
   return {
-    maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
-    initialDelayMs: options.initialDelayMs ?? DEFAULTS.initialRetryDelayMs,
-    maxDelayMs: options.maxDelayMs ?? DEFAULTS.maxRetryDelayMs,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs,
+    maxRetries: checkCount("retry.maxRetries", options.maxRetries) ?? DEFAULTS.maxRetries,
+    initialDelayMs: checkMs("retry.initialDelayMs", options.initialDelayMs) ?? DEFAULTS.initialRetryDelayMs,
+    maxDelayMs: checkMs("retry.maxDelayMs", options.maxDelayMs) ?? DEFAULTS.maxRetryDelayMs,
+    maxRetryAfterMs: checkMs("retry.maxRetryAfterMs", options.maxRetryAfterMs) ?? DEFAULTS.maxRetryAfterMs,
     random: options.random ?? Math.random,
     sleep: options.sleep ?? sleep,
   };

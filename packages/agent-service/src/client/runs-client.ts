@@ -25,7 +25,8 @@ import {
 import { ValidationError, WaitTimeoutError } from "./errors.js";
 import { request, type FetchLike, type HttpConfig, type Query } from "./http.js";
 import { startTimer } from "@flowspec/runtime";
-import { resolveRetry, type RetryOptions } from "./retry.js";
+import { checkInteger, checkMs } from "./options.js";
+import { backoffDelay, resolveRetry, type RetryOptions } from "./retry.js";
 import { openRunStream, type RunStream, type StreamOptions } from "./stream.js";
 
 export interface RunsClientOptions {
@@ -116,7 +117,7 @@ export class RunsClient {
       orgId: options.orgId,
       token: options.token,
       fetch: fetchImpl,
-      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      timeoutMs: checkMs("timeoutMs", options.timeoutMs) ?? DEFAULTS.timeoutMs,
       retry: resolveRetry(options.retry),
       headers: options.headers ?? {},
     };
@@ -136,8 +137,10 @@ export class RunsClient {
    * Creates a run. The body is validated first (ValidationError lists every problem). With an
    * `idempotencyKey` the call is retried like an idempotent one, and repeating it returns the same run.
    */
+  // One overload only: a body typed as plain CreateRunCommand matches it (R is then every type), and
+  // a second `(body: CreateRunCommand)` overload let a literal whose input mode differs from its
+  // resourceType typecheck.
   async create<R extends TaskResourceType>(body: CreateRunCommandOf<R>, options?: CallOptions): Promise<RunOf<R>>;
-  async create(body: CreateRunCommand, options?: CallOptions): Promise<Run>;
   async create(body: CreateRunCommand, options: CallOptions = {}): Promise<Run> {
     const check = (this.#strictRequests ? validateCreateRunCommand : validateCreateRunCommandResponse)(body);
     if (!check.ok) throw new ValidationError("CreateRunCommand", check.errors);
@@ -189,6 +192,8 @@ export class RunsClient {
    */
   async *list(filters: RunListFilters & { pageSize?: number } = {}, options: CallOptions = {}): AsyncGenerator<Run> {
     const { pageSize = LIST_LIMITS.defaultLimit, ...rest } = filters;
+    // Before the first page: a limit of 0 would be an empty page, which ends the listing silently.
+    checkInteger("pageSize", pageSize, 1);
     const seen = new Set<string>();
     for (let offset = 0; ; ) {
       const page = await this.listPage({ ...rest, offset, limit: pageSize }, options);
@@ -197,8 +202,10 @@ export class RunsClient {
         seen.add(run.runId);
         yield run;
       }
-      if (page.list.length === 0 || page.offset + page.list.length >= page.total) return;
-      offset = page.offset + page.list.length;
+      // Advanced from the offset asked for, not the one echoed: a server that echoes a wrong
+      // offset (say 0 every time) would otherwise be asked for the same page forever.
+      offset += page.list.length;
+      if (page.list.length === 0 || offset >= page.total) return;
     }
   }
 
@@ -233,7 +240,8 @@ export class RunsClient {
   }
 
   /** One page of a run's events after `afterSequence` (default 0), by ascending sequence. */
-  listEvents(runId: string, page: { afterSequence?: number; limit?: number } = {}, options: CallOptions = {}): Promise<EventPage> {
+  async listEvents(runId: string, page: { afterSequence?: number; limit?: number } = {}, options: CallOptions = {}): Promise<EventPage> {
+    checkInteger("afterSequence", page.afterSequence, 0);
     return request(this.#config, {
       method: "GET",
       url: this.#readUrl + ROUTES.events(this.orgId, runId),
@@ -270,6 +278,7 @@ export class RunsClient {
    * WaitTimeoutError after `timeoutMs` without cancelling the run.
    */
   async waitForCompletion(runId: string, options: { timeoutMs?: number; signal?: AbortSignal; stream?: Omit<StreamOptions, "signal" | "afterSequence"> } = {}): Promise<Run> {
+    checkMs("timeoutMs", options.timeoutMs);
     const controller = new AbortController();
     const onAbort = () => controller.abort(options.signal!.reason);
     if (options.signal?.aborted) throw options.signal.reason;
@@ -277,13 +286,21 @@ export class RunsClient {
     const timeout = new Error("wait timeout");
     const stopTimer = options.timeoutMs === undefined ? undefined : startTimer(() => controller.abort(timeout), options.timeoutMs);
     try {
-      const run = await this.get(runId, { signal: controller.signal });
-      if (isTerminalRun(run)) return run;
-      const events = this.stream(runId, { ...options.stream, afterSequence: run.eventSequence, signal: controller.signal });
-      for await (const _ of events) {
-        // drain to the terminal frame
+      let run = await this.get(runId, { signal: controller.signal });
+      // The stream can end while the run goes on (an end frame with a non-terminal status, e.g. a
+      // server's limit on stream length), and the read plane can lag behind the stream's end: until
+      // `get` shows the run terminal, stream again from where the last stream stopped, backing off.
+      let streamed = 0;
+      for (let round = 0; !isTerminalRun(run); round++) {
+        if (round > 0) await this.#config.retry.sleep(backoffDelay(round - 1, this.#config.retry), controller.signal);
+        const events = this.stream(runId, { ...options.stream, afterSequence: Math.max(run.eventSequence, streamed), signal: controller.signal });
+        for await (const _ of events) {
+          // drain to the terminal frame
+        }
+        streamed = events.lastSequence;
+        run = await this.get(runId, { signal: controller.signal });
       }
-      return await this.get(runId, { signal: controller.signal });
+      return run;
     } catch (error) {
       if (controller.signal.aborted && controller.signal.reason === timeout) throw new WaitTimeoutError(runId, options.timeoutMs!);
       throw error;

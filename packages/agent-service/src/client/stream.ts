@@ -6,7 +6,8 @@
 import type { Run, RunStreamTerminal, SequencedOutputEnvelope } from "../generated/index.js";
 import { DEFAULTS, isTerminalRun, QUERY, ROUTES, STREAM_CONTENT_TYPES, type StreamTransport } from "../routes.js";
 import { ApiError, StreamFrameError, StreamProtocolError, type FramePosition } from "./errors.js";
-import { authHeaders, buildUrl, isRetryableError, retryDelay, unwrap, type HttpConfig } from "./http.js";
+import { authHeaders, buildUrl, isRetryableError, orAbort, retryDelay, unwrap, type HttpConfig } from "./http.js";
+import { checkCount, checkInteger, checkMs } from "./options.js";
 import { createFrameDecoder, type Frame } from "./frames.js";
 import { startTimer } from "@flowspec/runtime";
 import { backoffDelay } from "./retry.js";
@@ -76,6 +77,9 @@ const warnUnknown = (frame: UnknownFrame) =>
   );
 
 export function openRunStream(deps: StreamDeps, runId: string, options: StreamOptions = {}): RunStream {
+  checkMs("idleTimeoutMs", options.idleTimeoutMs);
+  checkCount("maxReconnects", options.maxReconnects);
+  checkInteger("afterSequence", options.afterSequence, 0);
   const start = options.afterSequence ?? 0;
   const state: State = { terminal: undefined, last: start, delivered: start, reconnects: 0 };
   let iterated = false;
@@ -183,7 +187,13 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
     let outcome: Dropped | undefined;
     try {
       // Connect.
-      const headers: Record<string, string> = { ...(await authHeaders(config)), accept: STREAM_CONTENT_TYPES[transport] };
+      // A token() that hangs must not outlive the idle timeout or the caller's abort.
+      const auth = await orAbort(authHeaders(config), controller.signal).catch((error: unknown) => {
+        if (signal?.aborted) throw signal.reason;
+        if (idled) throw new Dropped("idle timeout while getting the token", error);
+        throw error;
+      });
+      const headers: Record<string, string> = { ...auth, accept: STREAM_CONTENT_TYPES[transport] };
       if (transport === "sse" && state.last > 0) headers["last-event-id"] = String(state.last);
       const url = buildUrl(deps.streamBaseUrl, ROUTES.stream(config.orgId, runId), {
         [QUERY.cursor]: state.last,
@@ -296,21 +306,7 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
  * grew with everything the stream had delivered.)
  */
 function readOrAbort(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal): ReturnType<typeof reader.read> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    reader.read().then(
-      (chunk) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(chunk);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return orAbort(reader.read(), signal);
 }
 
 /** What the stream keeps across connections besides `State`. */

@@ -15,9 +15,26 @@ export function secretBytes(secret: string): Uint8Array {
   return bytes;
 }
 
-export function signedContent(id: string, timestamp: string, rawBody: string | Uint8Array): Uint8Array {
+/** A delivery's body exactly as received: the text, or its bytes (a Buffer is a Uint8Array). */
+export type WebhookBody = string | Uint8Array | ArrayBuffer;
+
+/**
+ * The body's bytes. Anything else is refused: a parsed body (Express' `req.body` after
+ * `express.json()`) would have to be re-serialized, which does not give back the signed bytes.
+ */
+export function bodyBytes(rawBody: WebhookBody): Uint8Array {
+  if (typeof rawBody === "string") return utf8.encode(rawBody);
+  // Checked without instanceof, which fails for bytes made in another realm (vm, some test runners).
+  if (ArrayBuffer.isView(rawBody)) return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  if (Object.prototype.toString.call(rawBody) === "[object ArrayBuffer]") return new Uint8Array(rawBody as ArrayBuffer);
+  throw new TypeError(
+    `rawBody must be the body exactly as received (a string, Buffer, Uint8Array or ArrayBuffer), got ${rawBody === null ? "null" : typeof rawBody}: a parsed and re-serialized body is not what was signed`,
+  );
+}
+
+export function signedContent(id: string, timestamp: string, rawBody: WebhookBody): Uint8Array {
   const prefix = utf8.encode(`${id}.${timestamp}.`);
-  const body = typeof rawBody === "string" ? utf8.encode(rawBody) : rawBody;
+  const body = bodyBytes(rawBody);
   const content = new Uint8Array(prefix.length + body.length);
   content.set(prefix);
   content.set(body, prefix.length);
@@ -65,7 +82,7 @@ export function fromBase64(text: string): Uint8Array | undefined {
  */
 export async function signWebhook(options: {
   id: string;
-  rawBody: string | Uint8Array;
+  rawBody: WebhookBody;
   secret: string;
   /** Unix seconds (default now). */
   timestamp?: number;

@@ -8,7 +8,8 @@
 import type { OutputEvent } from "../generated/index.js";
 import { WebhookVerificationError } from "../client/errors.js";
 import { validateOutputEventResponse } from "../validate.js";
-import { fromBase64, hmacKey, signedContent, timingSafeEqual } from "./signature.js";
+import { checkMs } from "../client/options.js";
+import { bodyBytes, fromBase64, hmacKey, signedContent, timingSafeEqual, type WebhookBody } from "./signature.js";
 
 /** A delivery's body (provisional): at least once, so dedupe by `eventId`. */
 export interface WebhookDelivery {
@@ -27,8 +28,8 @@ export interface WebhookDelivery {
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
 export interface VerifyWebhookOptions {
-  /** The body exactly as received (a string, or the bytes). */
-  rawBody: string | Uint8Array;
+  /** The body exactly as received (a string, or the bytes: Buffer, Uint8Array, ArrayBuffer); never parsed JSON. */
+  rawBody: WebhookBody;
   headers: WebhookHeaders;
   /** The value behind the subscription's `secretRef`. */
   secret: string;
@@ -47,6 +48,7 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 }
 
 export async function verifyWebhook(options: VerifyWebhookOptions): Promise<WebhookDelivery> {
+  const body = bodyBytes(options.rawBody);
   const id = header(options.headers, "webhook-id");
   const timestamp = header(options.headers, "webhook-timestamp");
   const signatures = header(options.headers, "webhook-signature");
@@ -54,16 +56,21 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
   if (missing.length > 0) throw new WebhookVerificationError("headers", `missing ${missing.join(", ")}`);
 
   if (!/^\d+$/.test(timestamp!.trim())) throw new WebhookVerificationError("timestamp", `webhook-timestamp must be Unix seconds, got ${JSON.stringify(timestamp)}`);
-  const tolerance = options.toleranceSec ?? 300;
+  // Checked like every numeric option: a NaN tolerance would accept any timestamp, turning replay protection off.
+  const tolerance = checkMs("toleranceSec", options.toleranceSec, "seconds") ?? 300;
   const skew = Math.abs((options.now ?? Date.now()) / 1000 - Number(timestamp));
   if (skew > tolerance) throw new WebhookVerificationError("timestamp", `webhook-timestamp is ${Math.round(skew)} s away from now (tolerance ${tolerance} s)`);
 
   const key = await hmacKey(options.secret, "sign");
-  const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, signedContent(id!, timestamp!.trim(), options.rawBody)));
+  const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, signedContent(id!, timestamp!.trim(), body)));
+  // Entries are `version,signature`, space-separated. Two webhook-signature headers reach us joined
+  // by ", " (Headers, Node), which leaves a trailing comma on an entry: read as the Standard
+  // Webhooks libraries do, the signature is what follows the first comma, up to the next.
   const candidates = signatures!
-    .split(" ")
-    .filter((entry) => entry.startsWith("v1,"))
-    .map((entry) => fromBase64(entry.slice(3)));
+    .split(/\s+/)
+    .map((entry) => entry.split(","))
+    .filter(([version]) => version === "v1")
+    .map(([, signature]) => fromBase64(signature ?? ""));
   if (candidates.length === 0) throw new WebhookVerificationError("signature", "webhook-signature lists no v1 signature");
   let valid = false;
   for (const signature of candidates) {
@@ -75,17 +82,18 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
   }
   if (!valid) throw new WebhookVerificationError("signature", "no listed signature matches the body");
 
-  return parseWebhookDelivery(options.rawBody, id!);
+  return parseWebhookDelivery(body, id!);
 }
 
 /** Parses a (verified) delivery body; `webhookId`, when given, must equal its `eventId`. */
-export function parseWebhookDelivery(rawBody: string | Uint8Array, webhookId?: string): WebhookDelivery {
+export function parseWebhookDelivery(rawBody: WebhookBody, webhookId?: string): WebhookDelivery {
   const fail = (message: string): never => {
     throw new WebhookVerificationError("payload", message);
   };
+  const text = typeof rawBody === "string" ? rawBody : new TextDecoder().decode(bodyBytes(rawBody));
   let body: unknown;
   try {
-    body = JSON.parse(typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody));
+    body = JSON.parse(text);
   } catch (error) {
     fail(`the body is not JSON (${(error as Error).message})`);
   }
