@@ -62,9 +62,22 @@ export function readSchemaFiles(schemaDir: string, setName: string): SchemaFile[
     const text = withLf(readFileSync(join(schemaDir, path), "utf8"));
     const json = parseJsonObject(text, join(schemaDir, path));
     const dialect = dialectOf(json, join(schemaDir, path));
-    const uri = typeof json.$id === "string" ? json.$id : fileUri(setName, path);
+    const uri = baseUri(json, fileUri(setName, path), join(schemaDir, path));
     return { path, sha256: sha256(text), json, uri, dialect };
   });
+}
+
+/**
+ * The base URI a file's `$ref`s resolve against: its `$id`, resolved against where the file is (a
+ * relative `$id` such as `"item.json"` is relative to the file, as JSON Schema says), else that place.
+ */
+export function baseUri(json: JsonObject, place: string, where: string): string {
+  if (typeof json.$id !== "string") return place;
+  try {
+    return new URL(json.$id, place).href;
+  } catch {
+    throw new Error(`${where}: "$id" ${JSON.stringify(json.$id)} is not a URI or a relative reference`);
+  }
 }
 
 /**

@@ -121,3 +121,16 @@ describe("diffSchemas on schema objects", () => {
     expect(diffSchemas(before, after, { dialect: "draft-07" }).changes.map((c) => c.kind)).toEqual(["type-changed"]);
   });
 });
+
+describe("diffSchemas with a relative root $id", () => {
+  const dir = mkdtempSync(join(tmpdir(), "flowspec-diff-relid-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  it("resolves $refs against the file (a relative $id is relative to it) and reports the change", () => {
+    const schema = (minLength: number) =>
+      JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", $id: "item.json", type: "object", properties: { id: { $ref: "#/definitions/ItemId" } }, definitions: { ItemId: { type: "string", minLength } } });
+    writeFileSync(join(dir, "old.json"), schema(1));
+    writeFileSync(join(dir, "new.json"), schema(3));
+    const report = diffSchemas(join(dir, "old.json"), join(dir, "new.json"));
+    expect(report.changes.map((c) => [c.kind, c.pointerNew])).toEqual([["bound-tightened", "/definitions/ItemId/minLength"]]);
+  });
+});

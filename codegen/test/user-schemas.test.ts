@@ -229,6 +229,16 @@ describe("codegen on users' schemas", () => {
     expect(codegen).toEqual(ajv);
   });
 
+  it("resolves a relative root $id against the file, as JSON Schema says", async () => {
+    const generated = await generateFolder({
+      "item.json": { $id: "item.json", title: "Item", type: "object", properties: { id: { $ref: "#/definitions/ItemId" }, tag: { $ref: "tag.json" } }, definitions: { ItemId: { type: "string", minLength: 2 } } },
+      "tag.json": { $id: "tag.json", title: "Tag", type: "string", enum: ["a", "b"] },
+    });
+    const check = generated.validators.Item!;
+    expect([check({ id: "ab", tag: "a" }), check({ id: "a" }), check({ tag: "c" })]).toEqual([true, false, false]);
+    expect(typeCheck(generated.dir)).toBe("");
+  });
+
   it("leaves no generator notes about patternProperties in the types", async () => {
     const generated = await generateFolder({
       "map.json": { title: "Map", type: "object", properties: { headers: { description: "By name.", type: "object", patternProperties: { "^x-": { type: "string" }, "^a*/b$": { type: "number" } } } } },

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve as resolvePath, sep } from "node:path";
 import { isRecord } from "../config.js";
-import { dialectOf, readSchemaFiles, type Dialect, type JsonObject } from "../schema-set.js";
+import { baseUri, dialectOf, readSchemaFiles, type Dialect, type JsonObject } from "../schema-set.js";
 import { forEachSchema, getAt } from "../walk.js";
 import type { DiffOptions, SchemaInput } from "./types.js";
 
@@ -49,7 +49,7 @@ export function loadSide(input: SchemaInput, options: DiffOptions, label: string
       throw new Error(`${where}: no "$schema"; declare the dialect in the schema, or pass the dialect option ("draft-07" or "draft-2020-12")`);
     }
     const dialect = json.$schema === undefined ? options.dialect! : dialectOf(json, where);
-    const uri = typeof json.$id === "string" ? json.$id : MEMORY_BASE + (path || "schema.json");
+    const uri = baseUri(json, MEMORY_BASE + (path || "schema.json"), where);
     return { path, json, uri, dialect };
   });
   return makeSide(label, files, !inMemory, undefined);
@@ -89,7 +89,7 @@ function readFileAt(diskPath: string, relPath: string, where: string): LoadedFil
   }
   if (!isRecord(json)) throw new Error(`${where}: must hold a JSON Schema object`);
   const dialect = dialectOf(json, where);
-  const uri = typeof json.$id === "string" ? json.$id : `flowspec:/set/${relPath.split("/").map(encodeURIComponent).join("/")}`;
+  const uri = baseUri(json, `flowspec:/set/${relPath.split("/").map(encodeURIComponent).join("/")}`, where);
   return { path: relPath, json, uri, dialect, diskPath };
 }
 
