@@ -38,6 +38,22 @@ describe("RunsClient: numeric options are checked where they are passed", () => 
     expect(urls).toHaveLength(0);
   });
 
+  it("takes timeoutMs 0 as no timeout, as the other flowspec clients do (it timed out at once)", async () => {
+    let answer!: () => void;
+    const slow = new Promise<void>((resolve) => (answer = resolve));
+    // Like fetch, the answer never comes once the request's signal has aborted.
+    const fetch = (_url: string, init: RequestInit) =>
+      new Promise<Response>((resolve, reject) => {
+        init.signal?.addEventListener("abort", () => reject(init.signal!.reason));
+        void slow.then(() => resolve(ok(fakeRun())));
+      });
+    const client = new RunsClient({ ...base, timeoutMs: 0, retry: { maxRetries: 0 }, fetch });
+    const got = client.get("run-1");
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    answer();
+    await expect(got).resolves.toMatchObject({ runId: fakeRun().runId });
+  });
+
   it("accepts Infinity for counts and durations", () => {
     expect(() => new RunsClient({ ...base, timeoutMs: Infinity, retry: { maxRetries: Infinity } })).not.toThrow();
   });

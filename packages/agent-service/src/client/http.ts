@@ -105,10 +105,11 @@ async function once<T>(config: HttpConfig, spec: RequestSpec<T>, url: string): P
   if (spec.signal?.aborted) throw spec.signal.reason;
   spec.signal?.addEventListener("abort", onAbort, { once: true });
   let timedOut = false;
+  // 0 means no timeout, as in the other flowspec clients (not "time out at once").
   const stopTimer = startTimer(() => {
     timedOut = true;
     controller.abort();
-  }, timeoutMs);
+  }, timeoutMs === 0 ? Infinity : timeoutMs);
   const noAnswer = (error: unknown): never => {
     if (spec.signal?.aborted) throw spec.signal.reason;
     if (timedOut) throw new ApiTimeoutError(timeoutMs);

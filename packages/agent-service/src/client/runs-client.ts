@@ -284,7 +284,7 @@ export class RunsClient {
     if (options.signal?.aborted) throw options.signal.reason;
     options.signal?.addEventListener("abort", onAbort, { once: true });
     const timeout = new Error("wait timeout");
-    const stopTimer = options.timeoutMs === undefined ? undefined : startTimer(() => controller.abort(timeout), options.timeoutMs);
+    const stopTimer = options.timeoutMs === undefined || options.timeoutMs === 0 ? undefined : startTimer(() => controller.abort(timeout), options.timeoutMs);
     try {
       let run = await this.get(runId, { signal: controller.signal });
       // The stream can end while the run goes on (an end frame with a non-terminal status, e.g. a
