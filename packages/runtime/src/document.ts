@@ -37,7 +37,10 @@ export class DocumentParseError extends Error {
 export interface ParseSourceOptions {
   /** Used in locations and errors; its extension picks the format when `format` is not given. */
   file?: string;
-  /** `json` parses with `JSON.parse`; `yaml` with YAML 1.2 (core schema: timestamps stay strings). */
+  /**
+   * `json` parses with `JSON.parse`; `yaml` with YAML 1.2 (core schema: timestamps stay strings).
+   * Either way a key repeated in one object is a `DocumentParseError` at its second occurrence.
+   */
   format?: "json" | "yaml";
 }
 
@@ -45,6 +48,7 @@ export interface ParseSourceOptions {
  * Parses JSON or YAML into plain data, keeping enough of the source to map JSON Pointers back to
  * `file:line:column`. JSON is parsed by `JSON.parse` (exact numbers and strings); its locations
  * come from the YAML parser, which reads JSON as the YAML 1.2 subset it is, only when asked.
+ * A duplicate key is an error in both formats: JSON.parse would keep the last value silently.
  */
 export function parseSourceDocument(text: string, options: ParseSourceOptions = {}): SourceDocument {
   const { file } = options;
@@ -61,6 +65,8 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
     } catch (error) {
       throw jsonSyntaxError(error as SyntaxError, text, file);
     }
+    const duplicate = jsonDuplicateKey(text);
+    if (duplicate) throw new DocumentParseError(`duplicate key ${JSON.stringify(duplicate.key)}`, file, offsetLocation(text, duplicate.offset));
   } else {
     value = tree().value;
   }
@@ -72,7 +78,7 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
     for (const token of parsePointer(pointer)) {
       // Below an alias, the values are those of the anchored node.
       if (isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
-      const next = childNode(node, token, format === "json");
+      const next = childNode(node, token);
       if (!next) break;
       node = next.node;
       offset = next.offset;
@@ -99,28 +105,39 @@ function sniffFormat(text: string): "json" | "yaml" {
 
 /**
  * For JSON, the tree only serves locations of a text JSON.parse accepted, so what YAML alone
- * refuses (duplicate keys, a lone CR) must not make `locate` throw.
+ * refuses (a lone CR) must not make `locate` throw.
  */
 function parseYamlTree(text: string, file: string | undefined, json: boolean) {
   const lineCounter = new LineCounter();
-  const doc: Document.Parsed = parseYaml(text, { lineCounter, prettyErrors: false, uniqueKeys: !json });
+  const duplicates: string[] = [];
+  // Keys are the same when toJS would give them the same property name (`1` and "1", `~` and ""),
+  // so that no value is dropped silently; each match is one DUPLICATE_KEY error, in order.
+  const sameKey = (a: unknown, b: unknown) => {
+    const same = a === b || (isScalar(a) && isScalar(b) && keyName(a) === keyName(b));
+    if (same) duplicates.push(keyName(b as Node) ?? "");
+    return same;
+  };
+  const doc: Document.Parsed = parseYaml(text, { lineCounter, prettyErrors: false, uniqueKeys: json ? false : sameKey });
   const [error] = doc.errors;
   if (error && !json) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new DocumentParseError(error.message.split("\n")[0]!, file, { line, column: col });
+    const reason = error.code === "DUPLICATE_KEY" ? `duplicate key ${JSON.stringify(duplicates[0])}` : error.message.split("\n")[0]!;
+    throw new DocumentParseError(reason, file, { line, column: col });
   }
   return { doc, contents: doc.contents, lineCounter, value: json ? undefined : (doc.toJS({ maxAliasCount: 10_000 }) as unknown) };
 }
 
-/** `last`: of duplicate keys, the last one counts (JSON.parse); YAML refuses duplicates. */
-function childNode(node: Node | null, token: string, last: boolean): { node: Node | null; offset: number } | undefined {
+/** The property name toJS gives a scalar key (a null key is ""); undefined for other keys. */
+function keyName(key: unknown): string | undefined {
+  if (!isScalar(key)) return undefined;
+  return key.value === null ? "" : String(key.value);
+}
+
+function childNode(node: Node | null, token: string): { node: Node | null; offset: number } | undefined {
   if (isMap(node)) {
-    const items = last ? [...node.items].reverse() : node.items;
-    for (const pair of items) {
+    for (const pair of node.items) {
       if (!isPair(pair)) continue;
-      // As toJS names keys: a null key is "".
-      const key = isScalar(pair.key) ? (pair.key.value === null ? "" : String(pair.key.value)) : undefined;
-      if (key !== token) continue;
+      if (keyName(pair.key) !== token) continue;
       const value = pair.value as Node | null;
       const offset = value?.range?.[0] ?? (pair.key as Node).range?.[0] ?? 0;
       return { node: value, offset };
@@ -138,8 +155,7 @@ function jsonSyntaxError(error: SyntaxError, text: string, file: string | undefi
   const match = /position (\d+)/.exec(error.message);
   // V8's "Unexpected token 'x', "…" is not valid JSON" has no position: find it by scanning.
   const position = match ? Number(match[1]) : jsonErrorOffset(text);
-  const before = text.slice(0, position).split("\n");
-  const location = { line: before.length, column: before[before.length - 1]!.length + 1 };
+  const location = offsetLocation(text, position);
   const reason = error.message
     .replace(/^JSON\.parse: /, "")
     .replace(/ in JSON at position \d+.*$/, "")
@@ -148,11 +164,40 @@ function jsonSyntaxError(error: SyntaxError, text: string, file: string | undefi
   return new DocumentParseError(reason, file, location);
 }
 
+function offsetLocation(text: string, offset: number): SourceLocation {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
 /** The offset of the first character that makes `text` invalid JSON (RFC 8259), or its length. */
 export function jsonErrorOffset(text: string): number {
+  return scanJson(text, false).end;
+}
+
+/**
+ * The first key repeated within one object of a text JSON.parse accepted: its name as JSON.parse
+ * reads it, and the offset of its second occurrence.
+ */
+function jsonDuplicateKey(text: string): { key: string; offset: number } | undefined {
+  return scanJson(text, true).duplicate;
+}
+
+/**
+ * One pass over a JSON text: where it stops being valid JSON, and with `keys`, the first key an
+ * object repeats (the scan stops there).
+ */
+function scanJson(text: string, keys: boolean): { end: number; duplicate?: { key: string; offset: number } } {
   let i = 0;
+  // Runs of whitespace and of plain string characters are skipped by sticky regexes, which is
+  // several times faster than stepping through them (this scan runs over every JSON document).
+  const space = /[ \t\n\r]*/y;
+  const plain = /[^"\\\u0000-\u001f]*/y;
+  const numerals = /[0-9]*/y;
   const skip = () => {
-    while (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r") i++;
+    if (text.charCodeAt(i) > 32) return; // most calls find no whitespace
+    space.lastIndex = i;
+    space.test(text);
+    i = space.lastIndex;
   };
   const expect = (c: string) => {
     if (text[i] !== c) throw i;
@@ -161,6 +206,9 @@ export function jsonErrorOffset(text: string): number {
   const string = () => {
     expect('"');
     for (;;) {
+      plain.lastIndex = i;
+      plain.test(text);
+      i = plain.lastIndex;
       const c = text[i];
       if (c === undefined || c < " ") throw i;
       i++;
@@ -175,7 +223,9 @@ export function jsonErrorOffset(text: string): number {
   };
   const digits = () => {
     if (!(text[i]! >= "0" && text[i]! <= "9")) throw i;
-    while (text[i]! >= "0" && text[i]! <= "9") i++;
+    numerals.lastIndex = i;
+    numerals.test(text);
+    i = numerals.lastIndex;
   };
   // Step by step, so that a broken number fails where V8 says it does (after "-", ".", "e").
   const number = () => {
@@ -200,10 +250,18 @@ export function jsonErrorOffset(text: string): number {
       i++;
       skip();
       if (text[i] === close) return void i++;
+      const seen = keys && c === "{" ? new Set<string>() : undefined;
       for (;;) {
         if (c === "{") {
           skip();
+          const start = i;
           string();
+          if (seen) {
+            let key = text.slice(start + 1, i - 1);
+            if (key.includes("\\")) key = JSON.parse(`"${key}"`) as string;
+            if (seen.has(key)) throw { key, offset: start };
+            seen.add(key);
+          }
           skip();
           expect(":");
         }
@@ -214,15 +272,22 @@ export function jsonErrorOffset(text: string): number {
       }
     }
     if (c === '"') return string();
-    for (const word of ["true", "false", "null"]) if (c === word[0]) return [...word].forEach(expect);
+    for (const word of ["true", "false", "null"]) {
+      if (c !== word[0]) continue;
+      for (const letter of word) expect(letter);
+      return;
+    }
     number();
   };
   try {
     value();
     skip();
-    return i;
+    return { end: i };
   } catch (at) {
-    // A number is where it failed; anything else (a stack overflow on deep nesting) tells nothing.
-    return typeof at === "number" ? at : text.length;
+    // A number is where it failed; anything else (a stack overflow on deep nesting) tells nothing,
+    // so a text nested too deep for this scan is not checked for duplicates.
+    if (typeof at === "number") return { end: at };
+    if (at instanceof Error) return { end: text.length };
+    return { end: text.length, duplicate: at as { key: string; offset: number } };
   }
 }

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { classifyMessage, createLineReader, ErrorCode, JsonRpcError, JsonRpcResultError, JsonRpcTransportError, type PeerOptions } from "@flowspec/runtime/jsonrpc";
-import { connectStreams, spawnPeer } from "@flowspec/runtime/node";
+import { ChildEndedError, connectStreams, spawnPeer } from "@flowspec/runtime/node";
 
 /** Two peers joined by in-memory streams, plus a tap on what the server writes. */
 function pair(server: Omit<PeerOptions, "send">, client: Omit<PeerOptions, "send"> = {}, maxLineBytes?: number) {
@@ -224,6 +224,29 @@ describe("connectStreams", () => {
 });
 
 describe("spawnPeer", () => {
+  it("fails calls in flight and later calls with how the child exited and its last stderr lines", async () => {
+    // Exits as soon as a request arrives, with a partial last line on stderr.
+    const dies = "process.stdin.on('data', () => { for (let i = 0; i < 30; i++) console.error('line ' + i); process.stderr.write('last words'); process.exit(3); });";
+    const { peer } = await spawnPeer({ command: process.execPath, args: ["-e", dies] }, {});
+    const error = await peer.request("work", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChildEndedError);
+    expect(error).toMatchObject({ command: process.execPath, exit: "code 3" });
+    expect((error as ChildEndedError).stderr).toEqual([...Array.from({ length: 19 }, (_, i) => `line ${i + 11}`), "last words"]);
+    expect((error as Error).message).toBe(`"${process.execPath}" exited (code 3); its stderr ended with:\n${(error as ChildEndedError).stderr.join("\n")}`);
+    await expect(peer.request("again", {})).rejects.toThrow(`cannot call again: "${process.execPath}" exited (code 3)`);
+  });
+
+  it("fails calls when the child closes its stdout and keeps running, saying so", async () => {
+    const closes = "process.stdout.end(); console.error('closing stdout'); setTimeout(() => {}, 5000);";
+    const { peer, close } = await spawnPeer({ command: process.execPath, args: ["-e", closes] }, {});
+    try {
+      const error = await peer.request("work", {}).catch((e: unknown) => e);
+      expect((error as Error).message).toContain(`"${process.execPath}" closed its stdout; its stderr ended with:\nclosing stdout`);
+    } finally {
+      await close();
+    }
+  });
+
   it("close() ends a child that ignores stdin's end and SIGTERM, instead of hanging", { timeout: 15_000 }, async () => {
     const stubborn = "process.on('SIGTERM', () => {}); process.stdin.on('data', () => {}); process.stdin.on('end', () => {}); setInterval(() => {}, 1000); process.stderr.write('ready\\n');";
     let ready!: () => void;

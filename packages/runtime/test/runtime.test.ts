@@ -108,6 +108,61 @@ describe("parseSourceDocument", () => {
   });
 });
 
+describe("parseSourceDocument: duplicate keys", () => {
+  // JSON.parse would keep the last value silently; YAML refuses. Both fail alike, at the second key.
+  it.each([
+    ['{\n  "a": 1,\n  "a": "two"\n}', "x.json", 3, 3, "a"],
+    ['{"outer": {"b": 1, "c": [{"k": 1, "k": 2}]}}', "x.json", 1, 35, "k"],
+    ['{"a": 1, "\\u0061": 2}', "x.json", 1, 10, "a"],
+    ['{"": 1, "x": {}, "": 2}', "x.json", 1, 18, ""],
+    ["a: 1\nb: 2\na: 3\n", "x.yaml", 3, 1, "a"],
+    ["steps:\n  - id: one\n    id: two\n", "x.yaml", 3, 5, "id"],
+  ])("refuses %j, naming the second occurrence and the key", (text, file, line, column, key) => {
+    try {
+      parseSourceDocument(text, { file });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(DocumentParseError);
+      expect((error as DocumentParseError).location).toEqual({ line, column });
+      expect((error as Error).message).toBe(`${file}:${line}:${column}: duplicate key ${JSON.stringify(key)}`);
+    }
+  });
+
+  it("refuses a duplicate in JSON whose format is sniffed, not named", () => {
+    expect(() => parseSourceDocument('{"a": 1, "a": 2}')).toThrow('<input>:1:10: duplicate key "a"');
+  });
+
+  it.each([
+    '{"a": {"a": 1}, "b": {"a": 2}}',
+    '[{"a": 1}, {"a": 2}]',
+    '{"a": "\\"a\\": 1, \\"a\\": 2", "A": 3}',
+    '{"__proto__": 1, "constructor": 2}',
+  ])("accepts the same key in different objects or inside strings: %j", (text) => {
+    expect(parseSourceDocument(text, { file: "x.json" }).value).toEqual(JSON.parse(text));
+  });
+
+  it("finds every duplicate JSON.parse would hide, and nothing else (differential)", () => {
+    const random = seededRandom(7);
+    const keys = ["a", "b", "\\u0061", "a\\n", "é"];
+    let hidden = 0;
+    for (let n = 0; n < 2000; n++) {
+      let duplicate = false;
+      const value = (depth: number): string => {
+        if (depth > 3 || random(3) === 0) return String(random(10));
+        if (random(3) === 0) return `[${Array.from({ length: random(3) }, () => value(depth + 1)).join(", ")}]`;
+        const names = Array.from({ length: random(4) }, () => keys[random(keys.length)]!);
+        if (new Set(names.map((k) => JSON.parse(`"${k}"`))).size < names.length) duplicate = true;
+        return `{${names.map((k) => `"${k}": ${value(depth + 1)}`).join(",\n ")}}`;
+      };
+      const text = value(0);
+      if (duplicate) hidden++;
+      if (duplicate) expect(() => parseSourceDocument(text, { format: "json" }), text).toThrow(/duplicate key/);
+      else expect(parseSourceDocument(text, { format: "json" }).value, text).toEqual(JSON.parse(text));
+    }
+    expect(hidden).toBeGreaterThan(200);
+  });
+});
+
 describe("parseSourceDocument: locations the parsers disagree on", () => {
   it("reads a JSON file with a byte order mark, and does not count the BOM as a column", () => {
     const json = parseSourceDocument('\uFEFF{\n  "a": 1\n}', { file: "x.json" });
@@ -156,10 +211,7 @@ describe("parseSourceDocument: locations the parsers disagree on", () => {
     expect(compared).toBeGreaterThan(500);
   });
 
-  it("locates the value JSON.parse kept for a duplicated JSON key, instead of throwing", () => {
-    const doc = parseSourceDocument('{\n  "a": 1,\n  "a": "two"\n}', { file: "x.json" });
-    expect(doc.value).toEqual({ a: "two" });
-    expect(doc.locate("/a")).toEqual({ line: 3, column: 8 });
+  it("locates a value in JSON with a lone CR, which YAML alone refuses", () => {
     expect(parseSourceDocument('{"a": 1}\r', { file: "x.json" }).locate("/a")).toEqual({ line: 1, column: 7 });
   });
 

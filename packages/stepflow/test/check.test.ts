@@ -116,3 +116,13 @@ function parseFlowNoThrow(text: string): string {
     return (error as Error).message;
   }
 }
+
+describe("parseFlow: a key given twice", () => {
+  // JSON.parse alone would keep the second input and drop the first without a word.
+  it.each([
+    ['{\n  "schema": "https://stepflow.org/schemas/v1/flow.json",\n  "steps": [{ "id": "a", "component": "/x/a", "input": 1, "input": 2 }]\n}', "flows/dup.json", "flows/dup.json:3:59: duplicate key \"input\""],
+    ["schema: https://stepflow.org/schemas/v1/flow.json\nsteps:\n  - id: a\n    component: /x/a\n    id: b\n", "flows/dup.yaml", 'flows/dup.yaml:5:5: duplicate key "id"'],
+  ])("is refused in %s, naming where", (text, file, message) => {
+    expect(() => parseFlow(text, { file })).toThrow(message);
+  });
+});

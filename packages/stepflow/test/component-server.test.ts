@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { JsonRpcError } from "@flowspec/runtime/jsonrpc";
@@ -6,6 +7,7 @@ import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/sp
 import { connectStdio } from "../src/client/index.js";
 import { createComponentServer, defineServerComponent, type Components } from "../src/server/index.js";
 import { methodValidation } from "../src/validate.js";
+import { repoRoot } from "../../../test/support.js";
 
 /** A component server and a client peer that validates results by method, as the component client does. */
 function connect(components: Components, handlers: Record<string, (params: any) => unknown> = {}) {
@@ -111,6 +113,27 @@ describe("connectStdio handshake", () => {
     const lines: string[] = [];
     await connectStdio({ command: process.execPath, args: ["-e", "console.error('one'); process.exit(1)"], env: {}, onStderr: (line) => lines.push(line) }, services).catch(() => undefined);
     expect(lines).toEqual(["one"]);
+  });
+});
+
+describe("connectStdio after the handshake", () => {
+  const services = { putBlob: () => "", getBlob: () => undefined, evaluateFlow: async () => ({ outcome: "skipped" as const }) };
+
+  it("names the command, how it exited and what it wrote to stderr when it dies with a call in flight", async () => {
+    const args = ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "packages/stepflow/test/fixtures/dies.ts")];
+    const client = await connectStdio({ command: process.execPath, args, cwd: repoRoot, env: { PATH: process.env.PATH ?? "" } }, services);
+    try {
+      expect(await client.execute("/echo", 1)).toBe(1);
+      const error = await client.execute("/die", null).catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toContain(JSON.stringify(process.execPath));
+      expect((error as Error).message).toContain("code 3");
+      expect((error as Error).message).toContain("lost the connection to the database");
+      // Later calls fail the same way, instead of with a bare "closed".
+      expect(((await client.execute("/echo", 2).catch((e: Error) => e)) as Error).message).toContain("code 3");
+    } finally {
+      await client.close();
+    }
   });
 });
 

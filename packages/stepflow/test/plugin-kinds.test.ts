@@ -78,6 +78,16 @@ describe("plugin kinds: how external component servers slot in", () => {
     }
   });
 
+  it("a component server that dies mid-run fails the run with its command, exit code and last stderr lines", async () => {
+    const dies = { type: "stepflow", transport: "stdio", command: process.execPath, args: ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "packages/stepflow/test/fixtures/dies.ts")], env: { PATH: "${PATH}" } };
+    const dying = flow([step("a", "/remote/echo", { v: 1 }), step("b", "/remote/die", fromStep("a"))], fromStep("b"), { test: { cases: [{ name: "dies", input: null, output: ok(null) }] } });
+    const [report] = await runTestCases(dying, { config: { ...config, plugins: { remote: dies } }, workingDirectory: repoRoot });
+    expect(report).toMatchObject({ status: "failed" });
+    expect(report!.detail).toContain(JSON.stringify(process.execPath));
+    expect(report!.detail).toContain("code 3");
+    expect(report!.detail).toContain("lost the connection to the database");
+  });
+
   it("a stepflow plugin entry without what its transport needs is a config error naming the field", () => {
     expect(() => createRouter({ config: { ...config, plugins: { remote: { type: "stepflow", transport: "http" } } } })).toThrow(/\/plugins\/remote\/url: a stepflow plugin with transport http needs a url/);
     expect(() => createRouter({ config: { ...config, plugins: { remote: { type: "stepflow", transport: "tcp" } } } })).toThrow(/transport must be stdio or http/);

@@ -108,7 +108,8 @@ export function createPeer(options: PeerOptions): Peer {
     );
 
   const requestVia = <R>(write: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, call: CallOptions = {}): Promise<R> => {
-    if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: the connection is closed`));
+    // Says why it closed (a server that exited, and how), not only that it did.
+    if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: ${(closed.signal.reason as Error).message}`));
     if (call.signal?.aborted) return Promise.reject(call.signal.reason);
     const id = nextId();
     return new Promise<R>((resolve, reject) => {

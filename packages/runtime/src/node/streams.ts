@@ -3,11 +3,16 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { inspect, type InspectOptions } from "node:util";
+import { startTimer } from "../timer.js";
 import { createLineReader, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions } from "../jsonrpc/index.js";
 
 const BATCH_CHARS = 4096;
 /** How long `SpawnedPeer.close()` waits after SIGTERM before SIGKILL. */
 const KILL_AFTER_MS = 2000;
+/** How many lines of a child's stderr the error of its calls quotes when it ends. */
+const STDERR_LINES = 20;
+/** How long a child's end waits for its exit status and the rest of its stderr to be known. */
+const END_GRACE_MS = 1000;
 
 export interface StreamPeerOptions extends Omit<PeerOptions, "send"> {
   /** Which side this is: a server answers an oversized line with -32600; a client reports it. */
@@ -20,6 +25,11 @@ export interface StreamPeerOptions extends Omit<PeerOptions, "send"> {
  * Every message is written whole by one writer; reading never waits for a handler.
  */
 export function connectStreams(input: Readable, output: Writable, options: StreamPeerOptions): Peer {
+  return connectStreamsUntil(input, output, options, (peer) => peer.close(new JsonRpcTransportError("the other side closed the connection")));
+}
+
+/** `connectStreams`, with what to do when the input ends (`spawnPeer` first finds out why). */
+function connectStreamsUntil(input: Readable, output: Writable, options: StreamPeerOptions, inputEnded: (peer: Peer) => void): Peer {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   // Lines sent in one turn of the event loop go out together: one system call for a batch of
   // messages instead of one each. A batch is written as soon as it reaches BATCH_CHARS, so that the
@@ -58,7 +68,7 @@ export function connectStreams(input: Readable, output: Writable, options: Strea
   input.on("data", (chunk: Buffer | string) => reader.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
   input.on("end", () => {
     reader.end();
-    peer.close(new JsonRpcTransportError("the other side closed the connection"));
+    inputEnded(peer);
   });
   input.on("error", (error) => peer.close(new JsonRpcTransportError(`read failed: ${error.message}`)));
   output.on("error", (error) => peer.close(new JsonRpcTransportError(`write failed: ${error.message}`)));
@@ -82,6 +92,23 @@ export interface SpawnedPeer {
   child: ChildProcess;
   /** Ends the child (stdin closed, then SIGTERM, SIGKILL after 2 s) and fails pending calls. */
   close(): Promise<void>;
+}
+
+/**
+ * A spawned child ended (exited, or closed its stdout) while its peer was open: every pending and
+ * later call fails with this error, which says how, with the last lines of its stderr.
+ */
+export class ChildEndedError extends JsonRpcTransportError {
+  override name = "ChildEndedError";
+  constructor(
+    readonly command: string,
+    /** How it exited: `code 3`, `SIGKILL`; undefined when it closed its stdout and kept running. */
+    readonly exit: string | undefined,
+    /** Its last lines of stderr (at most 20). */
+    readonly stderr: readonly string[],
+  ) {
+    super(`"${command}" ${exit === undefined ? "closed its stdout" : `exited (${exit})`}${stderr.length ? `; its stderr ended with:\n${stderr.join("\n")}` : ""}`);
+  }
 }
 
 /** The command could not be started (not found, not executable). */
@@ -116,12 +143,44 @@ export function spawnPeer(spawnOptions: SpawnOptions, options: Omit<StreamPeerOp
       reject(new SpawnError(spawnOptions.command, error.code, `cannot start "${spawnOptions.command}": ${what}`));
     });
     child.once("spawn", () => {
-      const peer = connectStreams(child.stdout!, child.stdin!, { ...options, role: "client" });
-      const stderr = createLineReader((line) => spawnOptions.onStderr?.(line), () => undefined);
+      // When the child's stdout ends or it exits, its calls fail with how it exited and the last
+      // lines of its stderr (a dying server says why there). The exit and the ends of stdout (its
+      // last answers) and stderr arrive in any order: the peer closes once all three are in, or
+      // END_GRACE_MS after the first of stdout's end and the exit, with what is known by then.
+      const tail: string[] = [];
+      let exit: string | undefined;
+      let stdoutEnded = false;
+      let stderrEnded = false;
+      let stopWaiting: (() => void) | undefined;
+      const end = () => {
+        stopWaiting?.();
+        peer.close(new ChildEndedError(spawnOptions.command, exit, [...tail]));
+      };
+      const ended = () => {
+        if (!stdoutEnded && exit === undefined) return;
+        if (exit !== undefined && stdoutEnded && stderrEnded) return end();
+        stopWaiting ??= startTimer(end, END_GRACE_MS);
+      };
+      const peer = connectStreamsUntil(child.stdout!, child.stdin!, { ...options, role: "client" }, () => {
+        stdoutEnded = true;
+        ended();
+      });
+      const stderr = createLineReader(
+        (line) => {
+          if (tail.push(line) > STDERR_LINES) tail.shift();
+          spawnOptions.onStderr?.(line);
+        },
+        () => undefined,
+      );
       child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk));
-      child.once("exit", (code, signal) => {
+      child.stderr!.once("end", () => {
         stderr.end();
-        peer.close(new JsonRpcTransportError(`"${spawnOptions.command}" exited (${signal ?? `code ${code}`})`));
+        stderrEnded = true;
+        ended();
+      });
+      child.once("exit", (code, signal) => {
+        exit = signal ?? `code ${code}`;
+        ended();
       });
       resolve({
         peer,

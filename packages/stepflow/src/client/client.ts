@@ -1,5 +1,5 @@
 import { createHttpClient, fetchPost, JsonRpcError, type CallOptions, type RequestHandler } from "@flowspec/runtime/jsonrpc";
-import { createNodeHttpPost, spawnPeer, type SpawnOptions } from "@flowspec/runtime/node";
+import { ChildEndedError, createNodeHttpPost, spawnPeer, type SpawnOptions } from "@flowspec/runtime/node";
 import { InvalidFlowError } from "../engine/errors.js";
 import { methodValidation, type ComponentInfo, type Flow, type FlowResult, type InitializeResult } from "../validate.js";
 
@@ -80,7 +80,7 @@ interface Caller {
  * `initialize` then `initialized`. On failure the connection is closed and the error names the
  * server, the step that failed and whatever `explain` adds (how the process ended, its stderr).
  */
-async function handshake(caller: Caller, options: ConnectOptions, server: string, close: () => Promise<void>, explain: () => string = () => ""): Promise<ComponentClient> {
+async function handshake(caller: Caller, options: ConnectOptions, server: string, close: () => Promise<void>, explain: (error: unknown) => string = () => ""): Promise<ComponentClient> {
   const withTimeout = (call?: CallOptions): CallOptions | undefined => (options.timeoutMs === undefined ? call : { timeoutMs: options.timeoutMs, ...call });
   let step = "initialize";
   let initialized: InitializeResult;
@@ -90,7 +90,7 @@ async function handshake(caller: Caller, options: ConnectOptions, server: string
     await caller.notify("initialized", {});
   } catch (error) {
     await close();
-    throw new Error(`component server ${server} failed the handshake (${step}): ${(error as Error)?.message ?? String(error)}${explain()}`, { cause: error });
+    throw new Error(`component server ${server} failed the handshake (${step}): ${(error as Error)?.message ?? String(error)}${explain(error)}`, { cause: error });
   }
   return {
     initialized,
@@ -108,20 +108,21 @@ async function handshake(caller: Caller, options: ConnectOptions, server: string
  */
 export async function connectStdio(spawn: SpawnOptions, services: RuntimeServices, options: ConnectOptions = {}): Promise<ComponentClient> {
   const onError = options.onError ?? (() => undefined);
-  // The last lines of stderr until the handshake is done: a server that dies at start says why there.
+  // The last lines of stderr until the handshake is done: a server that answers wrongly or not at
+  // all may say why there. (One that dies says it in its ChildEndedError, with how it exited.)
   let stderr: string[] | undefined = [];
   const onStderr = (line: string) => {
     if (stderr && stderr.push(line) > STDERR_LINES) stderr.shift();
     spawn.onStderr?.(line);
   };
-  const { peer, child, close } = await spawnPeer({ ...spawn, onStderr }, { handlers: runtimeHandlers(services), ...methodValidation, onError, maxLineBytes: options.maxMessageBytes });
-  const explain = () => (child.exitCode !== null ? `; it exited with code ${child.exitCode}` : "") + (stderr?.length ? `; its stderr ended with:\n${stderr.join("\n")}` : "");
+  const { peer, close } = await spawnPeer({ ...spawn, onStderr }, { handlers: runtimeHandlers(services), ...methodValidation, onError, maxLineBytes: options.maxMessageBytes });
+  const explain = (error: unknown) => (error instanceof ChildEndedError || !stderr?.length ? "" : `; its stderr ended with:\n${stderr.join("\n")}`);
   const client = await handshake(peer, options, JSON.stringify(spawn.command), close, explain);
   stderr = undefined;
   return client;
 }
 
-/** How many lines of a server's stderr a failed handshake quotes. */
+/** How many lines of a server's stderr a handshake that failed otherwise than by its exit quotes. */
 const STDERR_LINES = 20;
 
 /**
