@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiTimeoutError, RunsClient } from "@flowspec/agent-service";
-import { fakeClient, fakeRun, ok } from "./support/fake.js";
+import { endFrame, fakeClient, fakeRun, ok } from "./support/fake.js";
 
 const base = { baseUrl: "http://agent-service.test", orgId: "o", token: "t", fetch: async () => ok(fakeRun()) };
 
@@ -52,6 +52,33 @@ describe("RunsClient: numeric options are checked where they are passed", () => 
     await new Promise((resolve) => setTimeout(resolve, 30));
     answer();
     await expect(got).resolves.toMatchObject({ runId: fakeRun().runId });
+  });
+
+  it("takes idleTimeoutMs 0 as no idle timeout, as timeoutMs 0 is no timeout (it dropped every connection at once)", async () => {
+    const { client, urls } = fakeClient((url) => {
+      if (!url.includes("/stream")) return ok(fakeRun());
+      // The end frame comes after a short silence, as on any live stream.
+      const body = new ReadableStream<Uint8Array>({
+        start: (c) =>
+          void setTimeout(() => {
+            try {
+              c.enqueue(new TextEncoder().encode(endFrame({ status: "completed", lastSequence: 0 })));
+              c.close();
+            } catch {
+              // the client already dropped this connection
+            }
+          }, 20),
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    });
+    const reasons: string[] = [];
+    const stream = client.stream("run-1", { idleTimeoutMs: 0, onReconnect: ({ reason }) => reasons.push(reason) });
+    for await (const _ of stream) {
+      // nothing: the run has no events
+    }
+    expect(reasons).toEqual([]);
+    expect(stream.terminal).toMatchObject({ status: "completed" });
+    expect(urls.filter((u) => u.includes("/stream"))).toHaveLength(1);
   });
 
   it("accepts Infinity for counts and durations", () => {

@@ -107,6 +107,11 @@ describe("JSON-RPC peer over newline-delimited streams", () => {
     expect(await client.request("later", {}, { timeoutMs: 2 ** 31 })).toBe("done");
   });
 
+  it("takes timeoutMs: 0 as no timeout, as the agents.json, apflow and Agent Service clients do (it timed out at once)", async () => {
+    const { client } = pair({ handlers: { later: () => new Promise((resolve) => setTimeout(() => resolve("done"), 30)) } });
+    expect(await client.request("later", {}, { timeoutMs: 0 })).toBe("done");
+  });
+
   it("times out, aborts, and fails pending calls when the connection closes", async () => {
     const { client, toServer } = pair({ handlers: { never: () => new Promise(() => undefined) } });
     await expect(client.request("never", {}, { timeoutMs: 20 })).rejects.toThrow(/never timed out after 20 ms/);
@@ -220,6 +225,15 @@ describe("connectStreams", () => {
     expect(writes.length).toBeGreaterThan(4);
     for (const write of writes.slice(0, -1)) expect(write.length).toBeGreaterThanOrEqual(4096);
     expect(writes.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line).id)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+});
+
+describe("maxLineBytes", () => {
+  it.each([0, -1, 1.5, Number.NaN])("is refused when it is %s, as createHttpClient refuses such a maxMessageBytes", async (maxLineBytes) => {
+    const message = `maxLineBytes must be a positive integer, got ${maxLineBytes}`;
+    expect(() => connectStreams(new PassThrough(), new PassThrough(), { role: "client", maxLineBytes })).toThrow(new RangeError(message));
+    // Before the child is started, not in its 'spawn' event where the throw would escape.
+    await expect(spawnPeer({ command: process.execPath, args: ["-e", "setTimeout(() => {}, 60000)"], env: {} }, { maxLineBytes })).rejects.toThrow(new RangeError(message));
   });
 });
 

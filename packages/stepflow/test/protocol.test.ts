@@ -160,6 +160,16 @@ describe("connectStdio's maxMessageBytes", () => {
   });
 });
 
+describe("maxMessageBytes is checked alike on both transports", () => {
+  const none = services(() => undefined as unknown as ComponentClient);
+  it.each([0, -1, 1.5, Number.NaN])("refuses %s before connecting, over stdio as over HTTP", async (maxMessageBytes) => {
+    const message = `maxMessageBytes must be a positive integer, got ${maxMessageBytes}`;
+    // Over stdio, 0 or a negative limit discarded every answer (the handshake never settled) and NaN turned the limit off.
+    await expect(connectStdio({ command: process.execPath, args: ["-e", "setTimeout(() => {}, 60000)"], env: {} }, none, { maxMessageBytes })).rejects.toThrow(new RangeError(message));
+    await expect(connectHttp("http://127.0.0.1:1", none, { maxMessageBytes })).rejects.toThrow(new RangeError(message));
+  });
+});
+
 describe("createComponentServer", () => {
   it("answers sync and async handlers alike: values, throws, rejections and thenables", async () => {
     const server = createComponentServer({

@@ -28,7 +28,7 @@ export interface StreamOptions {
   transport?: StreamTransport;
   /** Aborting closes the connection at once (the run is not cancelled). */
   signal?: AbortSignal;
-  /** Reconnect when nothing (not even a keepalive) arrives for this long (default 45 s). */
+  /** Reconnect when nothing (not even a keepalive) arrives for this long (default 45 s; 0 or Infinity for none). */
   idleTimeoutMs?: number;
   /** Consecutive failed connections before giving up with StreamProtocolError (default 10). */
   maxReconnects?: number;
@@ -156,7 +156,8 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
   const { config } = deps;
   const signal = options.signal;
   const filtered = options.threadId !== undefined;
-  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULTS.streamIdleTimeoutMs;
+  // 0 means no idle timeout, as timeoutMs 0 means no timeout (not "idle at once").
+  const idleTimeoutMs = options.idleTimeoutMs === 0 ? Infinity : (options.idleTimeoutMs ?? DEFAULTS.streamIdleTimeoutMs);
   const maxReconnects = options.maxReconnects ?? DEFAULTS.maxReconnects;
   const onUnknownFrame = options.onUnknownFrame ?? warnUnknown;
   const transport = options.transport ?? "sse";

@@ -1,6 +1,6 @@
 import { createParser } from "eventsource-parser";
 import { JsonRpcTransportError } from "./errors.js";
-import { DEFAULT_MAX_LINE_BYTES } from "./lines.js";
+import { byteLimit, DEFAULT_MAX_LINE_BYTES } from "./lines.js";
 import { classifyMessage, type JsonRpcRequest, type JsonRpcResponse } from "./messages.js";
 import { createPeer, type CallOptions, type PeerOptions } from "./peer.js";
 
@@ -106,8 +106,7 @@ async function readFetchedText(response: Response, limit: number): Promise<strin
  * concurrently and answered by its own POST) before the final response.
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES;
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1) throw new RangeError(`maxMessageBytes must be a positive integer, got ${maxMessageBytes}`);
+  const maxMessageBytes = byteLimit("maxMessageBytes", options.maxMessageBytes);
   // A UTF-16 code unit is at most 3 bytes of UTF-8: only an SSE event longer than this can be over the limit.
   const countEventsFrom = maxMessageBytes / 3;
   const send = options.post ?? fetchPost(options.fetch);
@@ -211,7 +210,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   return {
     request<R>(method: string, params: unknown, call?: CallOptions): Promise<R> {
-      if (call?.timeoutMs === undefined) {
+      if (call?.timeoutMs === undefined || call.timeoutMs === 0) {
         return peer.requestVia<R>((request) => void exchange(request, call?.signal).catch((error: Error) => peer.rejectCall(request.id, error)), method, params, call);
       }
       // A call that times out stops its POST too: no connection left open, and the server sees the

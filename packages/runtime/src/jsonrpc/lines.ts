@@ -1,6 +1,17 @@
 /** The default largest line a reader accepts (StepFlow project rule: 16 MiB). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * A byte limit (`maxLineBytes`, `maxMessageBytes`), or the default when absent. Anything but a
+ * positive integer is a RangeError: 0 or less would discard every message (calls never answered),
+ * NaN would turn the limit off.
+ */
+export function byteLimit(name: string, value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_LINE_BYTES;
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
 export interface LineReader {
   /** Feeds a chunk of bytes; complete lines are delivered synchronously, in order. */
   push(chunk: Uint8Array): void;

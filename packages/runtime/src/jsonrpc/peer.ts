@@ -18,7 +18,7 @@ export type RequestHandler = (params: unknown, context: RequestContext) => unkno
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Fails the call after this many ms without an answer. Off by default. */
+  /** Fails the call after this many ms without an answer. Off by default; 0 or Infinity is none. */
   timeoutMs?: number;
 }
 
@@ -125,7 +125,8 @@ export function createPeer(options: PeerOptions): Peer {
       const failed = (error: Error) => settle(false, new JsonRpcTransportError(`cannot send ${method}: ${error.message}`));
       pending.set(id, { method, settle });
       call.signal?.addEventListener("abort", onAbort, { once: true });
-      if (call.timeoutMs !== undefined) {
+      // 0 is no timeout, as in the other flowspec clients (not "time out at once").
+      if (call.timeoutMs !== undefined && call.timeoutMs !== 0) {
         stopTimer = startTimer(() => settle(false, new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`)), call.timeoutMs);
       }
       try {

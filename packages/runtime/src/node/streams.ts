@@ -4,7 +4,8 @@ import { delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { inspect, type InspectOptions } from "node:util";
 import { startTimer } from "../timer.js";
-import { createLineReader, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions } from "../jsonrpc/index.js";
+import { byteLimit } from "../jsonrpc/lines.js";
+import { createLineReader, createPeer, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions } from "../jsonrpc/index.js";
 
 const BATCH_CHARS = 4096;
 /** How long `SpawnedPeer.close()` waits after SIGTERM before SIGKILL. */
@@ -30,7 +31,7 @@ export function connectStreams(input: Readable, output: Writable, options: Strea
 
 /** `connectStreams`, with what to do when the input ends (`spawnPeer` first finds out why). */
 function connectStreamsUntil(input: Readable, output: Writable, options: StreamPeerOptions, inputEnded: (peer: Peer) => void): Peer {
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const maxLineBytes = byteLimit("maxLineBytes", options.maxLineBytes);
   // Lines sent in one turn of the event loop go out together: one system call for a batch of
   // messages instead of one each. A batch is written as soon as it reaches BATCH_CHARS, so that the
   // other side starts on it while this side is still producing (pipelining: measured best between
@@ -128,6 +129,12 @@ export class SpawnError extends Error {
  * has started; a command that cannot be started rejects with a SpawnError naming it.
  */
 export function spawnPeer(spawnOptions: SpawnOptions, options: Omit<StreamPeerOptions, "role">): Promise<SpawnedPeer> {
+  // Checked before the child starts: thrown in its 'spawn' event, it would escape the promise.
+  try {
+    byteLimit("maxLineBytes", options.maxLineBytes);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const executable = findExecutable(spawnOptions.command, spawnOptions.cwd ?? process.cwd(), spawnOptions.searchPath ?? process.env.PATH ?? "");
   if (!executable) {
     return Promise.reject(new SpawnError(spawnOptions.command, "ENOENT", `cannot start "${spawnOptions.command}": not found`));

@@ -29,11 +29,12 @@ export interface ConnectOptions {
   pluginName?: string;
   /** Things that went wrong without a caller to tell (a late response, a bad line, server stderr). */
   onError?(error: Error): void;
-  /** Per-call timeout for `initialize`, `list`, `info` and `execute`. Off by default, as in 0.2.x. */
+  /** Per-call timeout for `initialize`, `list`, `info` and `execute`. Off by default, as in 0.2.x; 0 or Infinity is none. */
   timeoutMs?: number;
   /**
    * The largest message read from the server, in bytes (default 16 MiB): a stdio line, a JSON body
-   * or the data of one SSE event. A larger one is never buffered whole; its call fails.
+   * or the data of one SSE event. A larger one is never buffered whole. Over HTTP its call fails;
+   * over stdio the line is discarded and reported to `onError`, and its call ends only by `timeoutMs`.
    */
   maxMessageBytes?: number;
 }
@@ -107,6 +108,11 @@ async function handshake(caller: Caller, options: ConnectOptions, server: string
  * looked up on this process's PATH.
  */
 export async function connectStdio(spawn: SpawnOptions, services: RuntimeServices, options: ConnectOptions = {}): Promise<ComponentClient> {
+  // Checked as connectHttp checks it (createHttpClient), and before the server is started.
+  const { maxMessageBytes } = options;
+  if (maxMessageBytes !== undefined && !(Number.isInteger(maxMessageBytes) && maxMessageBytes >= 1)) {
+    throw new RangeError(`maxMessageBytes must be a positive integer, got ${maxMessageBytes}`);
+  }
   const onError = options.onError ?? (() => undefined);
   // The last lines of stderr until the handshake is done: a server that answers wrongly or not at
   // all may say why there. (One that dies says it in its ChildEndedError, with how it exited.)
