@@ -27,6 +27,25 @@ describe("waitForCompletion", () => {
     expect(urls.filter((u) => u.includes("/stream"))).toHaveLength(2);
   });
 
+  it("follows a stream that made progress at once, backing off only after rounds that brought nothing", async () => {
+    // The server ends each stream after one event with a non-terminal end frame (a length cap).
+    const envelope = (sequence: number) =>
+      `id: ${sequence}\nevent: run.stream.event\ndata: ${JSON.stringify({ runId: "run-1", threadId: "thread-1", sequence, event: { type: "message.delta", eventId: `e${sequence}`, createdAt: "2026-01-01T00:00:00Z", delta: "x" } })}\n\n`;
+    let gets = 0;
+    const { client, delays } = fakeClient((url) => {
+      if (url.includes("/stream")) {
+        const after = Number(new URL(url).searchParams.get("cursor") ?? 0);
+        return sse(after < 3 ? envelope(after + 1) + endFrame({ status: "running", lastSequence: after + 1 }) : endFrame({ status: "running", lastSequence: 3 }));
+      }
+      gets++;
+      return ok(fakeRun(gets >= 6 ? { ...done, eventSequence: 3 } : {}));
+    });
+    await expect(client.waitForCompletion("run-1")).resolves.toMatchObject({ status: "completed" });
+    // Three streams with an event each follow one another at once; only the round after the first
+    // stream that brought nothing waits (the old loop waited 500, 1000, 2000 and 4000 ms).
+    expect(delays).toEqual([500]);
+  });
+
   it("waits, backing off, for a read plane that lags behind the stream's end", async () => {
     let gets = 0;
     const { client, delays } = fakeClient((url) => {

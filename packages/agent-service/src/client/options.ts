@@ -9,10 +9,10 @@ function shown(value: unknown): string {
   return typeof value === "number" ? String(value) : String(JSON.stringify(value));
 }
 
-/** A duration: a number ≥ 0 (Infinity for none). Returns it, or undefined when absent. */
+/** A duration: a number ≥ 0 (what 0 and Infinity mean is the option's to say). Returns it, or undefined when absent. */
 export function checkMs<T extends number | undefined>(name: string, value: T, unit = "milliseconds"): T {
   if (value !== undefined && (typeof value !== "number" || !(value >= 0))) {
-    throw new RangeError(`${name} must be a number of ${unit} ≥ 0 (Infinity for none), got ${shown(value)}`);
+    throw new RangeError(`${name} must be a number of ${unit} ≥ 0, got ${shown(value)}`);
   }
   return value;
 }

@@ -290,14 +290,18 @@ export class RunsClient {
       // The stream can end while the run goes on (an end frame with a non-terminal status, e.g. a
       // server's limit on stream length), and the read plane can lag behind the stream's end: until
       // `get` shows the run terminal, stream again from where the last stream stopped, backing off.
+      // Only rounds that brought no new event back off; a stream that made progress (a server
+      // capping stream length) is followed at once, and the back-off starts over.
       let streamed = 0;
-      for (let round = 0; !isTerminalRun(run); round++) {
-        if (round > 0) await this.#config.retry.sleep(backoffDelay(round - 1, this.#config.retry), controller.signal);
-        const events = this.stream(runId, { ...options.stream, afterSequence: Math.max(run.eventSequence, streamed), signal: controller.signal });
+      for (let idleRounds = -1; !isTerminalRun(run); ) {
+        if (idleRounds >= 0) await this.#config.retry.sleep(backoffDelay(idleRounds, this.#config.retry), controller.signal);
+        const from = Math.max(run.eventSequence, streamed);
+        const events = this.stream(runId, { ...options.stream, afterSequence: from, signal: controller.signal });
         for await (const _ of events) {
           // drain to the terminal frame
         }
         streamed = events.lastSequence;
+        idleRounds = streamed > from ? -1 : idleRounds + 1;
         run = await this.get(runId, { signal: controller.signal });
       }
       return run;
