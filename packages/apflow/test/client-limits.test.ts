@@ -137,3 +137,20 @@ describe("numeric options", () => {
     await expect(client.health({ timeoutMs: numbers.timeoutMs })).resolves.toMatchObject({ status: "healthy" });
   });
 });
+
+describe("a token function that hangs", () => {
+  const hanging = () => new Promise<string>(() => undefined);
+  const fetch = fakeFetch({ "system.health": () => `{"status":"healthy"}` });
+
+  it("is bounded by the call's timeout", async () => {
+    const client = createApflowClient({ baseUrl: "http://apflow.test", token: hanging, fetch, timeoutMs: 30 });
+    await expect(client.call("system.health", {}, { endpoint: "/system" })).rejects.toThrow(ApflowTransportError);
+  });
+
+  it("is ended by the caller's signal, with its reason", async () => {
+    const client = createApflowClient({ baseUrl: "http://apflow.test", token: hanging, fetch, timeoutMs: 0 });
+    const caller = new AbortController();
+    setTimeout(() => caller.abort(new Error("user gave up")), 20);
+    await expect(client.call("system.health", {}, { endpoint: "/system", signal: caller.signal })).rejects.toThrow(/user gave up|aborted/);
+  });
+});

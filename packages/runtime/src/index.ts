@@ -27,3 +27,4 @@ export {
   type SourceLocation,
 } from "./document.js";
 export { startTimer } from "./timer.js";
+export { untilAborted } from "./abort.js";

@@ -37,3 +37,25 @@ describe("startTimer", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe("untilAborted", () => {
+  it("settles as the promise does, and leaves no listener on the signal", async () => {
+    const { untilAborted } = await import("@flowspec/runtime");
+    const { getEventListeners } = await import("node:events");
+    const controller = new AbortController();
+    await expect(untilAborted(Promise.resolve(1), controller.signal)).resolves.toBe(1);
+    await expect(untilAborted(Promise.reject(new Error("no")), controller.signal)).rejects.toThrow("no");
+    await expect(untilAborted(2, undefined)).resolves.toBe(2);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("rejects with the signal's reason when it aborts first, or has already", async () => {
+    const { untilAborted } = await import("@flowspec/runtime");
+    const controller = new AbortController();
+    const reason = new Error("stop");
+    const pending = untilAborted(new Promise(() => undefined), controller.signal);
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    await expect(untilAborted(Promise.resolve(1), controller.signal)).rejects.toBe(reason);
+  });
+});

@@ -6,7 +6,7 @@
 import type { ValidationIssue, ValidationResult } from "@flowspec/runtime";
 import { REQUEST_ID_HEADER } from "../routes.js";
 import { ApiConnectionError, ApiError, apiErrorFor, ApiTimeoutError, ResponseValidationError } from "./errors.js";
-import { startTimer } from "@flowspec/runtime";
+import { startTimer, untilAborted } from "@flowspec/runtime";
 import { checkMs } from "./options.js";
 import { backoffDelay, parseRetryAfter, type ResolvedRetry } from "./retry.js";
 
@@ -45,28 +45,6 @@ export function buildUrl(base: string, path: string, query: Query = {}): string 
 export async function authHeaders(config: HttpConfig): Promise<Record<string, string>> {
   const token = typeof config.token === "function" ? await config.token() : config.token;
   return { ...config.headers, authorization: `Bearer ${token}` };
-}
-
-/**
- * `promise`, or the signal's reason if it aborts first. The listener is removed once the promise
- * settles, so nothing the promise resolved to stays reachable from the signal.
- */
-export function orAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** Whether an error may be retried: no answer, 408, 429, 5xx, or 409 with `Retry-After`. */
@@ -117,7 +95,7 @@ async function once<T>(config: HttpConfig, spec: RequestSpec<T>, url: string): P
   };
   try {
     // A token() that hangs must not outlive the timeout or the caller's abort; one that throws is the caller's error.
-    const auth = await orAbort(authHeaders(config), controller.signal).catch((error: unknown) => (controller.signal.aborted ? noAnswer(error) : Promise.reject(error)));
+    const auth = await untilAborted(authHeaders(config), controller.signal).catch((error: unknown) => (controller.signal.aborted ? noAnswer(error) : Promise.reject(error)));
     const headers: Record<string, string> = { ...auth, accept: "application/json" };
     if (spec.body !== undefined) headers["content-type"] = "application/json";
     const init: RequestInit = { method: spec.method, headers, signal: controller.signal };

@@ -6,10 +6,10 @@
 import type { Run, RunStreamTerminal, SequencedOutputEnvelope } from "../generated/index.js";
 import { DEFAULTS, isTerminalRun, QUERY, ROUTES, STREAM_CONTENT_TYPES, type StreamTransport } from "../routes.js";
 import { ApiError, StreamFrameError, StreamProtocolError, type FramePosition } from "./errors.js";
-import { authHeaders, buildUrl, isRetryableError, orAbort, retryDelay, unwrap, type HttpConfig } from "./http.js";
+import { authHeaders, buildUrl, isRetryableError, retryDelay, unwrap, type HttpConfig } from "./http.js";
 import { checkCount, checkInteger, checkMs } from "./options.js";
 import { createFrameDecoder, type Frame } from "./frames.js";
-import { startTimer } from "@flowspec/runtime";
+import { startTimer, untilAborted } from "@flowspec/runtime";
 import { backoffDelay } from "./retry.js";
 
 export interface UnknownFrame {
@@ -189,7 +189,7 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
     try {
       // Connect.
       // A token() that hangs must not outlive the idle timeout or the caller's abort.
-      const auth = await orAbort(authHeaders(config), controller.signal).catch((error: unknown) => {
+      const auth = await untilAborted(authHeaders(config), controller.signal).catch((error: unknown) => {
         if (signal?.aborted) throw signal.reason;
         if (idled) throw new Dropped("idle timeout while getting the token", error);
         throw error;
@@ -307,7 +307,7 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
  * grew with everything the stream had delivered.)
  */
 function readOrAbort(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal): ReturnType<typeof reader.read> {
-  return orAbort(reader.read(), signal);
+  return untilAborted(reader.read(), signal);
 }
 
 /** What the stream keeps across connections besides `State`. */

@@ -1,4 +1,5 @@
 import { ApflowRpcError, ApflowTransportError, specCodeOf } from "./errors.js";
+import { untilAborted } from "@flowspec/runtime";
 import { timeoutSignal } from "../timeout-signal.js";
 import type { ApflowClientOptions, CallOptions } from "./types.js";
 
@@ -15,11 +16,12 @@ export function createTransport(options: ApflowClientOptions): Transport {
   const defaultTimeout = options.timeoutMs ?? 30_000;
   let nextId = 1;
 
-  const headersFor = async (accept: string): Promise<Headers> => {
+  const headersFor = async (accept: string, signal: AbortSignal | undefined): Promise<Headers> => {
     const headers = new Headers(options.headers ?? {});
     headers.set("content-type", "application/json");
     headers.set("accept", accept);
-    const token = typeof options.token === "function" ? await options.token() : options.token;
+    // A token() that hangs must not outlive the call's timeout or the caller's abort.
+    const token = typeof options.token === "function" ? await untilAborted(options.token(), signal) : options.token;
     if (token) headers.set("authorization", `Bearer ${token}`);
     return headers;
   };
@@ -33,7 +35,7 @@ export function createTransport(options: ApflowClientOptions): Transport {
     const signals = [signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     try {
-      const response = await doFetch(`${base}${endpoint}`, { method: "POST", headers: await headersFor(accept), body, signal: combined });
+      const response = await doFetch(`${base}${endpoint}`, { method: "POST", headers: await headersFor(accept, combined), body, signal: combined });
       return { response, timeout, stopTimer, id };
     } catch (error) {
       stopTimer();
