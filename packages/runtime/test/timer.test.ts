@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { startTimer } from "@flowspec/runtime";
+import { getEventListeners } from "node:events";
+import { startTimer, untilAborted } from "@flowspec/runtime";
 
 const MAX = 2 ** 31 - 1;
 
@@ -40,8 +41,6 @@ describe("startTimer", () => {
 
 describe("untilAborted", () => {
   it("settles as the promise does, and leaves no listener on the signal", async () => {
-    const { untilAborted } = await import("@flowspec/runtime");
-    const { getEventListeners } = await import("node:events");
     const controller = new AbortController();
     await expect(untilAborted(Promise.resolve(1), controller.signal)).resolves.toBe(1);
     await expect(untilAborted(Promise.reject(new Error("no")), controller.signal)).rejects.toThrow("no");
@@ -50,7 +49,6 @@ describe("untilAborted", () => {
   });
 
   it("rejects with the signal's reason when it aborts first, or has already", async () => {
-    const { untilAborted } = await import("@flowspec/runtime");
     const controller = new AbortController();
     const reason = new Error("stop");
     const pending = untilAborted(new Promise(() => undefined), controller.signal);
