@@ -55,9 +55,10 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
     for (const sourceId of Object.keys(options.parameterDefaults)) {
       if (!sourceIds.includes(sourceId)) continue;
       for (const value of Object.values(options.parameterDefaults[sourceId] ?? {})) {
-        // A number or boolean is sent as its text, so that text is the secret (§6).
+        // A number is sent as its text, so that text is the secret (§6). A boolean is not: masking
+        // every "true" and "false" would garble traces and hide nothing.
         if (typeof value === "string") redactor.secretValues.add(value);
-        else if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") redactor.secretValues.add(String(value));
+        else if (typeof value === "number" || typeof value === "bigint") redactor.secretValues.add(String(value));
       }
     }
   }
