@@ -97,16 +97,22 @@ describe("parseSourceDocument", () => {
     ['{"a": 1,,}', "x.json", 1, 9],
     ["a: [1\nb: 2\n", "x.yaml", 2, 1],
   ])("reports a syntax error in %j with its position", (text, file, line, column) => {
-    try {
-      parseSourceDocument(text, { file });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(DocumentParseError);
-      expect((error as DocumentParseError).location).toEqual({ line, column });
-      expect((error as Error).message).toMatch(new RegExp(`^${file}:${line}:${column}: `));
-    }
+    const error = parseErrorOf(text, file);
+    expect(error.location).toEqual({ line, column });
+    expect(error.message).toMatch(new RegExp(`^${file}:${line}:${column}: `));
   });
 });
+
+/** The DocumentParseError parsing `text` throws (the test fails if it throws nothing else). */
+function parseErrorOf(text: string, file: string): DocumentParseError {
+  try {
+    parseSourceDocument(text, { file });
+  } catch (error) {
+    expect(error).toBeInstanceOf(DocumentParseError);
+    return error as DocumentParseError;
+  }
+  return expect.unreachable();
+}
 
 describe("parseSourceDocument: duplicate keys", () => {
   // JSON.parse would keep the last value silently; YAML refuses. Both fail alike, at the second key.
@@ -118,14 +124,9 @@ describe("parseSourceDocument: duplicate keys", () => {
     ["a: 1\nb: 2\na: 3\n", "x.yaml", 3, 1, "a"],
     ["steps:\n  - id: one\n    id: two\n", "x.yaml", 3, 5, "id"],
   ])("refuses %j, naming the second occurrence and the key", (text, file, line, column, key) => {
-    try {
-      parseSourceDocument(text, { file });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(DocumentParseError);
-      expect((error as DocumentParseError).location).toEqual({ line, column });
-      expect((error as Error).message).toBe(`${file}:${line}:${column}: duplicate key ${JSON.stringify(key)}`);
-    }
+    const error = parseErrorOf(text, file);
+    expect(error.location).toEqual({ line, column });
+    expect(error.message).toBe(`${file}:${line}:${column}: duplicate key ${JSON.stringify(key)}`);
   });
 
   it("refuses a duplicate in JSON whose format is sniffed, not named", () => {
