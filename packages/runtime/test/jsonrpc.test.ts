@@ -237,6 +237,38 @@ describe("maxLineBytes", () => {
   });
 });
 
+describe("an answer over maxLineBytes, on the client side", () => {
+  /** A client whose "server" answers each request with `answer(id)` as one raw line. */
+  function client(answer: (id: unknown) => string) {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const errors: Error[] = [];
+    toServer.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) toClient.write(answer((JSON.parse(line) as { id: unknown }).id) + "\n");
+    });
+    const peer = connectStreams(toClient, toServer, { role: "client", maxLineBytes: 100, onError: (error) => errors.push(error) });
+    return { peer, errors };
+  }
+  const big = "x".repeat(500);
+
+  it.each([
+    ["the id first", (id: unknown) => `{"id":${JSON.stringify(id)},"jsonrpc":"2.0","result":"${big}"}`],
+    ["jsonrpc, then the id", (id: unknown) => `{ "jsonrpc" : "2.0" , "id" : ${JSON.stringify(id)}, "result": "${big}"}`],
+  ])("fails the call the line answered when the line starts with its id (%s)", async (_name, answer) => {
+    const { peer, errors } = client(answer);
+    const error = await peer.request("work", {}, { timeoutMs: 5000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JsonRpcTransportError);
+    expect((error as Error).message).toMatch(/^the answer to request "[^"]+" was discarded: message exceeds maxLineBytes \(\d+ bytes > 100\)$/);
+    expect(errors).toEqual([]);
+  });
+
+  it("reports a line whose id comes after a nested value through onError, and leaves the call to its timeout", async () => {
+    const { peer, errors } = client((id) => `{"jsonrpc":"2.0","result":{"id":"not this one","data":"${big}"},"id":${JSON.stringify(id)}}`);
+    await expect(peer.request("work", {}, { timeoutMs: 50 })).rejects.toThrow(/timed out/);
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^discarded an incoming line: message exceeds maxLineBytes/)]);
+  });
+});
+
 describe("spawnPeer", () => {
   it("fails calls in flight and later calls with how the child exited and its last stderr lines", async () => {
     // Exits as soon as a request arrives, with a partial last line on stderr.

@@ -1,3 +1,6 @@
+/** How much of a discarded line `onOversize` gets to see. */
+const HEAD_BYTES = 256;
+
 /** The default largest line a reader accepts (StepFlow project rule: 16 MiB). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -22,14 +25,16 @@ export interface LineReader {
 /**
  * Splits a byte stream into newline-terminated lines (a trailing `\r` is dropped). A line longer
  * than `maxLineBytes` is discarded up to its newline without being buffered whole, and reported
- * once through `onOversize`; the reader then carries on with the next line.
+ * once through `onOversize`, with its size and its first bytes as text (`head`, at most
+ * `HEAD_BYTES`: enough to read a JSON-RPC id written first); the reader then carries on.
  */
-export function createLineReader(onLine: (line: string) => void, onOversize: (bytes: number) => void, maxLineBytes = DEFAULT_MAX_LINE_BYTES): LineReader {
+export function createLineReader(onLine: (line: string) => void, onOversize: (bytes: number, head: string) => void, maxLineBytes = DEFAULT_MAX_LINE_BYTES): LineReader {
   const decoder = new TextDecoder();
   let parts: Uint8Array[] = [];
   let size = 0;
   let discarding = false;
   let discarded = 0;
+  let head = "";
 
   const deliver = (line: string) => onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
 
@@ -48,6 +53,7 @@ export function createLineReader(onLine: (line: string) => void, onOversize: (by
     if (size + piece.length > maxLineBytes) {
       discarding = true;
       discarded = size + piece.length;
+      head = new TextDecoder().decode(firstBytes([...parts, piece], HEAD_BYTES));
       parts = [];
       size = 0;
       return;
@@ -74,7 +80,7 @@ export function createLineReader(onLine: (line: string) => void, onOversize: (by
         take(chunk.subarray(start, newline));
         if (discarding) {
           discarding = false;
-          onOversize(discarded);
+          onOversize(discarded, head);
         } else {
           flush();
         }
@@ -83,7 +89,7 @@ export function createLineReader(onLine: (line: string) => void, onOversize: (by
       if (start < chunk.length) take(chunk.slice(start));
     },
     end() {
-      if (discarding) onOversize(discarded);
+      if (discarding) onOversize(discarded, head);
       else if (size > 0) flush();
       discarding = false;
     },
@@ -94,6 +100,19 @@ function concat(parts: Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let offset = 0;
   for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** The first `n` bytes of `chunks` (fewer if they hold fewer), joined. */
+function firstBytes(chunks: Uint8Array[], n: number): Uint8Array {
+  const out = new Uint8Array(Math.min(n, chunks.reduce((total, chunk) => total + chunk.length, 0)));
+  let offset = 0;
+  for (const chunk of chunks) {
+    if (offset === out.length) break;
+    const part = chunk.subarray(0, out.length - offset);
     out.set(part, offset);
     offset += part.length;
   }

@@ -5,7 +5,7 @@ import type { Readable, Writable } from "node:stream";
 import { inspect, type InspectOptions } from "node:util";
 import { startTimer } from "../timer.js";
 import { byteLimit } from "../jsonrpc/lines.js";
-import { createLineReader, createPeer, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions } from "../jsonrpc/index.js";
+import { createLineReader, createPeer, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions, type RequestId } from "../jsonrpc/index.js";
 
 const BATCH_CHARS = 4096;
 /** How long `SpawnedPeer.close()` waits after SIGTERM before SIGKILL. */
@@ -56,13 +56,17 @@ function connectStreamsUntil(input: Readable, output: Writable, options: StreamP
   });
   const reader = createLineReader(
     (line) => peer.receiveText(line),
-    (bytes) => {
+    (bytes, head) => {
       const message = `message exceeds maxLineBytes (${bytes} bytes > ${maxLineBytes})`;
       if (options.role === "server") {
         writeLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` } }));
-      } else {
-        options.onError?.(new JsonRpcTransportError(`discarded an incoming line: ${message}`));
+        return;
       }
+      // When the line starts with the id of a pending call (as peers write `{"jsonrpc":"2.0","id":…`),
+      // that call fails now, as over HTTP, instead of waiting for its timeout.
+      const id = leadingId(head);
+      const failed = id !== undefined && peer.rejectCall(id, new JsonRpcTransportError(`the answer to request ${JSON.stringify(id)} was discarded: ${message}`));
+      if (!failed) options.onError?.(new JsonRpcTransportError(`discarded an incoming line: ${message}`));
     },
     maxLineBytes,
   );
@@ -253,4 +257,27 @@ export function consoleToStderr(): () => void {
   console.dirxml = toStderr;
   console.dir = (item?: unknown, dirOptions?: InspectOptions) => void console.error(inspect(item, { customInspect: false, ...dirOptions }));
   return () => void Object.assign(console, saved);
+}
+
+/** `"id": …` and the members before it, each a string, number, boolean or null, then a comma. */
+const LEADING_MEMBER = /\s*"((?:[^"\\]|\\.)*)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)\s*,/y;
+
+/**
+ * The id of a JSON-RPC message from the start of its text, when the id comes before any nested value
+ * (so it is surely the top-level one), as peers write it; otherwise undefined.
+ */
+function leadingId(head: string): RequestId | undefined {
+  const open = /^\s*\{/.exec(head);
+  if (!open) return undefined;
+  LEADING_MEMBER.lastIndex = open[0].length;
+  try {
+    for (let member = LEADING_MEMBER.exec(head); member; member = LEADING_MEMBER.exec(head)) {
+      if (JSON.parse(`"${member[1]}"`) !== "id") continue;
+      const id: unknown = JSON.parse(member[2]!);
+      return typeof id === "string" || typeof id === "number" ? id : undefined;
+    }
+  } catch {
+    // a bad escape: not a message whose id can be trusted
+  }
+  return undefined;
 }

@@ -33,8 +33,9 @@ export interface ConnectOptions {
   timeoutMs?: number;
   /**
    * The largest message read from the server, in bytes (default 16 MiB): a stdio line, a JSON body
-   * or the data of one SSE event. A larger one is never buffered whole. Over HTTP its call fails;
-   * over stdio the line is discarded and reported to `onError`, and its call ends only by `timeoutMs`.
+   * or the data of one SSE event. A larger one is never buffered whole, and its call fails (over
+   * stdio, when the line starts with the call's id, as servers write it; else it is reported to
+   * `onError` and the call ends by `timeoutMs`).
    */
   maxMessageBytes?: number;
 }
