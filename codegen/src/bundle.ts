@@ -1,6 +1,6 @@
 import { isRecord } from "./config.js";
 import type { Dialect, JsonObject, SchemaFile } from "./schema-set.js";
-import { forEachSchema, getAt, mapSchema, unescape } from "./walk.js";
+import { findSchema, getAt, mapSchema, unescape } from "./walk.js";
 
 /** A schema that a root names or a `$ref` points to, with the type name it gets. */
 export interface Target {
@@ -102,17 +102,17 @@ export function buildGraph(files: readonly SchemaFile[], roots: readonly RootSpe
 
 /** Where a subschema (not a file's root) declares `$id` as `href`, as `file#/pointer`, if one does. */
 function embeddedResource(files: readonly SchemaFile[], href: string): string | undefined {
+  const declares = (node: JsonObject, pointer: string, base: string) => {
+    if (pointer === "" || typeof node.$id !== "string" || node.$id.startsWith("#")) return false;
+    try {
+      return new URL(node.$id, base).href === href;
+    } catch {
+      return false; // not a URL: not this one
+    }
+  };
   for (const file of files) {
-    let found: string | undefined;
-    forEachSchema(file.json, (node, pointer) => {
-      if (found !== undefined || pointer === "" || typeof node.$id !== "string" || node.$id.startsWith("#")) return;
-      try {
-        if (new URL(node.$id, file.uri).href === href) found = `${file.path}#${pointer}`;
-      } catch {
-        // not a URL: not this one
-      }
-    });
-    if (found) return found;
+    const found = findSchema(file.json, (node, pointer) => declares(node, pointer, file.uri));
+    if (found) return `${file.path}#${found.pointer}`;
   }
   return undefined;
 }
@@ -122,13 +122,9 @@ function embeddedResource(files: readonly SchemaFile[], href: string): string | 
  * `$dynamicAnchor`) in 2020-12, or with `$id: "#name"` in draft-07.
  */
 function anchorPointer(file: SchemaFile, anchor: string, where: string): string {
-  const found: string[] = [];
-  forEachSchema(file.json, (node, pointer) => {
-    const names = file.dialect === "draft-07" ? [node.$id] : [node.$anchor, node.$dynamicAnchor];
-    if (names.includes(file.dialect === "draft-07" ? `#${anchor}` : anchor)) found.push(pointer);
-  });
-  if (found.length === 0) throw new Error(`${where}: ${file.path} has no anchor "${anchor}"`);
-  return found[0]!;
+  const found = findSchema(file.json, (node) => (file.dialect === "draft-07" ? node.$id === `#${anchor}` : node.$anchor === anchor || node.$dynamicAnchor === anchor));
+  if (!found) throw new Error(`${where}: ${file.path} has no anchor "${anchor}"`);
+  return found.pointer;
 }
 
 /**

@@ -41,6 +41,15 @@ export function forEachSchema(schema: unknown, visit: (node: JsonObject, pointer
   });
 }
 
+/** The first subschema, in `forEachSchema` order, for which `test` holds, with its JSON Pointer. */
+export function findSchema(schema: unknown, test: (node: JsonObject, pointer: string) => boolean): { node: JsonObject; pointer: string } | undefined {
+  let found: { node: JsonObject; pointer: string } | undefined;
+  forEachSchema(schema, (node, pointer) => {
+    if (!found && test(node, pointer)) found = { node, pointer };
+  });
+  return found;
+}
+
 export function escape(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }

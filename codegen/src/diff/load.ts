@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve as resolvePath, sep } from "node:path";
 import { isRecord } from "../config.js";
 import { baseUri, dialectOf, readSchemaFiles, type Dialect, type JsonObject } from "../schema-set.js";
-import { forEachSchema, getAt } from "../walk.js";
+import { findSchema, forEachSchema, getAt } from "../walk.js";
 import type { DiffOptions, SchemaInput } from "./types.js";
 
 /** One schema file of a compared side. */
@@ -156,20 +156,12 @@ function makeSide(label: string, files: LoadedFile[], singleRoot: boolean, baseD
       if (schema === undefined) throw new Error(`${where}: ${file.path || "the schema"} has nothing at #${fragment}`);
       return { file, pointer: fragment, schema };
     }
-    const anchored = findAnchor(file.json, fragment);
+    const anchored = findSchema(file.json, (node) => node.$anchor === fragment || node.$id === `#${fragment}`);
     if (!anchored) throw new Error(`${where}: no "$anchor": "${fragment}" in ${file.path || "the schema"}`);
-    return { file, pointer: anchored.pointer, schema: anchored.schema };
+    return { file, pointer: anchored.pointer, schema: anchored.node };
   };
 
   return { label, files, singleRoot, resolve };
-}
-
-function findAnchor(json: JsonObject, anchor: string): { pointer: string; schema: JsonObject } | undefined {
-  let found: { pointer: string; schema: JsonObject } | undefined;
-  forEachSchema(json, (node, pointer) => {
-    if (!found && (node.$anchor === anchor || node.$id === `#${anchor}`)) found = { pointer, schema: node };
-  });
-  return found;
 }
 
 /** `$id` → file, for every readable schema file under a folder (other JSON files are skipped). */
