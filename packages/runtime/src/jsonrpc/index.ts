@@ -11,5 +11,5 @@ export {
   type RequestId,
 } from "./messages.js";
 export { createPeer, JsonRpcResultError, type CallOptions, type Peer, type PeerOptions, type RequestContext, type RequestHandler } from "./peer.js";
-export { createLineReader, DEFAULT_MAX_LINE_BYTES, type LineReader } from "./lines.js";
+export { byteLimit, createLineReader, DEFAULT_MAX_LINE_BYTES, type LineReader } from "./lines.js";
 export { createHttpClient, fetchPost, POST_HEADERS, type HttpClient, type HttpClientOptions, type HttpPost, type HttpReply } from "./http-client.js";

@@ -95,6 +95,8 @@ export interface SpawnOptions {
 export interface SpawnedPeer {
   peer: Peer;
   child: ChildProcess;
+  /** The child's last lines of stderr so far (at most 20), as a ChildEndedError would quote them. */
+  stderrTail(): readonly string[];
   /** Ends the child (stdin closed, then SIGTERM, SIGKILL after 2 s) and fails pending calls. */
   close(): Promise<void>;
 }
@@ -196,6 +198,7 @@ export function spawnPeer(spawnOptions: SpawnOptions, options: Omit<StreamPeerOp
       resolve({
         peer,
         child,
+        stderrTail: () => [...tail],
         close: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null || child.signalCode !== null) return done();

@@ -1,4 +1,4 @@
-import { createHttpClient, fetchPost, JsonRpcError, type CallOptions, type RequestHandler } from "@flowspec/runtime/jsonrpc";
+import { byteLimit, createHttpClient, fetchPost, JsonRpcError, type CallOptions, type RequestHandler } from "@flowspec/runtime/jsonrpc";
 import { ChildEndedError, createNodeHttpPost, spawnPeer, type SpawnOptions } from "@flowspec/runtime/node";
 import { InvalidFlowError } from "../engine/errors.js";
 import { methodValidation, type ComponentInfo, type Flow, type FlowResult, type InitializeResult } from "../validate.js";
@@ -109,28 +109,18 @@ async function handshake(caller: Caller, options: ConnectOptions, server: string
  * looked up on this process's PATH.
  */
 export async function connectStdio(spawn: SpawnOptions, services: RuntimeServices, options: ConnectOptions = {}): Promise<ComponentClient> {
-  // Checked as connectHttp checks it (createHttpClient), and before the server is started.
-  const { maxMessageBytes } = options;
-  if (maxMessageBytes !== undefined && !(Number.isInteger(maxMessageBytes) && maxMessageBytes >= 1)) {
-    throw new RangeError(`maxMessageBytes must be a positive integer, got ${maxMessageBytes}`);
-  }
+  // Checked under its own name, as connectHttp checks it (createHttpClient), before the server starts.
+  const maxLineBytes = byteLimit("maxMessageBytes", options.maxMessageBytes);
   const onError = options.onError ?? (() => undefined);
-  // The last lines of stderr until the handshake is done: a server that answers wrongly or not at
-  // all may say why there. (One that dies says it in its ChildEndedError, with how it exited.)
-  let stderr: string[] | undefined = [];
-  const onStderr = (line: string) => {
-    if (stderr && stderr.push(line) > STDERR_LINES) stderr.shift();
-    spawn.onStderr?.(line);
+  const { peer, close, stderrTail } = await spawnPeer(spawn, { handlers: runtimeHandlers(services), ...methodValidation, onError, maxLineBytes });
+  // A server that answers wrongly or not at all may say why on stderr; one that dies says it in its
+  // ChildEndedError already, with how it exited.
+  const explain = (error: unknown) => {
+    const tail = error instanceof ChildEndedError ? [] : stderrTail();
+    return tail.length ? `; its stderr ended with:\n${tail.join("\n")}` : "";
   };
-  const { peer, close } = await spawnPeer({ ...spawn, onStderr }, { handlers: runtimeHandlers(services), ...methodValidation, onError, maxLineBytes: options.maxMessageBytes });
-  const explain = (error: unknown) => (error instanceof ChildEndedError || !stderr?.length ? "" : `; its stderr ended with:\n${stderr.join("\n")}`);
-  const client = await handshake(peer, options, JSON.stringify(spawn.command), close, explain);
-  stderr = undefined;
-  return client;
+  return handshake(peer, options, JSON.stringify(spawn.command), close, explain);
 }
-
-/** How many lines of a server's stderr a handshake that failed otherwise than by its exit quotes. */
-const STDERR_LINES = 20;
 
 /**
  * Connects to a component server over Streamable HTTP (POST to `url`) and performs the handshake.
