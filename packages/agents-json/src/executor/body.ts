@@ -16,15 +16,14 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
     if (!isPlainObject(value)) throw new BodyProblem(`${mediaType} needs an object body`);
     // URLSearchParams encodes every reserved character; with allowReserved on some field (OpenAPI
     // 3.1.1 Encoding Object) the body is written as text, each value encoded as a query value is.
-    const reserved = encoding ? allowsReserved(encoding) : undefined;
+    const asText = encoding !== undefined && Object.values(encoding).some((entry) => isPlainObject(entry) && entry.allowReserved === true);
     const form = new URLSearchParams();
     const pairs: string[] = [];
-    let keep = false;
-    const append = reserved ? (key: string, text: string) => void pairs.push(`${encode(key)}=${encode(text, keep)}`) : (key: string, text: string) => form.append(key, text);
     for (const [name, field] of Object.entries(value)) {
       if (field === null || field === undefined) continue;
       const fieldEncoding = isPlainObject(encoding?.[name]) ? (encoding[name] as Json) : undefined;
-      keep = reserved?.has(name) === true;
+      const keep = fieldEncoding?.allowReserved === true;
+      const append = asText ? (key: string, text: string) => void pairs.push(`${encode(key)}=${encode(text, keep)}`) : (key: string, text: string) => form.append(key, text);
       if (fieldEncoding?.style === "deepObject" && typeof field === "object") appendDeep(append, name, field);
       else if (Array.isArray(field)) {
         if (fieldEncoding?.explode === false) append(name, field.map(scalarText).join(","));
@@ -35,7 +34,7 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
         else append(name, Object.entries(field).flatMap(([key, item]) => [key, scalarText(item)]).join(","));
       } else append(name, scalarText(field));
     }
-    return reserved ? pairs.join("&") : form;
+    return asText ? pairs.join("&") : form;
   }
   if (bare === "multipart/form-data") {
     if (!isPlainObject(value)) throw new BodyProblem(`${mediaType} needs an object body`);
@@ -52,16 +51,6 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
   if (typeof value === "string") return value;
   if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof Blob) return value;
   throw new BodyProblem(`a ${mediaType} body must be a string or bytes, got ${Array.isArray(value) ? "an array" : typeof value}`);
-}
-
-/** The names of the form fields whose encoding entry sets `allowReserved: true`, if any. */
-function allowsReserved(encoding: Json): Set<string> | undefined {
-  let names: Set<string> | undefined;
-  for (const name of Object.keys(encoding)) {
-    const entry = encoding[name];
-    if (isPlainObject(entry) && entry.allowReserved === true) (names ??= new Set()).add(name);
-  }
-  return names;
 }
 
 /** deepObject form fields, nested as Stripe reads them: `a[b][c]=v`, arrays `a[0]=v`. */
