@@ -28,3 +28,4 @@ export {
 } from "./document.js";
 export { startTimer } from "./timer.js";
 export { untilAborted } from "./abort.js";
+export { readUpTo } from "./read-limited.js";

@@ -1,5 +1,5 @@
 import { HttpError, ResponseParseError, ResponseTooLargeError, TransportError, type RunErrorDetails } from "../errors.js";
-import { readUpTo } from "../read-limited.js";
+import { readUpTo } from "@flowspec/runtime";
 import { bareMediaType } from "../sources/media.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";

@@ -1,4 +1,4 @@
-import { readUpTo } from "../read-limited.js";
+import { readUpTo } from "@flowspec/runtime";
 import { SourceResolutionError } from "../errors.js";
 
 /** The text of a source document and where it was read from. */

@@ -1,5 +1,6 @@
 import { createParser } from "eventsource-parser";
 import { JsonRpcTransportError } from "./errors.js";
+import { readUpTo } from "../read-limited.js";
 import { byteLimit, DEFAULT_MAX_LINE_BYTES } from "./lines.js";
 import { classifyMessage, type JsonRpcRequest, type JsonRpcResponse } from "./messages.js";
 import { createPeer, type CallOptions, type PeerOptions } from "./peer.js";
@@ -84,20 +85,8 @@ async function readFetchedText(response: Response, limit: number): Promise<strin
     await response.body?.cancel().catch(() => undefined);
     throw bodyTooLarge(declared, limit, true);
   }
-  if (Number.isInteger(declared) || !response.body) return response.text();
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw bodyTooLarge(size, limit, false);
-    }
-    text += decoder.decode(chunk.value, { stream: true });
-  }
-  return text + decoder.decode();
+  if (Number.isInteger(declared)) return response.text();
+  return new TextDecoder().decode(await readUpTo(response, limit, (size) => bodyTooLarge(size, limit, false)));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readUpTo } from "../src/read-limited.js";
+import { readUpTo } from "@flowspec/runtime";
 
 /** A response whose body arrives in the given chunks; `cancelled` records a cancel. */
 function chunked(parts: string[]) {
@@ -32,9 +32,9 @@ describe("readUpTo", () => {
     expect((await readUpTo(new Response(null), 5, tooLarge)).byteLength).toBe(0);
   });
 
-  it("stops at the chunk that passes maxBytes and cancels the rest of the body", async () => {
+  it("stops at the chunk that passes maxBytes, with the bytes read so far, and cancels the rest of the body", async () => {
     const { response, state } = chunked(["12345", "67890", "never read"]);
-    await expect(readUpTo(response, 9, tooLarge)).rejects.toThrow("too large");
+    await expect(readUpTo(response, 9, (bytes) => new Error(`too large: ${bytes}`))).rejects.toThrow("too large: 10");
     expect(state).toEqual({ cancelled: true, pulled: 2 });
   });
 });

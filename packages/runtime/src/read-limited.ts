@@ -1,8 +1,8 @@
 /**
- * Reads a response body chunk by chunk, failing with `tooLarge()` (and cancelling the body) as soon
- * as it passes `maxBytes`, so an oversized answer is never buffered whole.
+ * Reads a response body chunk by chunk, failing with `tooLarge(bytesRead)` (and cancelling the
+ * body) as soon as it passes `maxBytes`, so an oversized answer is never buffered whole.
  */
-export async function readUpTo(response: Response, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+export async function readUpTo(response: Response, maxBytes: number, tooLarge: (bytesRead: number) => Error): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array();
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -12,8 +12,9 @@ export async function readUpTo(response: Response, maxBytes: number, tooLarge: (
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
+      // A cancel that fails must not hide why reading stopped.
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(total);
     }
     chunks.push(value);
   }
