@@ -49,6 +49,14 @@ const doc = load({
       fields: { parameters: [{ name: "kind", type: "string", required: true }], responses: { success: {} } },
     },
     {
+      id: "twelve_flow",
+      title: "twelve",
+      description: "more calls than node:events' default listener limit (10)",
+      actions: Array.from({ length: 12 }, (_, i) => ({ id: `call_${i}`, sourceId: "t", operationId: "answer" })),
+      links: Array.from({ length: 12 }, (_, i) => ({ origin: { actionId: "twelve_flow", fieldPath: "parameters.kind" }, target: { actionId: `call_${i}`, fieldPath: "parameters.kind" } })),
+      fields: { parameters: [{ name: "kind", type: "string", required: true }], responses: { success: {} } },
+    },
+    {
       id: "echo_flow",
       title: "echo",
       description: "one POST",
@@ -86,6 +94,13 @@ const server = createServer((req, res) => {
       hanging.push(res);
       res.on("close", () => closedHanging++);
       return;
+    }
+    if (kind === "stall-body") {
+      // Headers and half a body, then nothing.
+      hanging.push(res);
+      res.on("close", () => closedHanging++);
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.write('{"half":');
     }
     if (kind === "sized") {
       // A declared length under the limit: read in one go.
@@ -134,6 +149,19 @@ describe("runFlow over a loopback server", () => {
     await expect.poll(() => closedHanging).toBe(before + 1);
     // The next run has its own controller: the timeout above does not touch it.
     expect((await answer("ok", { timeoutMs: 100 })).result).toEqual({ success: { kind: "ok", url: "/answer/ok", body: "" } });
+  });
+
+  it("ends a body that stalls after the headers at the timeout, and closes its connection", async () => {
+    const before = closedHanging;
+    const error = await answer("stall-body", { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toMatch(/\/answer\/stall-body\): reading the response failed: no response within 100 ms$/);
+    await expect.poll(() => closedHanging).toBe(before + 1);
+  });
+
+  it("runs more timed calls in one run than node:events' default listener limit", async () => {
+    const { trace } = await runFlow(doc, "twelve_flow", { parameters: { kind: "k" } }, { sources, servers: { t: base }, timeoutMs: 5_000, signal: new AbortController().signal });
+    expect(trace.map((step) => step.request.url)).toEqual(Array.from({ length: 12 }, () => `${base}/answer/k`));
   });
 
   it("aborts with the caller's signal while a timeout is also set, and before any call when already aborted", async () => {

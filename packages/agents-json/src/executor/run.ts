@@ -69,7 +69,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
   const credentials = new Map<string, Record<string, unknown>>();
 
   let last: unknown = null;
-  const run = createRunAbort(options.signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const run = createRunAbort(options.signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.fetch === undefined);
   try {
     for (const { action, source, entry, incoming } of prepared.actions) {
       if (options.signal?.aborted) throw new TransportError(`flow "${flow.id}": the run was aborted before action "${action.id}"`, { actionId: action.id });

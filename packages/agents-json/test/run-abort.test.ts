@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { createRunAbort, fetchTakesLightSignals, lightController } from "../src/executor/run-abort.js";
+
+describe("the run's abort signal", () => {
+  it("is a light signal with Node's fetch, which follows it (the transport tests abort real requests with it)", () => {
+    expect(fetchTakesLightSignals()).toBe(true);
+    expect(createRunAbort(undefined, 1_000, true).signal()).not.toBeInstanceOf(AbortSignal);
+  });
+
+  it("is a real AbortSignal for an injected fetch, which may use it as one", () => {
+    expect(createRunAbort(undefined, 1_000, false).signal()).toBeInstanceOf(AbortSignal);
+  });
+
+  it("calls each abort listener once, with the signal as this, and not after it was removed", () => {
+    const controller = lightController();
+    const calls: unknown[] = [];
+    const kept = function (this: unknown, event: unknown) {
+      calls.push([this, (event as { type: string }).type]);
+    };
+    const removed = () => calls.push("removed");
+    controller.signal.addEventListener("abort", kept);
+    controller.signal.addEventListener("abort", removed);
+    controller.signal.removeEventListener("abort", removed);
+    const reason = new Error("stop");
+    controller.abort(reason);
+    controller.abort(new Error("again"));
+    expect(calls).toEqual([[controller.signal, "abort"]]);
+    expect(controller.signal.aborted).toBe(true);
+    expect(controller.signal.reason).toBe(reason);
+  });
+
+  it("follows the caller's signal", () => {
+    const caller = new AbortController();
+    const run = createRunAbort(caller.signal, 1_000, true);
+    const signal = run.signal();
+    caller.abort(new Error("caller"));
+    expect(signal.aborted).toBe(true);
+    expect((signal.reason as Error).message).toBe("caller");
+    run.release();
+  });
+});
