@@ -238,6 +238,22 @@ describe("SSE blocks read without the parser", () => {
     () => "",
   ];
 
+  it("reads blocks that look like the usual id/event/data form but are not, as eventsource-parser does", () => {
+    const bodies = [
+      `id: 1\rdata: x\nevent: run.stream.event\ndata: ${envelope(1)}\n\n`, // a lone CR ends the id line
+      `id: 1\r\nevent: run.stream.event\ndata: ${envelope(1)}\n\n`,
+      `id: 1\nevent: run.stream.event\ndata: ${envelope(1)}\r\n\n`,
+      `id: 1\nevent: run.stream.event\ndata: ${envelope(1)}\ndata: ${envelope(2)}\n\n`,
+      `id: 1\nid: 2\nevent: run.stream.event\ndata: ${envelope(1)}\n\n`,
+      `event: run.stream.event\ndata: ${envelope(1)}\nevent: run.stream.end\n\n`,
+      `event: run.stream.event\ndata:${envelope(1)}\n\nid:7\nevent: run.stream.event\ndata: ${envelope(2)}\n\n`,
+    ];
+    for (const body of bodies) {
+      const bytes = new TextEncoder().encode(body);
+      expect(createFrameDecoder("sse").push(bytes).map(describeFrame), JSON.stringify(body)).toEqual(reference(body));
+    }
+  });
+
   it("gives the frames eventsource-parser gives, for random bodies of every field, line ending and split", () => {
     for (let n = 0; n < 1500; n++) {
       let body = "";

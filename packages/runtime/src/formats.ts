@@ -17,16 +17,31 @@ function twoDigits(s: string, i: number): number {
 }
 
 /**
+ * Timestamps as services write them, all valid: a day up to the 28th, `T` or a space, hh ≤ 23,
+ * mm ≤ 59, a second under 59 or exactly 59 (a fraction of 59 may round to 60), and a zone within
+ * ±23:59. One native regular expression pass, cheaper than a scan of char codes in JavaScript.
+ */
+const COMMON_DATE_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])[Tt ](?:[01]\d|2[0-3]):[0-5]\d:(?:(?:[0-4]\d|5[0-8])(?:\.\d+)?|59)(?:[Zz]|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)$/;
+
+/**
  * RFC 3339 `date-time`, accepting exactly what ajv-formats' full `date-time` accepts (a time zone
- * is required), in one scan of char codes instead of a split and two regular expressions with
- * capture groups: stream clients check a timestamp on every event. A differential test pins the
- * equivalence, leap seconds and their quirks included.
+ * is required), instead of its split and two regular expressions with capture groups: stream
+ * clients check a timestamp on every event. A differential test pins the equivalence, leap seconds
+ * and their quirks included.
+ */
+export function isDateTime(s: string): boolean {
+  return COMMON_DATE_TIME.test(s) || isAnyDateTime(s);
+}
+
+/**
+ * The whole rule, in one scan of char codes (for what `COMMON_DATE_TIME` leaves: late days, other
+ * separators, second 60, invalid strings).
  *
  * Accepted: `YYYY-MM-DD` (a real day; Feb 29 in leap years), `T`, `t` or one whitespace character,
  * `hh:mm:ss` with an optional fraction, then `Z`, `z`, `±hh`, `±hhmm` or `±hh:mm` (hh ≤ 23,
  * mm ≤ 59). Seconds may be 60 only when the time is 23:59 UTC (a leap second), as in ajv-formats.
  */
-export function isDateTime(s: string): boolean {
+function isAnyDateTime(s: string): boolean {
   const length = s.length;
   // Shortest: 2020-01-01T00:00:00Z (20 characters).
   if (length < 20 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;

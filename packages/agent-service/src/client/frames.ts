@@ -102,8 +102,22 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
       } else {
         let cr = text.indexOf("\r");
         for (;;) {
-          const lf = text.indexOf("\n", pos);
           if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
+          if (pos === start) {
+            // A whole block in the form servers write: read with two searches instead of one per line.
+            const dataStart = eventDataStart(text, pos);
+            const dataEnd = dataStart === -1 ? -1 : text.indexOf("\n", dataStart);
+            if (dataEnd !== -1 && text.charCodeAt(dataEnd + 1) === LF && (cr === -1 || cr > dataEnd)) {
+              const position = { transport, frameIndex, line, byteOffset: base + lineOffset(line - firstLine, pos) };
+              out.push(classifyJson(text.slice(dataStart, dataEnd), STREAM_CHANNELS.event, position));
+              if (frameIndex++ === 0) sse.feed(""); // as for a simple block, below
+              line += dataStart - EVENT_DATA.length > pos ? 4 : 3; // [id,] event, data, blank
+              pos = start = dataEnd + 2;
+              startLine = line;
+              continue;
+            }
+          }
+          const lf = text.indexOf("\n", pos);
           let lineEnd: number;
           let next: number;
           if (cr !== -1 && (lf === -1 || cr < lf)) {
@@ -153,6 +167,23 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
       return out;
     },
   };
+}
+
+/** The lines of an event block after its optional id line, up to the data value. */
+const EVENT_DATA = `event: ${STREAM_CHANNELS.event}\ndata: `;
+
+/**
+ * Where the data value starts when the block at `pos` is an optional `id:` line, then
+ * `event: run.stream.event` and a `data: ` line, as servers write them; else -1. The caller checks
+ * that the data line is followed by the blank line and that no CR is involved.
+ */
+function eventDataStart(text: string, pos: number): number {
+  let at = pos;
+  if (isField(text, at, text.length, "id:")) {
+    while (at < text.length && text.charCodeAt(at) !== LF) at++;
+    at++;
+  }
+  return text.startsWith(EVENT_DATA, at) ? at + EVENT_DATA.length : -1;
 }
 
 /**
