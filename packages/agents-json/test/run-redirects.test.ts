@@ -141,6 +141,20 @@ describe("redirects", () => {
     expect(landed.headers["x-api-key"]).toBeUndefined();
   });
 
+  it("records, for reading after the run, the headers of the request that got the response, after hops that changed them", async () => {
+    // POST → 303 to another origin (a GET without body headers or credentials) → two more hops there.
+    const { trace } = await run("hop_post", { parameters: { status: "303", to: `${b.url}/hop/chain2`, "X-Trace": "t-2" }, requestBody: { n: 1 } });
+    const landed = last(b);
+    expect(landed.path).toBe("/hop/chain0");
+    const recorded = trace[0]!.request.headers;
+    for (const name of ["content-type", "x-api-key", "x-account", "cookie", "authorization"]) expect(recorded[name], name).toBeUndefined();
+    expect(recorded).toMatchObject({ accept: landed.headers.accept, "x-trace": landed.headers["x-trace"] });
+    // The records keep their key order, in JSON too.
+    expect(Object.keys(trace[0]!.request)).toEqual(["method", "url", "headers"]);
+    expect(Object.keys(trace[0]!.response!)).toEqual(["status", "headers", "body"]);
+    expect(JSON.parse(JSON.stringify(trace[0]!.response)).headers["content-type"]).toMatch(/^application\/json/);
+  });
+
   it("follows ten redirects and refuses the eleventh with an error naming the action", async () => {
     expect((await run("hop_get", { parameters: { status: "chain10" } })).result).toEqual({ success: { landed: "/hop/chain0", method: "GET", body: "" } });
     const before = a.received.length;
