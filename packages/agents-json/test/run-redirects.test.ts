@@ -141,7 +141,7 @@ describe("redirects", () => {
     expect(landed.headers["x-api-key"]).toBeUndefined();
   });
 
-  it("records, for reading after the run, the headers of the request that got the response, after hops that changed them", async () => {
+  it("records the headers of the request that got the response, after hops that changed them", async () => {
     // POST → 303 to another origin (a GET without body headers or credentials) → two more hops there.
     const { trace } = await run("hop_post", { parameters: { status: "303", to: `${b.url}/hop/chain2`, "X-Trace": "t-2" }, requestBody: { n: 1 } });
     const landed = last(b);

@@ -13,7 +13,7 @@ import { responseIssues } from "./response-schema.js";
 import { createRunAbort } from "./run-abort.js";
 import { applySecurity } from "./security.js";
 import { DEFAULT_TIMEOUT_MS, sendRequest } from "./send.js";
-import { maskHeadersWhenRead, type TraceStep } from "./trace.js";
+import type { TraceStep } from "./trace.js";
 
 export interface RunResult {
   /** `{success: …}` by default (§4.7), or what the links that target the flow built. */
@@ -107,12 +107,12 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
       if (securing) await securing;
       if (cookies.length) request.headers.set("cookie", [request.headers.get("cookie"), ...cookies].filter(Boolean).join("; "));
       if (options.hooks?.onRequest) await options.hooks.onRequest(request);
-      step.request = maskHeadersWhenRead({ method: request.method, url: redactor.url(request.url), headers: request.headers }, redactor);
+      step.request = { method: request.method, url: redactor.url(request.url), headers: redactor.headers(request.headers) };
 
       const started = performance.now();
       try {
         const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, run, step);
-        step.response = maskHeadersWhenRead({ status: response.status, headers: response.headers, body: redactor.value(response.body) }, redactor);
+        step.response = { status: response.status, headers: redactor.headers(response.headers), body: redactor.value(response.body) };
         record.responses.success = response.body;
         if (options.validateResponses) {
           for (const issue of responseIssues(entry, response.status, response.body)) {

@@ -4,7 +4,7 @@ import { bareMediaType } from "../sources/media.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
 import type { RunAbort } from "./run-abort.js";
-import { maskHeadersWhenRead, type TraceStep } from "./trace.js";
+import type { TraceStep } from "./trace.js";
 
 const decoder = new TextDecoder();
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]);
@@ -151,7 +151,7 @@ async function followRedirects(
     }
     const shown = redactor.url(next);
     step.notes.push(`redirected by HTTP ${status} from ${step.request.method} ${step.request.url} to ${shown}${dropped.length > 0 ? `; another origin, so ${dropped.join(", ")} not sent` : ""}`);
-    step.request = maskHeadersWhenRead({ method, url: shown, headers }, redactor);
+    step.request = { method, url: shown, headers: redactor.headers(headers) };
     const hop: RequestInit = { method, headers, redirect: "manual" };
     if (body !== undefined) hop.body = body;
     if (init.signal) hop.signal = init.signal;
