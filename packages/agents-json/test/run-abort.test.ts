@@ -27,6 +27,17 @@ describe("the run's abort signal", () => {
     expect(calls).toEqual([[controller.signal, "abort"]]);
     expect(controller.signal.aborted).toBe(true);
     expect(controller.signal.reason).toBe(reason);
+    expect(() => controller.signal.throwIfAborted()).toThrow(reason);
+  });
+
+  it("calls onabort and throws from throwIfAborted once aborted, as an AbortSignal does", () => {
+    const controller = lightController();
+    let seen: unknown;
+    controller.signal.onabort = (event) => (seen = event.type);
+    expect(() => controller.signal.throwIfAborted()).not.toThrow();
+    controller.abort(new Error("stop"));
+    expect(seen).toBe("abort");
+    expect(() => controller.signal.throwIfAborted()).toThrow("stop");
   });
 
   it("follows the caller's signal", () => {

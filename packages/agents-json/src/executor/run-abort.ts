@@ -91,8 +91,9 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
 
 /**
  * An abort controller whose signal is a plain object with the part of AbortSignal that Node's fetch
- * (undici) reads: `aborted`, `reason` and the abort listeners, plus the EventEmitter methods that
- * node:events asks before undici adds its listener. undici takes such signals by design (its
+ * (undici) reads: `aborted`, `reason` and the abort listeners (and `onabort` and `throwIfAborted`,
+ * for a wrapper of the global fetch), plus the EventEmitter methods that node:events asks before
+ * undici adds its listener. undici takes such signals by design (its
  * RequestInit converter is not strict, for third-party AbortControllers). A real AbortSignal is an
  * EventTarget: undici's listener on it, added per request and removed by a FinalizationRegistry
  * after GC, costs about 10 µs per request, a few percent of a loopback call.
@@ -110,6 +111,10 @@ export function lightController(): Controller {
       const at = listeners.indexOf(listener);
       if (type === "abort" && at !== -1) listeners.splice(at, 1);
     },
+    onabort: null as Listener | null,
+    throwIfAborted: () => {
+      if (signal.aborted) throw signal.reason;
+    },
     getMaxListeners: () => undefined,
     setMaxListeners: () => undefined,
     listeners: () => listeners,
@@ -121,6 +126,7 @@ export function lightController(): Controller {
       signal.aborted = true;
       signal.reason = reason;
       const event = { type: "abort", target: signal };
+      signal.onabort?.call(signal, event);
       for (const listener of listeners.splice(0)) listener.call(signal, event);
     },
   };
