@@ -1,10 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { createRunAbort, fetchTakesLightSignals, lightController } from "../src/executor/run-abort.js";
+import { createRunAbort, lightController, lightSignalsFor } from "../src/executor/run-abort.js";
 
 describe("the run's abort signal", () => {
-  it("is a light signal with Node's fetch, which follows it (the transport tests abort real requests with it)", () => {
-    expect(fetchTakesLightSignals()).toBe(true);
+  it("is a light signal with Node's fetch, which follows it (the transport tests abort real requests with it)", async () => {
+    expect(await lightSignalsFor(fetch)).toBe(true);
+    expect(lightSignalsFor(fetch)).toBe(true); // asked once per fetch function
     expect(createRunAbort(undefined, 1_000, true).signal()).not.toBeInstanceOf(AbortSignal);
+  });
+
+  it("is a real AbortSignal with a fetch that wants one, and nothing is sent to find out", async () => {
+    const sent: string[] = [];
+    const strict = (async (url: string, init: RequestInit) => {
+      sent.push(url);
+      if (init.signal && !(init.signal instanceof AbortSignal)) throw new TypeError("Expected signal to be an instanceof AbortSignal");
+      return fetch(url, init);
+    }) as unknown as typeof fetch;
+    const combining = ((url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.any([init.signal!]) })) as unknown as typeof fetch;
+    const ignoring = (async () => new Response("answered")) as unknown as typeof fetch;
+    expect(await lightSignalsFor(strict)).toBe(false);
+    expect(await lightSignalsFor(combining)).toBe(false);
+    expect(await lightSignalsFor(ignoring)).toBe(false);
+    expect(sent).toEqual(["data:,"]);
+    const forwarding = ((url: string, init: RequestInit) => fetch(url, init)) as unknown as typeof fetch;
+    expect(await lightSignalsFor(forwarding)).toBe(true);
   });
 
   it("is a real AbortSignal for an injected fetch, which may use it as one", () => {

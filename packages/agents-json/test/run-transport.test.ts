@@ -164,6 +164,27 @@ describe("runFlow over a loopback server", () => {
     expect(trace.map((step) => step.request.url)).toEqual(Array.from({ length: 12 }, () => `${base}/answer/k`));
   });
 
+  it("hands a real AbortSignal to a global fetch replaced by one that wants it, so its timeouts still end calls", async () => {
+    const platform = globalThis.fetch;
+    // A wrapper that combines signals: AbortSignal.any takes a light signal but would never follow it.
+    const combining = (url: string, init: RequestInit) => platform(url, { ...init, signal: AbortSignal.any([init.signal!]) });
+    const strict = (url: string, init: RequestInit) => {
+      if (!(init.signal instanceof AbortSignal)) throw new TypeError("Expected signal to be an instanceof AbortSignal");
+      return platform(url, init);
+    };
+    for (const wrapper of [combining, strict]) {
+      globalThis.fetch = wrapper as typeof fetch;
+      try {
+        const before = closedHanging;
+        await expect(answer("hang", { timeoutMs: 100 })).rejects.toThrow(/no response within 100 ms/);
+        await expect.poll(() => closedHanging).toBe(before + 1);
+        expect((await answer("ok", { timeoutMs: 1_000 })).result).toEqual({ success: { kind: "ok", url: "/answer/ok", body: "" } });
+      } finally {
+        globalThis.fetch = platform;
+      }
+    }
+  });
+
   it("aborts with the caller's signal while a timeout is also set, and before any call when already aborted", async () => {
     const before = closedHanging;
     const controller = new AbortController();

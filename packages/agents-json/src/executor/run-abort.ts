@@ -8,8 +8,8 @@
  * A fired timeout is the run's state, so every later attempt of the run (a retry after a back-off
  * during which the timer fired) reports the timeout rather than a bare abort, and is not retried.
  *
- * With the platform fetch, where it takes one (Node's), the signal is a light one (see
- * `lightController`): a real AbortSignal costs Node's fetch about 10 µs more per request.
+ * With a fetch that follows one (Node's), the signal is a light one (see `lightController` and
+ * `lightSignalsFor`): a real AbortSignal costs Node's fetch about 10 µs more per request.
  */
 import { startTimer } from "@flowspec/runtime";
 
@@ -34,7 +34,7 @@ export interface RunAbort {
   release(): void;
 }
 
-export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs: number, platformFetch: boolean): RunAbort {
+export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs: number, lightSignal: boolean): RunAbort {
   const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
   let controller: Controller | undefined;
   let forward: (() => void) | undefined;
@@ -45,7 +45,7 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
   let callStarted = -1;
   const ensure = (): Controller => {
     if (!controller) {
-      const made = (controller = platformFetch && fetchTakesLightSignals() ? lightController() : new AbortController());
+      const made = (controller = lightSignal ? lightController() : new AbortController());
       if (callerSignal) {
         if (callerSignal.aborted) made.abort(callerSignal.reason);
         else callerSignal.addEventListener("abort", (forward = () => made.abort(callerSignal.reason)), { once: true });
@@ -132,22 +132,37 @@ export function lightController(): Controller {
   };
 }
 
-let takesLightSignals: boolean | undefined;
+const followsLightSignals = new WeakMap<typeof fetch, boolean>();
 /**
- * Whether the platform's Request follows a light signal: a Request made with one is aborted when it
- * aborts (browsers and Deno refuse the object instead). Checked once, so a platform that took the
- * object but did not follow it would never be handed one.
+ * Whether `doFetch` follows a light signal. Asked once per fetch function, with a `data:` URL, so
+ * nothing is sent whatever it does, and a signal aborted as soon as the call has begun: Node's fetch
+ * rejects with the signal's own reason. A fetch that wants a real AbortSignal (node-fetch installed
+ * as the global fetch, a browser's `Request`) fails some other way, and a wrapper that never hears
+ * of the abort (`AbortSignal.any` accepts the object but does not follow it) answers: those get
+ * real signals. A fetch installed later is a new function, and is asked again.
  */
-export function fetchTakesLightSignals(): boolean {
-  if (takesLightSignals === undefined) {
-    try {
-      const light = lightController();
-      const request = new Request("http://localhost/", { signal: light.signal });
-      light.abort(new Error("probe"));
-      takesLightSignals = request.signal.aborted;
-    } catch {
-      takesLightSignals = false;
-    }
+export function lightSignalsFor(doFetch: typeof fetch): boolean | Promise<boolean> {
+  const known = followsLightSignals.get(doFetch);
+  if (known !== undefined) return known;
+  const probe = lightController();
+  const reason = new Error("abort-signal probe");
+  let answer: Promise<Response>;
+  try {
+    answer = doFetch("data:,", { signal: probe.signal });
+  } catch (error) {
+    answer = Promise.reject(error);
   }
-  return takesLightSignals;
+  probe.abort(reason);
+  return answer
+    .then(
+      (response) => {
+        response.body?.cancel().catch(() => undefined);
+        return false;
+      },
+      (error: unknown) => error === reason,
+    )
+    .then((follows) => {
+      followsLightSignals.set(doFetch, follows);
+      return follows;
+    });
 }
