@@ -93,10 +93,10 @@ export function createRunAbort(callerSignal: AbortSignal | undefined, timeoutMs:
  * An abort controller whose signal is a plain object with the part of AbortSignal that Node's fetch
  * (undici) reads: `aborted`, `reason` and the abort listeners (and `onabort` and `throwIfAborted`,
  * for a wrapper of the global fetch), plus the EventEmitter methods that node:events asks before
- * undici adds its listener. undici takes such signals by design (its
- * RequestInit converter is not strict, for third-party AbortControllers). A real AbortSignal is an
- * EventTarget: undici's listener on it, added per request and removed by a FinalizationRegistry
- * after GC, costs about 10 µs per request, a few percent of a loopback call.
+ * undici adds its listener. undici takes such signals by design: its RequestInit converter is not
+ * strict, for third-party AbortControllers. A real AbortSignal is an EventTarget: undici's listener
+ * on it, added per request and removed by a FinalizationRegistry after GC, costs about 10 µs per
+ * request, a few percent of a loopback call.
  */
 export function lightController(): Controller {
   type Listener = (this: unknown, event: unknown) => void;
