@@ -164,7 +164,7 @@ describe("runFlow over a loopback server", () => {
     expect(trace.map((step) => step.request.url)).toEqual(Array.from({ length: 12 }, () => `${base}/answer/k`));
   });
 
-  it("hands a real AbortSignal to a global fetch replaced by one that wants it, so its timeouts still end calls", async () => {
+  it("gives a global fetch replaced by a wrapper that wants a real AbortSignal one, so its timeouts still end calls", async () => {
     const platform = globalThis.fetch;
     // A wrapper that combines signals: AbortSignal.any takes a light signal but would never follow it.
     const combining = (url: string, init: RequestInit) => platform(url, { ...init, signal: AbortSignal.any([init.signal!]) });
@@ -172,7 +172,12 @@ describe("runFlow over a loopback server", () => {
       if (!(init.signal instanceof AbortSignal)) throw new TypeError("Expected signal to be an instanceof AbortSignal");
       return platform(url, init);
     };
-    for (const wrapper of [combining, strict]) {
+    // The same after an await (a token fetched first, say): the signal is already aborted when it combines.
+    const combiningLater = async (url: string, init: RequestInit) => {
+      await null;
+      return platform(url, { ...init, signal: AbortSignal.any([init.signal!]) });
+    };
+    for (const wrapper of [combining, strict, combiningLater]) {
       globalThis.fetch = wrapper as typeof fetch;
       try {
         const before = closedHanging;
@@ -182,6 +187,24 @@ describe("runFlow over a loopback server", () => {
       } finally {
         globalThis.fetch = platform;
       }
+    }
+  });
+
+  it("uses a global fetch replaced during the run, and its timeouts still end calls", async () => {
+    const platform = globalThis.fetch;
+    let wrapped = 0;
+    const combining = (url: string, init: RequestInit) => {
+      wrapped++;
+      return platform(url, { ...init, signal: AbortSignal.any([init.signal!]) });
+    };
+    try {
+      const before = closedHanging;
+      const onRequest = () => void (globalThis.fetch = combining as typeof fetch);
+      await expect(answer("hang", { timeoutMs: 100, hooks: { onRequest } })).rejects.toThrow(/no response within 100 ms/);
+      await expect.poll(() => closedHanging).toBe(before + 1);
+      expect(wrapped).toBe(1);
+    } finally {
+      globalThis.fetch = platform;
     }
   });
 

@@ -10,7 +10,7 @@ import { endpointSegments, flowSourceIds, flowsWithId, prepareFlow, prepareOpera
 import { createRedactor, type Redactor } from "./redact.js";
 import { buildRequest, type ActionRecord } from "./request.js";
 import { responseIssues } from "./response-schema.js";
-import { createRunAbort, lightSignalsFor } from "./run-abort.js";
+import { createRunAbort } from "./run-abort.js";
 import { applySecurity } from "./security.js";
 import { DEFAULT_TIMEOUT_MS, sendRequest } from "./send.js";
 import type { TraceStep } from "./trace.js";
@@ -69,8 +69,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
   const credentials = new Map<string, Record<string, unknown>>();
 
   let last: unknown = null;
-  const light = options.fetch === undefined ? lightSignalsFor(fetch) : false;
-  const run = createRunAbort(options.signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, typeof light === "boolean" ? light : await light);
+  const run = createRunAbort(options.signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     for (const { action, source, entry, incoming } of prepared.actions) {
       if (options.signal?.aborted) throw new TransportError(`flow "${flow.id}": the run was aborted before action "${action.id}"`, { actionId: action.id });
