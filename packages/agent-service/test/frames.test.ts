@@ -180,6 +180,17 @@ describe("frame decoder positions under any chunking", () => {
     const frames = decoder.push(utf8(`\ndata: ${envelope(2, "b")}\r\n\r\n`));
     expect(summary(frames)).toEqual([`env 1 @1:0#0`, `env 2 @3:${first.length + 1}#1`]);
   });
+
+  it.each([
+    ["sse", `data: ${envelope(1)}\n\n`, `\uFEFFdata: ${envelope(2)}\n\n`],
+    ["ndjson", `${envelope(1)}\n`, `\uFEFF${envelope(2)}\n`],
+  ] as const)("%s: drops a byte order mark at the start of the body only, not at a chunk's start", (transport, first, second) => {
+    const whole = summary(feed(transport, `\uFEFF${first}${second}`, "whole"));
+    expect(whole[0]).toBe(`env 1 @1:0#0`);
+    expect(whole.length).toBe(transport === "sse" ? 1 : 2); // a BOM later on is an unknown field's name, or not JSON
+    const decoder = createFrameDecoder(transport);
+    expect(summary([...decoder.push(utf8(`\uFEFF${first}`)), ...decoder.push(utf8(second))])).toEqual(whole);
+  });
 });
 
 describe("SSE blocks read without the parser", () => {

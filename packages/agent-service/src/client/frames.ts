@@ -29,7 +29,9 @@ const LF = 10;
 const CR = 13;
 
 export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
-  const utf8 = new TextDecoder();
+  // Each push decodes on its own, so the decoder keeps a BOM and push drops the body's first one
+  // (WHATWG): a U+FEFF that starts a later chunk is part of its line.
+  const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
   let leftover: Uint8Array | undefined;
   let leftoverOffset = 0; // body offset of leftover[0]
   let leftoverLine = 1; // line number of leftover[0]
@@ -69,7 +71,8 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
         leftover = data;
         return out;
       }
-      const text = utf8.decode(data.subarray(0, end));
+      const decoded = utf8.decode(data.subarray(0, end));
+      const text = leftoverOffset === 0 && decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
       // Byte offset of the text's line `n` (counted from 0): its string offset while every byte
       // decoded to one UTF-16 unit (ASCII), else looked up in the bytes' own line starts.
       let byteLines: number[] | undefined;
