@@ -31,29 +31,40 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
  * (`tool_use` blocks). Accepts the message, its `content`/`output` array, or a response object.
  */
 export function parseToolCalls(reply: unknown): ToolCall[] {
-  if (isObject(reply) && Array.isArray(reply.choices)) return parseToolCalls((reply.choices[0] as Json | undefined)?.message);
+  return readToolCalls(reply).map(({ where, ...call }) => ({ ...call, arguments: parseArguments(call.arguments, where) }));
+}
+
+/** A tool call as found, its arguments possibly still JSON text, and where it was, for errors. */
+type FoundCall = ToolCall & { where: string };
+
+function readToolCalls(reply: unknown): FoundCall[] {
+  if (isObject(reply) && Array.isArray(reply.choices)) return readToolCalls((reply.choices[0] as Json | undefined)?.message);
   if (isObject(reply) && Array.isArray(reply.tool_calls)) {
     return reply.tool_calls.map((call, i) => {
       const fn = isObject(call) && isObject(call.function) ? call.function : undefined;
       if (!fn || typeof fn.name !== "string") throw new ToolExportError(`tool_calls[${i}] has no function name`);
-      return { id: String((call as Json).id ?? `call_${i}`), name: fn.name, arguments: parseArguments(fn.arguments, `tool_calls[${i}]`) };
+      return found(`tool_calls[${i}]`, String((call as Json).id ?? `call_${i}`), fn.name, fn.arguments);
     });
   }
   const items = Array.isArray(reply) ? reply : isObject(reply) && Array.isArray(reply.output) ? reply.output : isObject(reply) && Array.isArray(reply.content) ? reply.content : undefined;
   if (!items) return [];
-  const calls: ToolCall[] = [];
+  const calls: FoundCall[] = [];
   items.forEach((item, i) => {
     if (!isObject(item)) return;
     if (item.type === "function" && isObject(item.function) && typeof item.function.name === "string") {
       // A bare Chat Completions `tool_calls` array.
-      calls.push({ id: String(item.id ?? `call_${i}`), name: item.function.name, arguments: parseArguments(item.function.arguments, `tool_calls[${i}]`) });
+      calls.push(found(`tool_calls[${i}]`, String(item.id ?? `call_${i}`), item.function.name, item.function.arguments));
     } else if (item.type === "function_call" && typeof item.name === "string") {
-      calls.push({ id: String(item.call_id ?? item.id ?? `call_${i}`), name: item.name, arguments: parseArguments(item.arguments, `output[${i}]`) });
+      calls.push(found(`output[${i}]`, String(item.call_id ?? item.id ?? `call_${i}`), item.name, item.arguments));
     } else if (item.type === "tool_use" && typeof item.name === "string") {
-      calls.push({ id: String(item.id ?? `toolu_${i}`), name: item.name, arguments: item.input ?? {} });
+      calls.push(found(`content[${i}]`, String(item.id ?? `toolu_${i}`), item.name, item.input ?? {}));
     }
   });
   return calls;
+}
+
+function found(at: string, id: string, name: string, args: unknown): FoundCall {
+  return { id, name, arguments: args, where: `${at} (${name}, id ${id})` };
 }
 
 function parseArguments(value: unknown, where: string): unknown {
@@ -61,8 +72,9 @@ function parseArguments(value: unknown, where: string): unknown {
   if (value.trim() === "") return {};
   try {
     return JSON.parse(value) as unknown;
-  } catch {
-    throw new ToolExportError(`${where}: arguments are not valid JSON: ${value.slice(0, 200)}`);
+  } catch (error) {
+    // The parser's reason tells text cut off at the token limit from text that is malformed.
+    throw new ToolExportError(`${where}: arguments are not valid JSON (${(error as Error).message}): ${value.slice(0, 200)}`);
   }
 }
 
@@ -74,13 +86,14 @@ export async function dispatchToolCalls(document: LoadedAgentsJson | string | ob
   const loaded = asLoaded(document);
   // Parsed calls have no `type`; Responses `function_call` items have name and (JSON-text) arguments too.
   const parsed = Array.isArray(calls) && calls.every((c) => isObject(c) && typeof c.name === "string" && "arguments" in c && !("type" in c));
-  const list = parsed ? (calls as ToolCall[]) : parseToolCalls(calls);
+  const list = parsed ? (calls as ToolCall[]).map((call, i) => found(`calls[${i}]`, call.id, call.name, call.arguments)) : readToolCalls(calls);
   const results: ToolCallResult[] = [];
   // Sources are read once for all the calls.
   const sources = options.sources ?? (await loadSources(loaded, options.resolver ? { resolver: options.resolver } : {}));
   for (const call of list) {
     try {
-      const run = await runFlow(loaded, call.name, call.arguments, { ...options, sources });
+      // Parsed per call: every call id needs an answer, also when one call's JSON is broken.
+      const run = await runFlow(loaded, call.name, parseArguments(call.arguments, call.where), { ...options, sources });
       results.push({ id: call.id, name: call.name, ok: true, content: JSON.stringify(run.result), run });
     } catch (error) {
       if (!(error instanceof FlowRunError) && !(error instanceof ToolExportError) && !(error instanceof Error)) throw error;

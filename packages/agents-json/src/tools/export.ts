@@ -32,7 +32,13 @@ export function asLoaded(document: LoadedAgentsJson | string | object): LoadedAg
 /** One tool per flow (§4.9), named by the flow id, with the `{parameters, requestBody}` input schema. */
 export function exportTools(document: LoadedAgentsJson | string | object, options: ExportToolsOptions): Tool[] {
   const { document: doc } = asLoaded(document);
-  return selectFlows(doc, options.flows).map((flow) => {
+  const flows = selectFlows(doc, options.flows);
+  // Both providers refuse two tools with one name, and runFlow could not tell the two flows apart.
+  for (const flow of flows) {
+    const same = flows.filter((f) => f.id === flow.id);
+    if (same.length > 1) throw new ToolExportError(`flow id "${flow.id}" is used by ${same.length} flows (indexes ${same.map((f) => f.index).join(", ")}); tool names must be unique`);
+  }
+  return flows.map((flow) => {
     if (!TOOL_NAME.test(flow.id)) {
       throw new ToolExportError(`flow id "${flow.id}" cannot be a tool name (must match ^[a-zA-Z0-9_-]{1,64}$); tool names are never renamed silently`);
     }
@@ -67,6 +73,19 @@ function selectFlows(doc: NormalisedAgentsJson, only: readonly string[] | undefi
 
 // OpenAI strict mode: every property required, optional ones nullable, no additional properties.
 function strictSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  // An object given only by its anyOf branches: closing the bare wrapper would forbid every
+  // property, so the branches are closed instead and take the wrapper's required names.
+  if (schema.type === "object" && schema.properties === undefined && Array.isArray(schema.anyOf)) {
+    const { type: _type, required, additionalProperties: _additional, anyOf, ...rest } = schema;
+    const names = Array.isArray(required) ? (required as string[]) : [];
+    const branches = (anyOf as unknown[]).map((inner) => {
+      if (!inner || typeof inner !== "object") return inner;
+      const branch = inner as Record<string, unknown>;
+      if (branch.type !== "object" && branch.properties === undefined) return strictSchema(branch);
+      return strictSchema({ type: "object", ...branch, required: [...new Set([...((branch.required as string[] | undefined) ?? []), ...names])] });
+    });
+    return { ...rest, anyOf: branches };
+  }
   const out: Record<string, unknown> = { ...schema };
   const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
   // OpenAI rejects the tool unless every object says additionalProperties: false, even one without properties.
@@ -91,7 +110,10 @@ function strictSchema(schema: Record<string, unknown>): Record<string, unknown> 
 }
 
 function nullable(schema: Record<string, unknown>): Record<string, unknown> {
-  if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
-  if (Array.isArray(schema.type)) return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
+  // A const or an enum without null would still refuse the null the widened type allows.
+  if (schema.const !== undefined) return { anyOf: [schema, { type: "null" }] };
+  const enumWithNull = Array.isArray(schema.enum) && !schema.enum.includes(null) ? { enum: [...schema.enum, null] } : {};
+  if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"], ...enumWithNull };
+  if (Array.isArray(schema.type)) return { ...schema, ...(schema.type.includes("null") ? {} : { type: [...schema.type, "null"] }), ...enumWithNull };
   return { anyOf: [schema, { type: "null" }] };
 }

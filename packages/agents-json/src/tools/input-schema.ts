@@ -63,6 +63,8 @@ export function toJsonSchema(schema: unknown, where: string, isPropertyMap = fal
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED_KEYS.has(key)) continue;
+    // `required: true` on a property (Swagger parameter style) is invalid JSON Schema; providers refuse it.
+    if (key === "required" && !Array.isArray(value)) continue;
     if (key === "format" && typeof value === "string" && OPENAPI_ONLY_FORMATS.has(value)) continue;
     if (key === "properties" || key === "patternProperties") out[key] = toJsonSchema(value, where, true);
     else if (key === "items" || key === "not" || (key === "additionalProperties" && isObject(value))) out[key] = toJsonSchema(value, where);
