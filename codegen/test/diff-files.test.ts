@@ -100,12 +100,27 @@ describe("diffSchemas on files and folders", () => {
     expect(report.summary.breakingForNewReader).toBe(2);
   });
 
+  it("refuses a folder whose unchanged file $refs a definition NEW removed (codegen could not read NEW)", () => {
+    for (const version of ["d1", "d2"]) {
+      write(`${version}/enums.json`, { $schema: draft07, definitions: version === "d1" ? { status: { enum: ["a", "b"] } } : {} });
+      write(`${version}/task.json`, { $schema: draft07, type: "object", properties: { status: { $ref: "enums.json#/definitions/status" } } });
+    }
+    expect(() => diffSchemas(join(root, "d1"), join(root, "d2"))).toThrow(/NEW task\.json#\/properties\/status: \$ref "enums\.json#\/definitions\/status": enums\.json has nothing at #\/definitions\/status/);
+  });
+
+  it("refuses a dangling $ref in an in-memory schema even where nothing changed", () => {
+    const schema = { properties: { a: { $ref: "#/$defs/Gone" } } };
+    expect(() => diffSchemas(schema, schema, { dialect: "draft-2020-12" })).toThrow(/OLD schema#\/properties\/a: \$ref "#\/\$defs\/Gone": the schema has nothing at/);
+  });
+
   it.each([
     ["a file without $schema", () => diffSchemas(write("bad/no-dialect.json", { type: "string" }), write("bad/ok.json", { $schema: draft07 })), /no-dialect\.json: no "\$schema"/],
     ["an unsupported dialect", () => diffSchemas(write("bad/d4.json", { $schema: "http://json-schema.org/draft-04/schema#" }), write("bad/ok2.json", { $schema: draft07 })), /draft-04.*does not read/],
     ["a missing file", () => diffSchemas(join(root, "nope.json"), join(root, "nope.json")), /OLD .*nope\.json: cannot read: ENOENT/],
     ["a $ref to nowhere", () => diffSchemas(write("bad/ref.json", { $schema: draft07, $ref: "missing.json" }), write("bad/ok3.json", { $schema: draft07 })), /OLD ref\.json#: \$ref "missing\.json" points to .*missing\.json, which is no schema file/],
     ["a $ref to a missing pointer", () => diffSchemas({ $ref: "#/$defs/X" }, {}, { dialect: "draft-2020-12" }), /OLD schema#: \$ref "#\/\$defs\/X": the schema has nothing at #\/\$defs\/X/],
+    ["a file against a folder", () => diffSchemas(join(root, "v1/invoice.json"), join(root, "v2")), /OLD .*invoice\.json is a file and NEW .*v2 is a folder: compare a file with a file, or a folder with a folder/],
+    ["a folder against a file", () => diffSchemas(join(root, "v1"), join(root, "v2/invoice.json")), /OLD .*v1 is a folder and NEW .*invoice\.json is a file/],
     ["an in-memory schema without a dialect", () => diffSchemas({ type: "string" }, { type: "string" }), /OLD: no "\$schema".*or pass the dialect option/],
   ])("refuses %s with a message naming where", (_name, run, message) => {
     expect(run).toThrow(message);

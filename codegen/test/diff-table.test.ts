@@ -121,6 +121,45 @@ const rows: Row[] = [
   },
   { name: "anyOf became oneOf", old: { anyOf: [str, { type: "number" }] }, new: { oneOf: [str, { type: "number" }] }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
   { name: "union introduced", old: {}, new: { anyOf: [str, { type: "number" }] }, kinds: ["union-added"], newReader: true, oldReader: false },
+  // Making a value nullable the 2020-12 way wraps it in a union whose branch still accepts every OLD value.
+  { name: "nullable via anyOf added", old: obj({ a: str }), new: obj({ a: { anyOf: [str, { type: "null" }] } }), kinds: ["type-widened", "union-added"], newReader: false, oldReader: true },
+  { name: "nullable via anyOf removed", old: obj({ a: { anyOf: [str, { type: "null" }] } }), new: obj({ a: str }), kinds: ["type-narrowed", "union-removed"], newReader: true, oldReader: false },
+  { name: "nullable via oneOf added", old: obj({ a: str }), new: obj({ a: { oneOf: [str, { type: "null" }] } }), kinds: ["type-widened", "union-added"], newReader: false, oldReader: true },
+  {
+    name: "nullable $ref via anyOf",
+    old: { $defs: { A: obj({}) }, properties: { a: { $ref: "#/$defs/A" } } },
+    new: { $defs: { A: obj({}) }, properties: { a: { anyOf: [{ $ref: "#/$defs/A" }, { type: "null" }] } } },
+    kinds: ["ref-changed", "type-widened", "union-added"],
+    newReader: false,
+    oldReader: true,
+  },
+  {
+    name: "nullable $ref to a changed definition: the definition's change is reported once, in place",
+    old: { $defs: { A: obj({ x: str }) }, properties: { a: { $ref: "#/$defs/A" } } },
+    new: { $defs: { A: obj({ x: str }, { required: ["x"] }) }, properties: { a: { anyOf: [{ $ref: "#/$defs/A" }, { type: "null" }] } } },
+    kinds: ["property-removed", "ref-changed", "required-added", "type-widened", "union-added"],
+    newReader: true,
+    oldReader: true,
+  },
+  {
+    name: "nullable $ref to a oneOf definition",
+    old: { $defs: { P: { oneOf: [obj({ k: { const: "a" } }), obj({ k: { const: "b" } })] } }, properties: { p: { $ref: "#/$defs/P" } } },
+    new: { $defs: { P: { oneOf: [obj({ k: { const: "a" } }), obj({ k: { const: "b" } })] } }, properties: { p: { anyOf: [{ $ref: "#/$defs/P" }, { type: "null" }] } } },
+    kinds: ["branch-added", "ref-changed"],
+    newReader: false,
+    oldReader: true,
+  },
+  { name: "anyOf introduced with a branch that accepts everything OLD did", old: str, new: { ...str, anyOf: [{}, { maxLength: 3 }] }, kinds: ["union-added"], newReader: false, oldReader: false },
+  // oneOf rejects a document that matches two branches, so a covering branch is not enough when others overlap it.
+  { name: "oneOf introduced with overlapping branches", old: str, new: { ...str, oneOf: [{}, { maxLength: 3 }] }, kinds: ["union-added"], newReader: true, oldReader: false },
+  {
+    name: "union branches whose $refs are spelled differently but reach the same definitions",
+    old: { files: { "a.json": { oneOf: [{ $ref: "./b.json#/$defs/B1" }, { $ref: "./b.json#/$defs/B2" }] }, "b.json": { $defs: { B1: str, B2: { type: "number" } } } } },
+    new: { files: { "a.json": { oneOf: [{ $ref: "b.json#/$defs/B1" }, { $ref: "b.json#/$defs/B2" }] }, "b.json": { $defs: { B1: str, B2: { type: "number" } } } } },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
   { name: "allOf conjunct added", old: { allOf: [obj({ a: str })] }, new: { allOf: [obj({ a: str }), { required: ["a"] }] }, kinds: ["conjunct-added"], newReader: true, oldReader: false },
   { name: "allOf conjunct removed", old: { allOf: [obj({ a: str }), { required: ["a"] }] }, new: { allOf: [obj({ a: str })] }, kinds: ["conjunct-removed"], newReader: false, oldReader: true },
   { name: "items narrowed", old: { type: "array", items: { type: ["string", "number"] } }, new: { type: "array", items: str }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
@@ -163,6 +202,27 @@ const rows: Row[] = [
   { name: "if/then changed", old: { if: obj({ k: { const: 1 } }), then: { required: ["a"] } }, new: { if: obj({ k: { const: 1 } }), then: { required: ["b"] } }, kinds: ["keyword-changed"], newReader: true, oldReader: true },
   { name: "patternProperties entry added", old: { type: "object" }, new: { type: "object", patternProperties: { "^x-": str } }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
   { name: "dependentRequired name added", old: { dependentRequired: { a: ["b"] } }, new: { dependentRequired: { a: ["b", "c"] } }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
+  // 2020-12 split draft-07 `dependencies` into dependentRequired (names) and dependentSchemas (schemas).
+  {
+    name: "draft-07 dependencies (names) rewritten as 2020-12 dependentRequired",
+    old: { $schema: "http://json-schema.org/draft-07/schema#", dependencies: { a: ["b"] } },
+    new: { $schema: "https://json-schema.org/draft/2020-12/schema", dependentRequired: { a: ["b"] } },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+    options: { annotations: false },
+  },
+  {
+    name: "draft-07 dependencies (schema) rewritten as 2020-12 dependentSchemas",
+    old: { $schema: "http://json-schema.org/draft-07/schema#", dependencies: { a: { required: ["b"] } } },
+    new: { $schema: "https://json-schema.org/draft/2020-12/schema", dependentSchemas: { a: { required: ["b"] } } },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+    options: { annotations: false },
+  },
+  { name: "dependent names rewritten as a dependent schema requiring them", old: { dependentRequired: { a: ["b"] } }, new: { dependentSchemas: { a: { required: ["b"] } } }, kinds: [], newReader: false, oldReader: false },
+  { name: "dependent schema gains a required name", old: { dependencies: { a: ["b"] } }, new: { dependentSchemas: { a: { required: ["b", "c"] } } }, kinds: ["required-added"], newReader: true, oldReader: false },
   { name: "uninterpreted keyword changed", old: { ...str, contentSchema: str, foo: 1 }, new: { ...str, contentSchema: str, foo: 2 }, kinds: ["keyword-changed"], newReader: true, oldReader: true },
   { name: "x- extension changed", old: { ...str, "x-internal": true }, new: { ...str, "x-internal": false }, kinds: ["annotation-changed"], newReader: false, oldReader: false },
   {
@@ -210,5 +270,15 @@ describe("diffSchemas: the classification table", () => {
       newReader: row.oldReader,
       oldReader: row.newReader,
     });
+  });
+});
+
+describe("diffSchemas: a $ref wrapped into a nullable union", () => {
+  it("reports the definition's own change once, at the definition, and the wrapping as looser only", () => {
+    const old = { $defs: { A: obj({ x: str }) }, properties: { a: { $ref: "#/$defs/A" } } };
+    const next = { $defs: { A: obj({ x: str }, { required: ["x"] }) }, properties: { a: { anyOf: [{ $ref: "#/$defs/A" }, { type: "null" }] } } };
+    const changes = diffSchemas(old, next, { dialect: "draft-2020-12" }).changes;
+    expect(changes.filter((c) => c.kind === "required-added").map((c) => c.pointerNew)).toEqual(["/$defs/A/required"]);
+    expect(changes.find((c) => c.kind === "ref-changed")?.breaking).toEqual({ forNewReader: false, forOldReader: true });
   });
 });

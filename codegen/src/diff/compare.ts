@@ -100,9 +100,13 @@ function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: s
   const targetA = refA ? resolveRef(ctx, a, refA, "old") : a;
   const targetB = refB ? resolveRef(ctx, b, refB, "new") : b;
   let rest: Effect = "none";
+  const sameTarget = ctx.pairOf(targetA.file) === ctx.pairOf(targetB.file) && targetA.pointer === targetB.pointer;
   if (refA && refB) {
     rest = compareKeywords(ctx, siblings(a) as ObjLoc, siblings(b) as ObjLoc);
-    if (ctx.pairOf(targetA.file) === ctx.pairOf(targetB.file) && targetA.pointer === targetB.pointer) return rest;
+    if (sameTarget) return rest;
+  } else if (sameTarget && Object.keys(siblings(refA ? a : b).schema as JsonObject).length === 0) {
+    // A definition against a bare $ref to itself (a union branch that wraps it): compared in place.
+    return "none";
   }
   const key = `${targetA.file.uri}#${targetA.pointer}|${targetB.file.uri}#${targetB.pointer}|${ctx.negated}`;
   const known = ctx.memo.get(key);

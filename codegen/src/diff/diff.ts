@@ -2,7 +2,7 @@ import { pairUp } from "./pair.js";
 import { compareSchemas } from "./compare.js";
 import { emit, type Ctx, type Loc } from "./context.js";
 import { resetCanonicalMemo } from "./json.js";
-import { loadSide, type LoadedFile, type SchemaSide } from "./load.js";
+import { checkSameForm, loadSide, type LoadedFile, type SchemaSide } from "./load.js";
 import type { DiffOptions, DiffReport, SchemaChange, SchemaInput } from "./types.js";
 
 /**
@@ -17,6 +17,7 @@ import type { DiffOptions, DiffReport, SchemaChange, SchemaInput } from "./types
  */
 export function diffSchemas(oldInput: SchemaInput, newInput: SchemaInput, options: DiffOptions = {}): DiffReport {
   resetCanonicalMemo();
+  checkSameForm(oldInput, newInput);
   const before = loadSide(oldInput, options, "OLD");
   const after = loadSide(newInput, options, "NEW");
   const { pairs, removed, added, pairOf } = pairFiles(before, after);

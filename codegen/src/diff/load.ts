@@ -52,7 +52,26 @@ export function loadSide(input: SchemaInput, options: DiffOptions, label: string
     const uri = baseUri(json, MEMORY_BASE + (path || "schema.json"), where);
     return { path, json, uri, dialect };
   });
-  return makeSide(label, files, !inMemory, undefined);
+  return loadReachable(makeSide(label, files, !inMemory, undefined));
+}
+
+/**
+ * Refuses a file against a folder: that is a wrong path (in a CI step, say), and comparing would
+ * report every file but one as added or removed. A missing path is left to the loading's error.
+ */
+export function checkSameForm(oldInput: SchemaInput, newInput: SchemaInput): void {
+  if (typeof oldInput !== "string" || typeof newInput !== "string") return;
+  const form = (path: string) => {
+    try {
+      return statSync(path).isDirectory() ? "folder" : "file";
+    } catch {
+      return undefined;
+    }
+  };
+  const [before, after] = [form(oldInput), form(newInput)];
+  if (before && after && before !== after) {
+    throw new Error(`OLD ${oldInput} is a ${before} and NEW ${newInput} is a ${after}: compare a file with a file, or a folder with a folder`);
+  }
 }
 
 function loadFromDisk(path: string, label: string): SchemaSide {
@@ -65,13 +84,11 @@ function loadFromDisk(path: string, label: string): SchemaSide {
   if (isDirectory) {
     const dir = resolvePath(path);
     const files = readSchemaFiles(dir, "set").map((file) => ({ path: file.path, json: file.json, uri: file.uri, dialect: file.dialect, diskPath: join(dir, file.path) }));
-    return makeSide(label, files, false, dir);
+    return loadReachable(makeSide(label, files, false, dir));
   }
   const diskPath = resolvePath(path);
   const root = readFileAt(diskPath, basename(diskPath), path);
-  const side = makeSide(label, [root], true, dirname(diskPath));
-  loadReachable(side);
-  return side;
+  return loadReachable(makeSide(label, [root], true, dirname(diskPath)));
 }
 
 function readFileAt(diskPath: string, relPath: string, where: string): LoadedFile {
@@ -93,14 +110,19 @@ function readFileAt(diskPath: string, relPath: string, where: string): LoadedFil
   return { path: relPath, json, uri, dialect, diskPath };
 }
 
-/** Follows every `$ref` from the loaded files so that all reachable sibling files are loaded. */
-function loadReachable(side: SchemaSide): void {
+/**
+ * Resolves every `$ref` of the loaded files, loading the sibling files they reach. A `$ref` that
+ * does not resolve is an error even where nothing changed: code generated from that side could not
+ * be, and the comparison only follows `$ref`s of subschemas that differ.
+ */
+function loadReachable(side: SchemaSide): SchemaSide {
   for (let i = 0; i < side.files.length; i++) {
     const file = side.files[i]!;
     forEachSchema(file.json, (node, pointer) => {
       if (typeof node.$ref === "string") side.resolve(node.$ref, file, pointer);
     });
   }
+  return side;
 }
 
 function makeSide(label: string, files: LoadedFile[], singleRoot: boolean, baseDir: string | undefined): SchemaSide {

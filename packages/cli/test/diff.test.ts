@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,6 +28,15 @@ const file = (name: string, json: unknown) => {
 };
 const draft07 = "http://json-schema.org/draft-07/schema#";
 const narrow = file("narrow.json", { $schema: draft07, type: "string" });
+// NEW drops a definition that an unchanged file still $refs: codegen could not read NEW.
+const folder = (name: string, defs: Record<string, unknown>) => {
+  mkdirSync(join(dir, name));
+  file(`${name}/enums.json`, { $schema: draft07, definitions: defs });
+  file(`${name}/task.json`, { $schema: draft07, properties: { status: { $ref: "enums.json#/definitions/status" } } });
+  return join(dir, name);
+};
+const withDef = folder("with-def", { status: { enum: ["a"] } });
+const withoutDef = folder("without-def", {});
 const wide = file("wide.json", { $schema: draft07, type: ["string", "null"] });
 
 describe("flowspec diff", () => {
@@ -69,6 +78,8 @@ describe("flowspec diff", () => {
     { name: "a file that is not JSON", args: [file("broken.json", "{ nope"), wide], message: /broken\.json: not valid JSON/ },
     { name: "a schema without $schema", args: [file("bare.json", { type: "string" }), wide], message: /bare\.json: no "\$schema"/ },
     { name: "a missing argument", args: [narrow], message: /missing required argument 'new'/ },
+    { name: "a file against a folder", args: [narrow, withDef], message: /OLD .*narrow\.json is a file and NEW .*with-def is a folder/ },
+    { name: "a $ref left dangling in an unchanged file", args: [withDef, withoutDef, "--fail-on", "writer"], message: /NEW task\.json#\/properties\/status: \$ref "enums\.json#\/definitions\/status": enums\.json has nothing at/ },
   ])("exits 2 on $name, saying what is wrong", async ({ args, message }) => {
     const io = capture();
     expect(await runCli(["diff", ...args], io)).toBe(2);

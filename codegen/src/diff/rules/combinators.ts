@@ -7,10 +7,11 @@ import { slotState } from "./slot.js";
 
 export const COMBINATOR_KEYWORDS = ["anyOf", "oneOf", "allOf", "not", "if", "then", "else"];
 
-/** How a branch is recognised after an edit: its `$ref`, its `title`, or the `const`s that discriminate it. */
-function signature(schema: unknown): string | undefined {
+/** How a branch is recognised after an edit: what its `$ref` reaches, its `title`, or the `const`s that discriminate it. */
+function signature(ctx: Ctx, side: "old" | "new", loc: Loc): string | undefined {
+  const schema = loc.schema;
   if (!isRecord(schema)) return undefined;
-  if (typeof schema.$ref === "string") return `ref:${schema.$ref}`;
+  if (typeof schema.$ref === "string") return `ref:${refTarget(ctx, side, loc, schema.$ref)}`;
   if (typeof schema.title === "string") return `title:${schema.title}`;
   const consts = Object.entries(isRecord(schema.properties) ? schema.properties : {})
     .filter(([, sub]) => isRecord(sub) && "const" in sub)
@@ -19,13 +20,29 @@ function signature(schema: unknown): string | undefined {
 }
 
 /**
+ * Where a `$ref` lands (paired files share a number), so that `./b.json` and `b.json`, or a path
+ * and the `$id` URL of the same file, are one branch; as written when it does not resolve.
+ */
+function refTarget(ctx: Ctx, side: "old" | "new", loc: Loc, ref: string): string {
+  try {
+    const target = ctx[side].resolve(ref, loc.file, loc.pointer);
+    return `${ctx.pairOf(target.file)}#${target.pointer}`;
+  } catch {
+    return ref;
+  }
+}
+
+/**
  * Pairs the entries of two subschema lists: equal entries first, then entries with the same
  * signature, then a last unmatched pair (an edited entry). The rest are added or removed.
  */
-function pairLists(before: Loc[], after: Loc[]): { pairs: [Loc, Loc][]; removed: Loc[]; added: Loc[] } {
+function pairLists(ctx: Ctx, before: Loc[], after: Loc[]): { pairs: [Loc, Loc][]; removed: Loc[]; added: Loc[] } {
   const pairing = pairUp(before, after)
     .take((x, y) => jsonEqual(x.schema, y.schema))
-    .take((x, y) => signature(x.schema) !== undefined && signature(x.schema) === signature(y.schema));
+    .take((x, y) => {
+      const sx = signature(ctx, "old", x);
+      return sx !== undefined && sx === signature(ctx, "new", y);
+    });
   if (pairing.removed.length === 1 && pairing.added.length === 1) pairing.pairs.push([pairing.removed.pop()!, pairing.added.pop()!]);
   return pairing;
 }
@@ -37,23 +54,118 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
   const hasA = Array.isArray(a.schema[keywordA]);
   const hasB = Array.isArray(b.schema[keywordB]);
   if (!hasA && !hasB) return "none";
-  if (!hasA) return emit(ctx, "union-added", a, child(b, keywordB), "tighter", `"${keywordB}" added: documents must now match one of its branches`);
-  if (!hasB) return emit(ctx, "union-removed", child(a, keywordA), b, "looser", `"${keywordA}" removed: documents no longer need to match one of its branches`);
+  const branchesA = listOf(a, keywordA);
+  const branchesB = listOf(b, keywordB);
+  if (!hasA) {
+    // Wrapping a schema into a union (`anyOf: [X, {type: "null"}]`) restricts nothing when one
+    // branch accepts every document OLD accepts; NEW's other keywords are compared on their own.
+    const covering = coveringBranch(keywordB, branchesB, (y) => probe(ctx, withoutDefs(a), y), "looser");
+    if (covering) return emit(ctx, "union-added", a, child(b, keywordB), "none", `"${keywordB}" added; its branch ${last(covering)} accepts every document OLD accepts`);
+    return emit(ctx, "union-added", a, child(b, keywordB), "tighter", `"${keywordB}" added: documents must now match one of its branches`);
+  }
+  if (!hasB) {
+    const covered = coveringBranch(keywordA, branchesA, (x) => probe(ctx, x, withoutDefs(b)), "tighter");
+    if (covered) return emit(ctx, "union-removed", child(a, keywordA), b, "none", `"${keywordA}" removed; its branch ${last(covered)} accepts every document NEW accepts`);
+    return emit(ctx, "union-removed", child(a, keywordA), b, "looser", `"${keywordA}" removed: documents no longer need to match one of its branches`);
+  }
+  const { pairs, removed, added } = pairLists(ctx, branchesA, branchesB);
+  // Branches that pair with none on either side may be one union wrapped whole into a branch of the
+  // other (`anyOf: [{$ref: P}, {type: "null"}]` for a `oneOf` P): that branch is compared with the
+  // whole other side, and the rest of its union only adds (or removes) branches.
+  if (removed.length > 0 && added.length > 0) {
+    const covering = coveringBranch(keywordB, branchesB, (y) => probe(ctx, withoutDefs(a), y), "looser");
+    if (covering) {
+      const effects = [ctx.compare(withoutDefs(a), covering)];
+      for (const y of branchesB) if (y !== covering) effects.push(emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${last(y)} added beside the branch that holds all of OLD: OLD rejects documents that only it matches`));
+      return combine(...effects);
+    }
+    const covered = coveringBranch(keywordA, branchesA, (x) => probe(ctx, x, withoutDefs(b)), "tighter");
+    if (covered) {
+      const effects = [ctx.compare(covered, withoutDefs(b))];
+      for (const x of branchesA) if (x !== covered) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${last(x)} removed; the branch that holds all of NEW is kept: NEW rejects documents that only it matched`));
+      return combine(...effects);
+    }
+  }
   const effects: Effect[] = [];
   if (keywordA !== keywordB) {
     const tighter = keywordB === "oneOf";
     effects.push(emit(ctx, "keyword-changed", child(a, keywordA), child(b, keywordB), tighter ? "tighter" : "looser", `"${keywordA}" became "${keywordB}": ${tighter ? "NEW rejects documents that match several branches" : "OLD rejects documents that match several branches"}`));
   }
-  const { pairs, removed, added } = pairLists(listOf(a, keywordA), listOf(b, keywordB));
   for (const [x, y] of pairs) effects.push(ctx.compare(x, y));
   for (const x of removed) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${x.pointer.split("/").pop()} removed: NEW rejects documents that only it matched`));
   for (const y of added) effects.push(emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${y.pointer.split("/").pop()} added: OLD rejects documents that only it matches`));
   return combine(...effects);
 }
 
+/**
+ * The branch of a union that contains the other side (`compare` gives "none" or `within`), if any.
+ * A `oneOf` rejects documents that match two branches, so there the other branches must be of
+ * other types than the covering one.
+ */
+function coveringBranch(keyword: string, branches: Loc[], compare: (branch: Loc) => Effect, within: Effect): Loc | undefined {
+  return branches.find((branch) => {
+    const effect = compare(branch);
+    if (effect !== "none" && effect !== within) return false;
+    if (keyword !== "oneOf") return true;
+    const types = typesOf(branch.schema);
+    return types !== undefined && branches.every((other) => other === branch || disjoint(types, typesOf(other.schema)));
+  });
+}
+
+const last = (loc: Loc) => loc.pointer.split("/").pop();
+
+function typesOf(schema: unknown): string[] | undefined {
+  if (!isRecord(schema)) return undefined;
+  return typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === "string") : undefined;
+}
+
+function disjoint(types: string[], others: string[] | undefined): boolean {
+  const numeric = (t: string) => (t === "integer" ? "number" : t);
+  return others !== undefined && !others.some((t) => types.some((u) => numeric(t) === numeric(u)));
+}
+
+/** A schema without its definitions: they are compared in place, not as part of what it accepts. */
+function withoutDefs(loc: ObjLoc): Loc {
+  if (!("$defs" in loc.schema) && !("definitions" in loc.schema)) return loc;
+  const { $defs: _defs, definitions: _definitions, ...rest } = loc.schema;
+  return { ...loc, schema: rest };
+}
+
+/** Probe results of a run, by the two schema objects and their files: nested unions probe the same pairs again and again. */
+const probes = new WeakMap<Ctx, WeakMap<object, WeakMap<object, Map<string, Effect>>>>();
+
+/** Compares without recording anything: the report and the `$ref` memo are left as they were. */
+function probe(ctx: Ctx, a: Loc, b: Loc): Effect {
+  const objects = typeof a.schema === "object" && a.schema !== null && typeof b.schema === "object" && b.schema !== null;
+  let cache: Map<string, Effect> | undefined;
+  if (objects) {
+    let byA = probes.get(ctx);
+    if (!byA) probes.set(ctx, (byA = new WeakMap()));
+    let byB = byA.get(a.schema as object);
+    if (!byB) byA.set(a.schema as object, (byB = new WeakMap()));
+    cache = byB.get(b.schema as object);
+    if (!cache) byB.set(b.schema as object, (cache = new Map()));
+  }
+  const key = `${a.file.uri}|${b.file.uri}`;
+  const known = cache?.get(key);
+  if (known !== undefined) return known;
+  const count = ctx.changes.length;
+  const size = ctx.memo.size;
+  try {
+    const effect = ctx.compare(a, b);
+    cache?.set(key, effect);
+    return effect;
+  } finally {
+    ctx.changes.length = count;
+    // compareRefs only adds memo entries, and a Map keeps insertion order: drop the probe's own.
+    let i = 0;
+    for (const memoKey of ctx.memo.keys()) if (i++ >= size) ctx.memo.delete(memoKey);
+  }
+}
+
 /** `allOf`: every conjunct must hold, so an added conjunct restricts and a removed one relaxes. */
 function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
-  const { pairs, removed, added } = pairLists(listOf(a, "allOf"), listOf(b, "allOf"));
+  const { pairs, removed, added } = pairLists(ctx, listOf(a, "allOf"), listOf(b, "allOf"));
   const effects = pairs.map(([x, y]) => ctx.compare(x, y));
   for (const x of removed) if (slotState(x.schema) !== "open") effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), "looser", `allOf entry ${x.pointer.split("/").pop()} removed: OLD may reject documents NEW accepts`));
   for (const y of added) if (slotState(y.schema) !== "open") effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${y.pointer.split("/").pop()} added: NEW may reject documents OLD accepted`));

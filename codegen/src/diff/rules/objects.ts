@@ -98,8 +98,7 @@ export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     compareSlot(ctx, child(a, "unevaluatedProperties"), child(b, "unevaluatedProperties"), { tighter: "additional-properties-tightened", looser: "additional-properties-loosened" }, "unevaluatedProperties"),
     compareSlot(ctx, child(a, "propertyNames"), child(b, "propertyNames"), { tighter: "keyword-changed", looser: "keyword-changed" }, "propertyNames"),
     compareSchemaMap(ctx, a, b, "patternProperties", "pattern property"),
-    compareSchemaMap(ctx, a, b, "dependentSchemas", "dependent schema"),
-    compareDependencies(ctx, a, b),
+    compareDependents(ctx, a, b),
   );
   return combine(...effects);
 }
@@ -119,29 +118,43 @@ function compareSchemaMap(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: string, what:
   return combine(...effects);
 }
 
-/** `dependentRequired` and draft-07 `dependencies` (array form: names required when a property is present). */
-function compareDependencies(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+/**
+ * What each property's presence brings in, in either dialect: draft-07 `dependencies` holds names
+ * and schemas, 2020-12 splits them into `dependentRequired` and `dependentSchemas`, so a dialect
+ * move pairs by property name.
+ */
+function dependentsOf(loc: ObjLoc): Map<string, Loc> {
+  const dependents = new Map<string, Loc>();
+  for (const keyword of ["dependentRequired", "dependentSchemas", "dependencies"]) {
+    for (const key of Object.keys(record(loc.schema[keyword]))) if (!dependents.has(key)) dependents.set(key, child(loc, keyword, key));
+  }
+  return dependents;
+}
+
+/** Dependent names as the schema they amount to, so names compare with a dependent schema. */
+const asSchema = (loc: Loc): Loc => (Array.isArray(loc.schema) ? { ...loc, schema: { required: strings(loc.schema) } } : loc);
+
+function compareDependents(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const effects: Effect[] = [];
-  for (const keyword of ["dependentRequired", "dependencies"]) {
-    const before = record(a.schema[keyword]);
-    const after = record(b.schema[keyword]);
-    for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
-      const x = before[key];
-      const y = after[key];
-      const locA = child(a, keyword, key);
-      const locB = child(b, keyword, key);
-      if (isRecord(x) || isRecord(y) || typeof x === "boolean" || typeof y === "boolean") {
-        effects.push(compareSlot(ctx, locA, locB, { tighter: "keyword-changed", looser: "keyword-changed" }, `${keyword} of ${quote(key)}`));
-        continue;
-      }
-      const namesBefore = strings(x);
-      const namesAfter = strings(y);
-      if (canonical([...namesBefore].sort()) === canonical([...namesAfter].sort())) continue;
-      const gained = namesAfter.filter((n) => !namesBefore.includes(n));
-      const lost = namesBefore.filter((n) => !namesAfter.includes(n));
-      const effect: Effect = gained.length && lost.length ? "incomparable" : gained.length ? "tighter" : "looser";
-      effects.push(emit(ctx, "keyword-changed", locA, locB, effect, `when ${quote(key)} is present, required properties ${JSON.stringify(namesBefore)} became ${JSON.stringify(namesAfter)}`));
+  const before = dependentsOf(a);
+  const after = dependentsOf(b);
+  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    // An absent entry is located under the keyword the other side uses.
+    const keywordOf = (loc: Loc | undefined) => loc!.pointer.split("/").at(-2)!;
+    const locA = before.get(key) ?? child(a, keywordOf(after.get(key)), key);
+    const locB = after.get(key) ?? child(b, keywordOf(before.get(key)), key);
+    const names = (loc: Loc) => Array.isArray(loc.schema) || loc.schema === undefined;
+    if (!names(locA) || !names(locB)) {
+      effects.push(compareSlot(ctx, asSchema(locA), asSchema(locB), { tighter: "keyword-changed", looser: "keyword-changed" }, `the dependent schema of ${quote(key)}`));
+      continue;
     }
+    const namesBefore = strings(locA.schema);
+    const namesAfter = strings(locB.schema);
+    if (canonical([...namesBefore].sort()) === canonical([...namesAfter].sort())) continue;
+    const gained = namesAfter.filter((n) => !namesBefore.includes(n));
+    const lost = namesBefore.filter((n) => !namesAfter.includes(n));
+    const effect: Effect = gained.length && lost.length ? "incomparable" : gained.length ? "tighter" : "looser";
+    effects.push(emit(ctx, "keyword-changed", locA, locB, effect, `when ${quote(key)} is present, required properties ${JSON.stringify(namesBefore)} became ${JSON.stringify(namesAfter)}`));
   }
   return combine(...effects);
 }
