@@ -2,6 +2,8 @@
  * The one door to Agent Service's generated validators. It adds what the schema says in an if/then
  * rule that ajv reports poorly: `input.mode` must equal `resourceType` (protocol notes §2.2). For a
  * mismatch, the first error is one clear sentence at `/input/mode`, followed by the raw schema errors.
+ * When the modes agree, an invalid input is reported by its own mode's schema only: the `oneOf`'s other
+ * branches would add errors such as `/input/mode: must equal "tool"` to an agent run.
  */
 import { ValidationError, type Assert, type Validate, type ValidationIssue, type ValidationResult } from "@flowspec/runtime/validation";
 import * as generated from "./generated/index.js";
@@ -38,12 +40,47 @@ export function inputModeIssue(value: unknown): ValidationIssue | undefined {
   };
 }
 
-function withInputModeCheck<V>(validate: Validate<V>): Validate<V> {
+type InputValidators = Record<T.TaskResourceType, Validate<unknown>>;
+
+const STRICT_INPUTS: InputValidators = { agent: generated.validateAgentRunInput, tool: generated.validateToolRunInput, mcp_server: generated.validateMcpServerRunInput };
+const RESPONSE_INPUTS: InputValidators = {
+  agent: generated.validateAgentRunInputResponse,
+  tool: generated.validateToolRunInputResponse,
+  mcp_server: generated.validateMcpServerRunInputResponse,
+};
+// A valid input of each mode, standing in for the caller's to find the errors outside `input`.
+const VALID_INPUT: Record<T.TaskResourceType, object> = {
+  agent: { mode: "agent", messages: [] },
+  tool: { mode: "tool", arguments: {} },
+  mcp_server: { mode: "mcp_server", clientInfo: {}, clientCapabilities: {} },
+};
+
+/** The errors of a value whose `input.mode` equals its `resourceType`: the rest by `validate`, the input by its mode's schema. */
+function sameModeIssues(value: unknown, validate: Validate<unknown>, inputs: InputValidators): ValidationIssue[] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { resourceType, input } = value as { resourceType?: unknown; input?: unknown };
+  if (typeof resourceType !== "string" || !Object.hasOwn(inputs, resourceType)) return undefined;
+  if (typeof input !== "object" || input === null || (input as { mode?: unknown }).mode !== resourceType) return undefined;
+  const mode = resourceType as T.TaskResourceType;
+  const rest = validate({ ...value, input: VALID_INPUT[mode] });
+  const own = inputs[mode](input);
+  // Only the stand-in's surroundings count: should a schema change make it invalid, its own errors are not the caller's.
+  const outside = (issue: ValidationIssue) => issue.path !== "/input" && !issue.path.startsWith("/input/");
+  const issues = [
+    ...(rest.ok ? [] : rest.errors.filter(outside)),
+    ...(own.ok ? [] : own.errors.map((issue) => ({ ...issue, path: `/input${issue.path}` }))),
+  ];
+  return issues.length > 0 ? issues : undefined;
+}
+
+function withInputModeCheck<V>(validate: Validate<V>, inputs: InputValidators): Validate<V> {
   return (value): ValidationResult<V> => {
     const result = validate(value);
     if (result.ok) return result;
     const issue = inputModeIssue(value);
-    return issue ? { ok: false, errors: [issue, ...result.errors] } : result;
+    if (issue) return { ok: false, errors: [issue, ...result.errors] };
+    const issues = sameModeIssues(value, validate, inputs);
+    return issues ? { ok: false, errors: issues } : result;
   };
 }
 
@@ -54,10 +91,10 @@ function assertFrom<V>(validate: Validate<V>, typeName: string): Assert<V> {
   };
 }
 
-export const validateRun: Validate<T.Run> = withInputModeCheck(generated.validateRun);
-export const validateRunResponse: Validate<T.Run> = withInputModeCheck(generated.validateRunResponse);
-export const validateCreateRunCommand: Validate<T.CreateRunCommand> = withInputModeCheck(generated.validateCreateRunCommand);
-export const validateCreateRunCommandResponse: Validate<T.CreateRunCommand> = withInputModeCheck(generated.validateCreateRunCommandResponse);
+export const validateRun: Validate<T.Run> = withInputModeCheck(generated.validateRun, STRICT_INPUTS);
+export const validateRunResponse: Validate<T.Run> = withInputModeCheck(generated.validateRunResponse, RESPONSE_INPUTS);
+export const validateCreateRunCommand: Validate<T.CreateRunCommand> = withInputModeCheck(generated.validateCreateRunCommand, STRICT_INPUTS);
+export const validateCreateRunCommandResponse: Validate<T.CreateRunCommand> = withInputModeCheck(generated.validateCreateRunCommandResponse, RESPONSE_INPUTS);
 export const assertRun: Assert<T.Run> = assertFrom(validateRun, "Run");
 export const assertRunResponse: Assert<T.Run> = assertFrom(validateRunResponse, "RunResponse");
 export const assertCreateRunCommand: Assert<T.CreateRunCommand> = assertFrom(validateCreateRunCommand, "CreateRunCommand");

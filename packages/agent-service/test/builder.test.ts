@@ -72,7 +72,7 @@ describe("create-run builders", () => {
   });
 
   it.each([
-    { name: "an MCP-server run without client info", build: () => mcpServerRun("m").build(), pointers: ["/input"] },
+    { name: "an MCP-server run without client info", build: () => mcpServerRun("m").build(), pointers: ["/input/clientInfo", "/input/clientCapabilities"] },
     { name: "an empty resource id", build: () => agentRun("").build(), pointers: ["/resourceId"] },
     { name: "a bad webhook url and negative maxRetries", build: () => agentRun("a").webhook({ url: "not a url" }).maxRetries(-1).build(), pointers: ["/webhook/url", "/maxRetries"] },
     {
@@ -164,5 +164,73 @@ describe("create-run builders: types", () => {
     // A body typed only as CreateRunCommand still compiles; it is validated at run time.
     const plain: Promise<Run> = client.create(toolRun("t").build() as CreateRunCommand);
     await expect(plain).rejects.toThrow(); // the fake answer is no envelope
+  });
+});
+
+describe("create-run builders: review", () => {
+  const errorOf = (build: () => unknown): ValidationError => {
+    try {
+      build();
+    } catch (e) {
+      return e as ValidationError;
+    }
+    throw new Error("expected build() to throw");
+  };
+
+  it("copies values when they are passed, so changing them before build() does not change the command", () => {
+    const args: Record<string, unknown> = { q: 1 };
+    const tool = toolRun("t").arguments(args);
+    args.q = 2;
+    expect(tool.build().input.arguments).toEqual({ q: 1 });
+
+    const profile = { runEnv: "cloud" };
+    const content = [{ type: "text" as const, text: "hi" }];
+    const messages = [{ role: "user", content: "a" }];
+    const ephemeral = { name: "lookup", description: "Find" };
+    const agent = agentRun("a").executionProfile(profile).message("user", content).messages(messages).ephemeralTool(ephemeral);
+    profile.runEnv = "local";
+    content[0]!.text = "bye";
+    messages[0]!.content = "b";
+    ephemeral.description = "changed";
+    const built = agent.build();
+    expect(built.executionProfile).toEqual({ runEnv: "cloud" });
+    expect(built.input.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+      { role: "user", content: "a" },
+    ]);
+    expect(built.input.ephemeralTools).toEqual([{ name: "lookup", description: "Find" }]);
+  });
+
+  it("reports an invalid Date deadline as a schema error at /deadlineAt", () => {
+    const error = errorOf(() => agentRun("a").deadline(new Date("not a date")).build());
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.errors.map((e) => e.path)).toEqual(["/deadlineAt"]);
+  });
+
+  it("refuses a second ephemeral tool or callable ref with a name or alias already used", () => {
+    const tools = agentRun("a").ephemeralTool({ name: "lookup", description: "one" });
+    expect(() => tools.ephemeralTool({ name: "lookup", description: "two" })).toThrow(
+      '/input/ephemeralTools/1/name: "lookup" is already the name of /input/ephemeralTools/0',
+    );
+    const refs = agentRun("a").callable(callable.local({ alias: "kb", resourceType: "tool", resourceId: "r" }));
+    expect(() => refs.callable(callable.granted({ alias: "kb", resourceType: "agent", grantId: "g" }))).toThrow(ValidationError);
+    // The refused call left the builder as it was.
+    expect(tools.build().input.ephemeralTools).toHaveLength(1);
+    expect(refs.build().input.additionalCallableRefs).toHaveLength(1);
+  });
+
+  it.each([
+    { name: "an agent run with a bad message", build: () => agentRun("a").message("user", 5 as never).build(), mode: "agent" },
+    { name: "an agent run with an empty tool name", build: () => agentRun("a").ephemeralTool({ name: "", description: "d" }).build(), mode: "agent" },
+    { name: "an MCP-server run without client info", build: () => mcpServerRun("m").build(), mode: "mcp_server" },
+  ])("reports only the errors of the input's own mode for $name", ({ build, mode }) => {
+    const error = errorOf(build);
+    expect(error).toBeInstanceOf(ValidationError);
+    // Nothing from the other oneOf branches (another mode's const, required or closed properties).
+    for (const issue of error.errors) {
+      expect(issue.message).not.toMatch(/must equal "(agent|tool|mcp_server)"|unexpected property "(messages|ephemeralTools)"|"arguments"/);
+      if (issue.keyword === "const") expect(issue.params.allowedValue).toBe(mode);
+    }
+    expect(error.errors.length).toBeGreaterThan(0);
   });
 });

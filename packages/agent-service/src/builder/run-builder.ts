@@ -54,9 +54,9 @@ export interface AgentRunMethods {
   messages(messages: TaskInputMessage[]): this;
   /** Selects the revision's callable refs by alias. */
   callableAliases(...aliases: string[]): this;
-  /** Adds a callable ref; build it with `callable.local(…)` or `callable.granted(…)`. */
+  /** Adds a callable ref; build it with `callable.local(…)` or `callable.granted(…)`. An alias already used throws a ValidationError. */
   callable(ref: CallableRef): this;
-  /** Adds a tool that exists for this run only. */
+  /** Adds a tool that exists for this run only. A name already used throws a ValidationError. */
   ephemeralTool(tool: EphemeralToolDescriptor): this;
 }
 
@@ -77,6 +77,10 @@ export type RunCommandBuilder<R extends TaskResourceType> = RunCommandBuilderBas
 
 type Mutable = Record<string, unknown>;
 
+// Every value is copied when it is passed, as input() does: a caller changing its object before
+// build() must not change the command.
+const copy = <T>(value: T): T => structuredClone(value);
+
 const INITIAL_INPUT: Record<TaskResourceType, () => Mutable> = {
   agent: () => ({ mode: "agent", messages: [] }),
   tool: () => ({ mode: "tool", arguments: {} }),
@@ -93,7 +97,7 @@ class Builder {
   }
 
   #set(key: string, value: unknown): this {
-    this.#command[key] = value;
+    this.#command[key] = copy(value);
     return this;
   }
   #only(mode: TaskResourceType, method: string): void {
@@ -103,6 +107,20 @@ class Builder {
     const list = (this.#input[key] as unknown[] | undefined) ?? [];
     this.#input[key] = list;
     return list;
+  }
+  /** Appends an item whose `key` must be unique in the list: a tool name or alias is how the run refers to it. */
+  #addNamed(listKey: string, key: "name" | "alias", item: object): this {
+    const list = this.#list(listKey) as Mutable[];
+    const name = (item as Mutable)[key];
+    const taken = list.findIndex((other) => other?.[key] === name);
+    if (taken >= 0) {
+      const at = `/input/${listKey}`;
+      throw new ValidationError("CreateRunCommand", [
+        { path: `${at}/${list.length}/${key}`, message: `${JSON.stringify(name)} is already the ${key} of ${at}/${taken}`, keyword: "uniqueName", params: { [key]: name } },
+      ]);
+    }
+    list.push(copy(item as Mutable));
+    return this;
   }
 
   input(input: Mutable): this {
@@ -116,19 +134,20 @@ class Builder {
   context(id: string) { return this.#set("contextId", id); }
   executionProfile(profile: ExecutionProfile) { return this.#set("executionProfile", profile); }
   runPolicy(policy: RunPolicy) { return this.#set("runPolicy", policy); }
-  deadline(at: string | Date) { return this.#set("deadlineAt", at instanceof Date ? at.toISOString() : at); }
+  // An invalid Date stays a string ("Invalid Date") so build() reports it at /deadlineAt, not as a RangeError here.
+  deadline(at: string | Date) { return this.#set("deadlineAt", !(at instanceof Date) ? at : Number.isNaN(at.getTime()) ? String(at) : at.toISOString()); }
   maxRetries(count: number) { return this.#set("maxRetries", count); }
   webhook(subscription: WebhookSubscription) { return this.#set("webhook", subscription); }
   idempotencyKey(key: string) { return this.#set("idempotencyKey", key); }
 
   message(role: string, content: TaskInputMessage["content"], extra: Mutable = {}): this {
     this.#only("agent", "message");
-    this.#list("messages").push({ ...extra, role, content });
+    this.#list("messages").push(copy({ ...extra, role, content }));
     return this;
   }
   messages(messages: TaskInputMessage[]): this {
     this.#only("agent", "messages");
-    this.#list("messages").push(...messages);
+    this.#list("messages").push(...copy(messages));
     return this;
   }
   callableAliases(...aliases: string[]): this {
@@ -138,42 +157,40 @@ class Builder {
   }
   callable(ref: CallableRef): this {
     this.#only("agent", "callable");
-    this.#list("additionalCallableRefs").push(ref);
-    return this;
+    return this.#addNamed("additionalCallableRefs", "alias", ref);
   }
   ephemeralTool(tool: EphemeralToolDescriptor): this {
     this.#only("agent", "ephemeralTool");
-    this.#list("ephemeralTools").push(tool);
-    return this;
+    return this.#addNamed("ephemeralTools", "name", tool);
   }
   arguments(args: Mutable): this {
     this.#only("tool", "arguments");
-    this.#input.arguments = args;
+    this.#input.arguments = copy(args);
     return this;
   }
   callerContext(context: Mutable): this {
     this.#only("tool", "callerContext");
-    this.#input.callerContext = context;
+    this.#input.callerContext = copy(context);
     return this;
   }
   clientInfo(info: Mutable): this {
     this.#only("mcp_server", "clientInfo");
-    this.#input.clientInfo = info;
+    this.#input.clientInfo = copy(info);
     return this;
   }
   clientCapabilities(capabilities: Mutable): this {
     this.#only("mcp_server", "clientCapabilities");
-    this.#input.clientCapabilities = capabilities;
+    this.#input.clientCapabilities = copy(capabilities);
     return this;
   }
   sessionContext(context: Mutable): this {
     this.#only("mcp_server", "sessionContext");
-    this.#input.sessionContext = context;
+    this.#input.sessionContext = copy(context);
     return this;
   }
   metadata(metadata: Mutable): this {
     this.#only("mcp_server", "metadata");
-    this.#input.metadata = metadata;
+    this.#input.metadata = copy(metadata);
     return this;
   }
 
