@@ -221,3 +221,124 @@ function paths(value: any): any {
   if ("$literal" in value) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, paths(v)]));
 }
+
+describe("FlowBuilder nested flows and load errors", () => {
+  it("locates an error of a nested builder inside the enclosing flow, and check() reports it without throwing", () => {
+    const inner = new FlowBuilder();
+    inner.addStep("/x/a", { id: "a", input: { $from: { step: "zz" } } as never });
+    const outer = new FlowBuilder({ name: "o", description: "d" });
+    const e = outer.addStep(b.eval, { id: "e", input: { workflow: inner, input: {} } });
+    outer.output(e.ref());
+    expect(() => outer.build()).toThrow('/steps/0/input/workflow/$literal/steps/0/input/$from/step: step "a" references undefined step "zz"');
+    const errors = outer.check().diagnostics.filter((d) => d.level === "error");
+    expect(errors.map((d) => d.path)).toEqual(["/steps/0/input/workflow/$literal/steps/0/input/$from/step"]);
+
+    const foreign = new FlowBuilder();
+    foreign.addStep("/x/a", { id: "a", input: e.ref() });
+    const wrapper = new FlowBuilder({ name: "w", description: "d" });
+    wrapper.output(literal(foreign));
+    expect(() => wrapper.build()).toThrow('/output/$literal/steps/0/input: references step "e" of another flow builder');
+  });
+
+  it("refuses references in plain-data positions (onSkip defaults, literal values) instead of emitting Ref objects", () => {
+    const f = new FlowBuilder<{ q: boolean; fallback: string }>({ name: "n", description: "d" });
+    const m = f.addStep(b.createMessages, { id: "m", skipIf: f.input("q"), input: { user_prompt: "hi" } });
+    f.output({ first: m.ref("$.messages[0].content").orDefault(f.input("fallback")), raw: literal({ x: [m.ref()] }) });
+    expect(() => f.build()).toThrow(FlowBuildError);
+    expect(() => f.build()).toThrow("/output/first/onSkip/defaultValue: a reference in plain data is not resolved");
+    expect(() => f.build()).toThrow("/output/raw/$literal/x/0: a reference in plain data is not resolved");
+  });
+
+  it("refuses a builder nested in itself with a FlowBuildError, not a stack overflow", () => {
+    const f = new FlowBuilder();
+    f.addStep(b.eval, { id: "again", input: { workflow: f, input: {} } });
+    expect(() => f.build()).toThrow(FlowBuildError);
+    expect(() => f.build()).toThrow("/steps/0/input/workflow: the flow contains itself");
+  });
+
+  it("load() keeps an unwrapped flow-shaped input a template: re-emitting does not wrap it in $literal and change its meaning", async () => {
+    const text = `schema: ${SCHEMA}
+name: n
+description: d
+steps:
+  - id: e
+    component: /builtin/eval
+    input:
+      workflow: { schema: ${SCHEMA}, steps: [], output: { $from: { workflow: input }, path: x } }
+      input: { x: 2 }
+output: { $from: { step: e }, path: result }
+`;
+    const rebuilt = FlowBuilder.load(text).build();
+    expect(rebuilt).toEqual(normalise(parseSourceDocument(text).value));
+    expect(await runFlow(rebuilt, { x: 1 }, { config })).toEqual({ outcome: "success", result: { outcome: "success", result: 1 } });
+  });
+
+  it("load() reports duplicate and empty step ids with file:line:column", () => {
+    const dup = `schema: ${SCHEMA}\nsteps:\n  - id: a\n    component: /x/a\n  - id: a\n    component: /x/b\n`;
+    expect(() => FlowBuilder.load(dup, { file: "f.yaml" })).toThrow('f.yaml:5:9 /steps/1/id: duplicate step id "a" (first defined at /steps/0)');
+    const empty = `schema: ${SCHEMA}\nsteps:\n  - id: " "\n    component: /x/a\n`;
+    expect(() => FlowBuilder.load(empty, { file: "f.yaml" })).toThrow("f.yaml:3:9 /steps/0/id: step id must not be empty or whitespace");
+  });
+
+  it("emits test.servers (corpus tests/http) from the fluent API", () => {
+    const f = new FlowBuilder({ name: "h", description: "d" });
+    f.output(null).testServer("test_http", { command: "uv", args: ["--port", "{port}"], portRange: [18000, 19000] });
+    expect(f.build().test).toEqual({ servers: { test_http: { command: "uv", args: ["--port", "{port}"], portRange: [18000, 19000] } } });
+  });
+});
+
+describe("rebuilding corpus flows with the fluent API", () => {
+  const corpus = corpusDir("stepflow");
+  const original = (path: string) => normalise(parseSourceDocument(readFileSync(join(corpus, path), "utf8"), { file: path }).value);
+  const mock = (name: string) => defineComponent<{ input?: unknown; mode?: unknown }, { output: string }>(`/mock/${name}`);
+
+  it("tests/mock/conditional_skip_use_default.yaml: skipIf, onSkip with a default, null step schemas", () => {
+    const flow = original("tests/mock/conditional_skip_use_default.yaml");
+    const f = new FlowBuilder<{ shouldSkip: boolean; value: string }>().inputSchema(flow.inputSchema).outputSchema(flow.outputSchema);
+    const cond = f.addStep(mock("one_output"), { id: "conditional_step", inputSchema: null, outputSchema: null, skipIf: f.input("shouldSkip"), input: { input: f.input("value") } });
+    const dep = f.addStep(mock("handle_skip"), { id: "dependent_step", inputSchema: null, outputSchema: null, input: { input: cond.ref("output").orDefault("it was skipped") } });
+    f.output({ dependentResult: dep.ref("output") });
+    for (const c of flow.test.cases) f.testCase(c);
+    expect(f.build()).toEqual(flow);
+  });
+
+  it("tests/mock/error_use_default_value.yaml: onError useDefault with a template", () => {
+    const flow = original("tests/mock/error_use_default_value.yaml");
+    const f = new FlowBuilder<{ mode: string }>().inputSchema(flow.inputSchema).outputSchema(flow.outputSchema);
+    const error = f.addStep(mock("error"), { id: "error", inputSchema: null, outputSchema: null, onError: onError.useDefault({ output: "using default value" }), input: { mode: f.input("mode") } });
+    f.output({ errorResult: error.ref("output") });
+    for (const c of flow.test.cases) f.testCase(c);
+    expect(f.build()).toEqual(flow);
+  });
+
+  it("tests/builtins/map_test.yaml: a nested builder under /builtin/map (less its ignored snake_case schemas)", () => {
+    const flow = original("tests/builtins/map_test.yaml");
+    const literalFlow = flow.steps[0].input.workflow.$literal;
+    delete literalFlow.input_schema;
+    delete literalFlow.output_schema;
+    const inner = new FlowBuilder<string>({ name: "create-message" });
+    inner.output(inner.addStep(b.createMessages, { id: "create_msg", input: { user_prompt: inner.input() } }).ref());
+    const f = new FlowBuilder<{ prompts: string[] }>({ name: flow.name, description: flow.description });
+    // max_concurrency is not an input of 0.2.x's /builtin/map: the string form takes it.
+    const map = f.addStep<{ results: unknown[]; successful: number; failed: number; skipped: number }>("/builtin/map", {
+      id: "map_prompts",
+      input: { workflow: inner, items: f.input("prompts"), max_concurrency: 2 },
+    });
+    f.output({ results: map.ref("results"), successful: map.ref("successful"), failed: map.ref("failed"), skipped: map.ref("skipped") });
+    for (const c of flow.test.cases) f.testCase(c);
+    expect(f.build()).toEqual(flow);
+  });
+
+  it("tests/http/basic_http.yaml: test servers and config", () => {
+    const flow = original("tests/http/basic_http.yaml");
+    const f = new FlowBuilder<{ message: string; numbers: { a: number; b: number }; items: string[] }>({ name: flow.name, description: flow.description });
+    const echo = f.addStep("/test/echo", { id: "echo_test", input: { message: f.input("message") } });
+    const add = f.addStep("/test/math", { id: "math_add", input: { a: f.input("$.numbers.a"), b: f.input("$.numbers.b"), operation: "add" } });
+    const mul = f.addStep("/test/math", { id: "math_multiply", input: { a: add.ref("result"), b: 2.0, operation: "multiply" } });
+    const items = f.addStep("/test/process_list", { id: "process_items", input: { items: f.input("items"), prefix: "http_test" } });
+    f.output({ echo_result: echo.ref("echo"), addition_result: add.ref("result"), multiplication_result: mul.ref("result"), processed_items: items.ref() });
+    f.testServer("test_http", flow.test.servers.test_http).testConfig(flow.test.config);
+    for (const c of flow.test.cases) f.testCase(c);
+    expect(f.build()).toEqual(flow);
+  });
+});

@@ -77,6 +77,21 @@ describe("FlowBuilder types", () => {
     ).toEqualTypeOf<Ref<FlowResult>>();
   });
 
+  it("types paths through nullable objects and unions by the members that have them", () => {
+    type Out = { a: { b: number } | null; u: { kind: "x"; x: number } | { kind: "y"; y: string } };
+    const f = new FlowBuilder<{ n: number }>();
+    const s = f.addStep(defineComponent<{ n: number }, Out>("/x/out"), { id: "s", input: { n: f.input("n") } });
+    // A null `a` or a `y` member fails the run at that path; when it resolves, it is a number.
+    expectTypeOf(s.ref("$.a.b")).toEqualTypeOf<Ref<number>>();
+    expectTypeOf(s.ref("$.u.x")).toEqualTypeOf<Ref<number>>();
+    f.addStep(defineComponent<{ n: number }, unknown>("/x/use"), { id: "u", input: { n: s.ref("$.a.b") } });
+    const compileOnly = () => {
+      // @ts-expect-error: no member of the union has "z"
+      s.ref("$.u.z");
+    };
+    void compileOnly;
+  });
+
   it("rejects paths the output type does not have", () => {
     const f = new FlowBuilder<{ orderId: string }>();
     const order = f.addStep(lookup, {
@@ -107,6 +122,11 @@ describe("FlowBuilder types", () => {
     f.addStep(lookup, { id: "a", input: { id: f.input("count") } });
     // @ts-expect-error: id is required
     f.addStep(lookup, { id: "b", input: {} });
+    // @ts-expect-error: the component needs an input, and a step without one passes it null
+    f.addStep(lookup, { id: "b2" });
+    // A component whose input may be null, or an untyped one, can do without.
+    f.addStep(defineComponent<{ id: string } | null, Order>("/shop/any"), { id: "b3" });
+    f.addStep("/x/untyped", { id: "b4" });
     // @ts-expect-error: user_prompt must be a string
     f.addStep(b.createMessages, { id: "c", input: { user_prompt: 42 } });
     f.addStep(b.createMessages, {

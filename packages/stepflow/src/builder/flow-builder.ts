@@ -5,9 +5,9 @@
  * in `$literal`, and returns only a flow that passes the generated `Flow` validator and `checkFlow`.
  */
 import { checkFlow } from "../check.js";
-import type { Diagnostic } from "../diagnostics.js";
+import { schemaDiagnostics, type Diagnostic, type DiagnosticRule } from "../diagnostics.js";
 import { readFlow, parseFlow } from "../flow-document.js";
-import type { ExampleInput, Flow, FlowResult, Reference, Schema, TestCase } from "../generated/index.js";
+import type { ExampleInput, Flow, FlowResult, Reference, Schema, TestCase, TestServerConfig } from "../generated/index.js";
 import { normalizePath } from "../path.js";
 import { validateFlow } from "../validate.js";
 import { isObject } from "../values.js";
@@ -41,9 +41,14 @@ export const onError = {
 
 export type OnErrorPolicy = ReturnType<(typeof onError)[keyof typeof onError]> | { action: "useDefault"; defaultValue?: unknown };
 
-export interface StepSpec<I> {
+/**
+ * A step's id, input and policies. `input` may be left out only when the component takes `null`
+ * (a step without input passes `null`), so a typed component's input cannot be forgotten.
+ */
+export type StepSpec<I> = StepOptions & (null extends I ? { input?: TemplateOf<I> } : { input: TemplateOf<I> });
+
+export interface StepOptions {
   id: string;
-  input?: TemplateOf<I>;
   /** Skip the step when this resolves to a truthy value (`null`, `[]` and `{}` are truthy; `false`, `0`, `""` are not). */
   skipIf?: Ref<unknown> | Literal<unknown> | boolean | number | string | null;
   onError?: OnErrorPolicy;
@@ -69,20 +74,25 @@ export class StepHandle<O> {
   }
 }
 
-/** A flow the builder refuses: what is wrong, each with a JSON Pointer into the emitted flow. */
+/** A flow the builder refuses: what is wrong, each with a JSON Pointer into the emitted flow (and `file:line:column` for a loaded text). */
 export class FlowBuildError extends Error {
   override name = "FlowBuildError";
-  constructor(readonly issues: readonly { path: string; message: string }[]) {
-    super(`cannot build the flow:\n${issues.map((i) => `  ${i.path || "(root)"}: ${i.message}`).join("\n")}`);
+  constructor(readonly issues: readonly { path: string; message: string; location?: string }[]) {
+    super(`cannot build the flow:\n${issues.map((i) => `  ${i.location ? `${i.location} ` : ""}${i.path || "(root)"}: ${i.message}`).join("\n")}`);
   }
 }
 
-type Issue = { rule: "undefined-step" | "later-step" | "self-reference"; path: string; message: string };
+type Issue = { rule: DiagnosticRule; path: string; message: string };
+
+/** Builders being emitted, so a builder nested in itself is an error rather than endless recursion. */
+const emitting = new Set<object>();
 
 interface StepState {
   id: string;
   component: string;
   fields: Record<string, unknown>;
+  /** Read by `load`: a document, whose flow-shaped objects are templates (not auto-wrapped in `$literal`). */
+  loaded: boolean;
 }
 
 type Meta = Partial<Record<"name" | "description" | "version", string | null>> & Partial<Record<"inputSchema" | "outputSchema", Schema | null>>;
@@ -93,7 +103,7 @@ const FLOW_KEYS = new Set(["schema", "name", "description", "version", "inputSch
 export class FlowBuilder<In = any, Out = unknown> {
   private readonly steps: StepState[] = [];
   private readonly meta: Meta = {};
-  private outputTemplate: { value: unknown } | undefined;
+  private outputTemplate: { value: unknown; loaded?: boolean } | undefined;
   private testSection: Record<string, unknown> | null | undefined;
   private exampleList: ExampleInput[] | undefined;
   /** Keys the runtime ignores, kept from a loaded flow (snake_case schemas excepted). */
@@ -106,18 +116,27 @@ export class FlowBuilder<In = any, Out = unknown> {
 
   /**
    * Reads an existing flow (YAML or JSON text, or a parsed value) into a builder, to change or
-   * re-emit it. Refuses a flow the runtime would refuse (no `schema`, malformed references).
+   * re-emit it. Refuses a flow the runtime would refuse (no `schema`, malformed references, empty or
+   * duplicate step ids), with `file:line:column` for a text. Its templates are kept as written.
    */
   static load(flow: string | unknown, options: { file?: string; format?: "json" | "yaml" } = {}): FlowBuilder<any, any> {
-    const value: Flow = typeof flow === "string" ? parseFlow(flow, options).flow : readFlow(flow);
+    const document = typeof flow === "string" ? parseFlow(flow, options) : { flow: readFlow(flow), source: undefined };
+    const value: Flow = document.flow;
     const builder = new FlowBuilder<any, any>();
     for (const key of ["name", "description", "version", "inputSchema", "outputSchema"] as const) if (key in value) builder.meta[key] = value[key] as never;
-    value.steps.forEach((step) => {
-      const fields: Record<string, unknown> = {};
-      for (const [key, field] of Object.entries(step)) if (key !== "id" && key !== "component" && key !== "input_schema" && key !== "output_schema") setKey(fields, key, field);
-      builder.pushStep(step.id, step.component, fields);
-    });
-    if ("output" in value) builder.outputTemplate = { value: value.output };
+    try {
+      value.steps.forEach((step) => {
+        const fields: Record<string, unknown> = {};
+        for (const [key, field] of Object.entries(step)) if (key !== "id" && key !== "component" && key !== "input_schema" && key !== "output_schema") setKey(fields, key, field);
+        builder.pushStep(step.id, step.component, fields, true);
+      });
+    } catch (error) {
+      // Empty or duplicate ids: point into the text, as the parse and schema errors do.
+      if (!(error instanceof FlowBuildError) || !document.source) throw error;
+      const source = document.source;
+      throw new FlowBuildError(error.issues.map((issue) => ({ ...issue, location: source.describe(issue.path) })));
+    }
+    if ("output" in value) builder.outputTemplate = { value: value.output, loaded: true };
     if ("test" in value) builder.testSection = value.test === null ? null : { ...(value.test as Record<string, unknown>) };
     if ("examples" in value) builder.exampleList = value.examples;
     for (const [key, field] of Object.entries(value)) if (!FLOW_KEYS.has(key)) setKey(builder.extra, key, field);
@@ -193,6 +212,13 @@ export class FlowBuilder<In = any, Out = unknown> {
     return this;
   }
 
+  /** A component server `stepflow test` starts for this flow (emitted under `test.servers`). */
+  testServer(name: string, server: TestServerConfig): this {
+    const test = (this.testSection ??= {});
+    test.servers = { ...((test.servers as Record<string, TestServerConfig> | undefined) ?? {}), [name]: server };
+    return this;
+  }
+
   /** Adds an example input (for UIs). */
   example(example: ExampleInput): this {
     this.exampleList = [...(this.exampleList ?? []), example];
@@ -203,7 +229,7 @@ export class FlowBuilder<In = any, Out = unknown> {
   check(): { flow: Flow; diagnostics: Diagnostic[] } {
     const issues: Issue[] = [];
     const flow = this.emit(issues);
-    const diagnostics = checkFlow(flow);
+    const diagnostics = withoutRepeats(issues, checkFlow(flow));
     diagnostics.unshift(...issues.map((issue) => ({ level: "error" as const, ...issue })));
     return { flow, diagnostics };
   }
@@ -223,18 +249,27 @@ export class FlowBuilder<In = any, Out = unknown> {
     return flow;
   }
 
-  private pushStep(id: string, component: string, fields: Record<string, unknown>): StepHandle<unknown> {
+  private pushStep(id: string, component: string, fields: Record<string, unknown>, loaded = false): StepHandle<unknown> {
     if (typeof id !== "string" || id.trim() === "") throw new FlowBuildError([{ path: `/steps/${this.steps.length}/id`, message: "step id must not be empty or whitespace" }]);
     if (this.handles.has(id)) {
       throw new FlowBuildError([{ path: `/steps/${this.steps.length}/id`, message: `duplicate step id ${JSON.stringify(id)} (first defined at /steps/${this.handles.get(id)!.index})` }]);
     }
     const handle = new StepHandle<unknown>(id, this.steps.length, this);
-    this.steps.push({ id, component, fields });
+    this.steps.push({ id, component, fields, loaded });
     this.handles.set(id, handle);
     return handle;
   }
 
   private emit(issues: Issue[]): Flow {
+    emitting.add(this);
+    try {
+      return this.emitFlow(issues);
+    } finally {
+      emitting.delete(this);
+    }
+  }
+
+  private emitFlow(issues: Issue[]): Flow {
     const flow: Record<string, unknown> = { schema: FLOW_SCHEMA };
     for (const key of ["name", "description", "version", "inputSchema", "outputSchema"] as const) if (this.meta[key] !== undefined) flow[key] = this.meta[key];
     flow.steps = this.steps.map((step, index) => {
@@ -244,12 +279,12 @@ export class FlowBuilder<In = any, Out = unknown> {
       if (f.inputSchema !== undefined) out.inputSchema = f.inputSchema;
       if (f.outputSchema !== undefined) out.outputSchema = f.outputSchema;
       if (f.skipIf !== undefined) out.skipIf = this.expr(f.skipIf, `${at}/skipIf`, index, issues);
-      if (f.onError !== undefined) out.onError = this.errorPolicy(f.onError, `${at}/onError`, issues);
-      if (f.input !== undefined) out.input = this.template(f.input, `${at}/input`, index, issues);
+      if (f.onError !== undefined) out.onError = this.errorPolicy(f.onError, `${at}/onError`, issues, step.loaded);
+      if (f.input !== undefined) out.input = this.template(f.input, `${at}/input`, index, issues, step.loaded);
       for (const [key, value] of Object.entries(f)) if (!STEP_KEYS.has(key)) setKey(out, key, value);
       return out;
     });
-    if (this.outputTemplate) flow.output = this.template(this.outputTemplate.value, "/output", undefined, issues);
+    if (this.outputTemplate) flow.output = this.template(this.outputTemplate.value, "/output", undefined, issues, this.outputTemplate.loaded);
     if (this.testSection !== undefined) flow.test = emitTest(this.testSection);
     if (this.exampleList !== undefined) flow.examples = this.exampleList;
     for (const [key, value] of Object.entries(this.extra)) if (!Object.hasOwn(flow, key)) setKey(flow, key, value);
@@ -257,34 +292,55 @@ export class FlowBuilder<In = any, Out = unknown> {
   }
 
   /** A ValueTemplate position. `before` is the index of the step whose input this is (references must be earlier). */
-  private template(value: unknown, at: string, before: number | undefined, issues: Issue[]): unknown {
+  private template(value: unknown, at: string, before: number | undefined, issues: Issue[], loaded = false): unknown {
     if (value instanceof Ref) return this.reference(value, at, before, issues);
-    if (value instanceof Literal) return { $literal: value.value instanceof FlowBuilder ? value.value.build() : value.value };
-    if (value instanceof FlowBuilder) return { $literal: value.build() };
+    if (value instanceof Literal) return value.value instanceof FlowBuilder ? this.nested(value.value, at, issues) : plainData(value.value, `${at}/$literal`, issues);
+    if (value instanceof FlowBuilder) return this.nested(value, at, issues);
     if (value instanceof StepHandle) return this.reference(value.ref(), at, before, issues);
-    if (Array.isArray(value)) return value.map((item, i) => this.template(item, `${at}/${i}`, before, issues));
+    if (Array.isArray(value)) return value.map((item, i) => this.template(item, `${at}/${i}`, before, issues, loaded));
     if (!isObject(value)) return value;
     if (Object.hasOwn(value, "$from")) return rawReference(value);
     if (Object.hasOwn(value, "$literal")) return { $literal: value.$literal };
-    if (value.schema === FLOW_SCHEMA && Array.isArray(value.steps)) return { $literal: value };
+    // A built Flow given to the builder is data; in a loaded document the same object is a template,
+    // and wrapping it would change what the flow does.
+    if (!loaded && value.schema === FLOW_SCHEMA && Array.isArray(value.steps)) return { $literal: value };
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(out, key, { value: this.template(item, `${at}/${escape(key)}`, before, issues), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, { value: this.template(item, `${at}/${escape(key)}`, before, issues, loaded), enumerable: true, writable: true, configurable: true });
     }
     return out;
+  }
+
+  /**
+   * A builder used as data, under `$literal`. Its errors are reported at their place in this flow
+   * (`at/$literal/...`) rather than thrown with pointers into the nested flow alone.
+   */
+  private nested(builder: FlowBuilder<any, any>, at: string, issues: Issue[]): unknown {
+    if (emitting.has(builder)) {
+      issues.push({ rule: "self-reference", path: at, message: "the flow contains itself (a flow cannot be nested in itself as data)" });
+      return { $literal: null };
+    }
+    const inner: Issue[] = [];
+    const flow = builder.emit(inner);
+    const validation = validateFlow(flow);
+    // checkFlow (top level) also reports schema errors and the static rules of nested flows of nested flows.
+    const errors = validation.ok ? checkFlow(flow).filter((d) => d.level === "error") : schemaDiagnostics(validation.errors);
+    const prefix = `${at}/$literal`;
+    for (const issue of [...inner, ...withoutRepeats(inner, errors)]) issues.push({ rule: issue.rule, path: prefix + issue.path, message: issue.message });
+    return { $literal: flow };
   }
 
   /** An Expr position (`skipIf`): only the top level is a reference or an escaped literal. */
   private expr(value: unknown, at: string, before: number, issues: Issue[]): unknown {
     if (value instanceof Ref) return this.reference(value, at, before, issues);
-    if (value instanceof Literal) return { $literal: value.value };
+    if (value instanceof Literal) return plainData(value.value, `${at}/$literal`, issues);
     if (isObject(value) && Object.hasOwn(value, "$from")) return rawReference(value);
     return value;
   }
 
-  private errorPolicy(value: unknown, at: string, issues: Issue[]): unknown {
+  private errorPolicy(value: unknown, at: string, issues: Issue[], loaded?: boolean): unknown {
     if (!isObject(value) || value.action !== "useDefault" || value.defaultValue === undefined) return value;
-    return { ...value, defaultValue: this.template(value.defaultValue, `${at}/defaultValue`, undefined, issues) };
+    return { ...value, defaultValue: this.template(value.defaultValue, `${at}/defaultValue`, undefined, issues, loaded) };
   }
 
   private reference(ref: Ref<unknown>, at: string, before: number | undefined, issues: Issue[]): Reference {
@@ -296,8 +352,36 @@ export class FlowBuilder<In = any, Out = unknown> {
         issues.push({ rule: "later-step", path: at, message: `step ${JSON.stringify(this.steps[before]!.id)} references step ${JSON.stringify(origin.id)}, which is defined later` });
       }
     }
-    return ref.toJSON();
+    const json = ref.toJSON();
+    if (json.onSkip && "defaultValue" in json.onSkip) findBuilderValues(json.onSkip.defaultValue, `${at}/onSkip/defaultValue`, issues);
+    return json;
   }
+}
+
+/** A `$literal` of `value`, which must be plain data. */
+function plainData(value: unknown, at: string, issues: Issue[]): { $literal: unknown } {
+  findBuilderValues(value, at, issues);
+  return { $literal: value };
+}
+
+/**
+ * Plain-data positions (`literal()` values, `onSkip` defaults) are used as written, so a reference
+ * there would be emitted as a `Ref` object and never resolved: refused, where it is.
+ */
+function findBuilderValues(value: unknown, at: string, issues: Issue[]): void {
+  if (value instanceof Ref || value instanceof StepHandle || value instanceof Literal || value instanceof FlowBuilder) {
+    issues.push({ rule: "malformed-reference", path: at, message: "a reference in plain data is not resolved (literal() values and onSkip defaults are used as written)" });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => findBuilderValues(item, `${at}/${i}`, issues));
+  } else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) findBuilderValues(item, `${at}/${escape(key)}`, issues);
+  }
+}
+
+/** The diagnostics not already among `issues` (a nested flow's errors are found both by the builder and by checkFlow). */
+function withoutRepeats<T extends { path: string; message: string }>(issues: readonly Issue[], diagnostics: T[]): T[] {
+  const seen = new Set(issues.map((i) => `${i.path}\0${i.message}`));
+  return diagnostics.filter((d) => !seen.has(`${d.path}\0${d.message}`));
 }
 
 /** A `$from` object written by hand or read by `load`: `$from`, `path` in `$`-form when it can be, `onSkip`. */

@@ -59,6 +59,10 @@ type Lookup<T, S> =
               : InvalidPath
           : InvalidPath;
 
+/**
+ * Lookups distribute over unions: a path is valid when some member has it, and its type is what
+ * those members give (at run time the others, `null` included, fail to resolve there).
+ */
 type Walk<T, Segments> = Segments extends [infer H, ...infer R]
   ? H extends InvalidPath
     ? InvalidPath
@@ -67,7 +71,7 @@ type Walk<T, Segments> = Segments extends [infer H, ...infer R]
         ? any
         : [V] extends [InvalidPath]
           ? InvalidPath
-          : Walk<V, R>
+          : Walk<Exclude<V, InvalidPath>, R>
       : never
   : T;
 
