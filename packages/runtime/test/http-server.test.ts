@@ -114,3 +114,36 @@ describe("createStreamableHttpListener", () => {
     expect(peer.pendingCount).toBe(0);
   });
 });
+
+describe("review: answers that cannot be written as JSON", () => {
+  const unwritable = { bigint: () => ({ n: 1n }), cycle: () => { const a: Record<string, unknown> = {}; a.self = a; return a; }, toJSON: () => ({ toJSON() { throw new Error("no JSON for you"); } }) };
+
+  it.each(Object.keys(unwritable))("answers a JSON-mode %s result with -32603 under the request's id, and keeps serving", async (method) => {
+    const { url } = await serve({ handlers: { ...unwritable, echo: (params) => params } });
+    const response = await post(url, { jsonrpc: "2.0", id: "bad", method, params: {} });
+    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: "bad", error: { code: -32603, message: expect.stringContaining("cannot be written as JSON") } });
+    expect(await (await post(url, { jsonrpc: "2.0", id: "ok", method: "echo", params: 1 })).json()).toEqual({ jsonrpc: "2.0", id: "ok", result: 1 });
+  });
+
+  it.each(Object.keys(unwritable))("ends an SSE answer whose %s result cannot be written with a -32603 final response, not an empty stream", async (method) => {
+    const { url } = await serve({ handlers: unwritable, streams: () => true });
+    const text = await (await post(url, { jsonrpc: "2.0", id: "bad", method, params: {} })).text();
+    expect(JSON.parse(text.replace(/^data: /, ""))).toMatchObject({ id: "bad", error: { code: -32603, message: expect.stringContaining("cannot be written as JSON") } });
+  });
+});
+
+describe("review: a client that goes away while sending its request", () => {
+  it("is reported saying what happened, not only 'aborted', and the server keeps serving", async () => {
+    const errors: string[] = [];
+    const { url } = await serve({ handlers: { echo: (params) => params }, onError: (error) => errors.push(error.message) });
+    const { request } = await import("node:http");
+    const req = request(url, { method: "POST", headers: { ...HEADERS, "content-length": "1000" } });
+    req.on("error", () => undefined);
+    req.write('{"jsonrpc":"2.0"');
+    await new Promise((r) => setTimeout(r, 50));
+    req.destroy();
+    await until(() => errors.length > 0);
+    expect(errors).toEqual([expect.stringMatching(/^the client closed the connection before its request body was read \(after 16 bytes\): aborted$/)]);
+    expect(await (await post(url, { jsonrpc: "2.0", id: "ok", method: "echo", params: 1 })).json()).toEqual({ jsonrpc: "2.0", id: "ok", result: 1 });
+  });
+});

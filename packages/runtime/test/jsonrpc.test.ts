@@ -307,3 +307,20 @@ describe("spawnPeer", () => {
     expect(await pending).toBeInstanceOf(JsonRpcTransportError);
   });
 });
+
+describe("review: a result whose toJSON throws", () => {
+  it("is answered with -32603 under the request's id over stdio, not left unanswered", async () => {
+    const { raw } = pair({ handlers: { bad: () => ({ toJSON() { throw new Error("no JSON for you"); } }) } });
+    expect(await raw('{"jsonrpc":"2.0","id":"bad","method":"bad","params":{}}\n')).toMatchObject({ id: "bad", error: { code: -32603, message: expect.stringContaining("no JSON for you") } });
+  });
+});
+
+describe("review: a notification with invalid params", () => {
+  it("is reported naming the method, where and what is wrong", async () => {
+    const errors: string[] = [];
+    const { raw, toServer } = pair({ handlers: { echo: (p) => p }, validateParams: (method, params) => (typeof params === "object" && params !== null ? undefined : [{ path: "", message: "must be an object", keyword: "type", params: { type: "object" } }]), onError: (error) => errors.push(error.message) });
+    toServer.write('{"jsonrpc":"2.0","method":"initialized","params":5}\n');
+    expect(await raw('{"jsonrpc":"2.0","id":"next","method":"echo","params":{}}\n')).toMatchObject({ id: "next", result: {} });
+    expect(errors).toEqual(["ignored notification initialized: invalid params: (root): must be an object"]);
+  });
+});

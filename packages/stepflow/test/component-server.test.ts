@@ -142,3 +142,31 @@ describe("review: component names that differ only by a leading /", () => {
     expect(() => createComponentServer({ echo: { handler: () => 1 }, "/echo": { handler: () => 2 } })).toThrow(/"echo" and "\/echo" are both the component \/echo/);
   });
 });
+
+describe("review: what the component server must not drop silently", () => {
+  it.each([
+    ["a function", (): unknown => () => 1],
+    ["a symbol", (): unknown => Symbol("s")],
+    ["a promise of a function", async (): Promise<unknown> => () => 1],
+  ])("answers a component that returns %s with an execution error naming it, not a result without output", async (_what, handler) => {
+    const { execute } = connect({ bad: defineServerComponent({ handler }), echo: defineServerComponent({ handler: (input: unknown) => input }) });
+    expect(await execute("/bad", 1)).toEqual({ code: -32004, message: expect.stringMatching(/^\/bad returned a (function|symbol), which JSON cannot carry$/) });
+    expect(await execute("/echo", 1)).toEqual({ output: 1 });
+  });
+
+  it("reports a notification it does not serve (a request sent without an id) instead of ignoring it", async () => {
+    const errors: string[] = [];
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    connectStreams(toServer, toClient, { ...createComponentServer({ echo: defineServerComponent({ handler: (input: unknown) => input }) }), onError: (error) => errors.push(error.message), role: "server" });
+    const client = connectStreams(toClient, toServer, { role: "client" });
+    await client.notify("initialized", {});
+    await client.notify("components/execute", { component: "/echo", input: 1 });
+    await client.notify("cancel", {});
+    expect(await client.request("components/execute", { component: "/echo", input: 2 })).toEqual({ output: 2 });
+    expect(errors).toEqual([
+      "ignored notification components/execute: only initialized is a notification; a request needs an id",
+      "ignored notification cancel: only initialized is a notification; a request needs an id",
+    ]);
+  });
+});

@@ -65,6 +65,28 @@ describe("the component server over stdio, spoken to in raw frames", () => {
   });
 });
 
+describe("review: a component that writes to process.stdout itself", () => {
+  it("keeps stdout protocol-only: what it writes goes to stderr", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "packages/stepflow/test/fixtures/stdout-writer.ts")], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      child.stdin!.write('{"jsonrpc":"2.0","id":"w","method":"components/execute","params":{"component":"/write","input":1}}\n');
+      for (let i = 0; i < 400 && !stdout.includes('"id":"w"'); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line))).toEqual([{ jsonrpc: "2.0", id: "w", result: { output: 1 } }]);
+      expect(stderr).toContain("written straight to stdout");
+      expect(stderr).toContain("a buffer written to stdout");
+    } finally {
+      child.kill();
+    }
+  });
+});
+
 describe("the component server over Streamable HTTP, spoken to in raw requests", () => {
   let server: RunningHttpServer;
   beforeAll(async () => (server = await serveHttp(components)));

@@ -45,9 +45,11 @@ export class JsonRpcResultError extends Error {
     readonly method: string,
     readonly issues: readonly ValidationIssue[],
   ) {
-    super(`invalid result for ${method}: ${issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`);
+    super(`invalid result for ${method}: ${formatIssues(issues)}`);
   }
 }
+
+const formatIssues = (issues: readonly ValidationIssue[]) => issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ");
 
 export interface Peer {
   /** Calls a method on the other side and resolves with its result. */
@@ -90,14 +92,18 @@ export function createPeer(options: PeerOptions): Peer {
   const closed = new AbortController();
   const nextId = options.nextId ?? (() => crypto.randomUUID());
   const report = (error: Error) => options.onError?.(error);
-  /** Sends a message; what cannot be sent is reported, or, for a message JSON cannot write (a BigInt, a cycle), handed to `unwritable`. */
-  const send = (message: JsonRpcMessage, unwritable?: (error: TypeError) => void | Promise<void>): void | Promise<void> => {
+  /**
+   * Sends a message; what cannot be sent is reported, or, for a message JSON cannot write (a BigInt,
+   * a cycle, a `toJSON` that throws anything), handed to `unwritable`. A transport error is not about
+   * the message: the channel is gone, so it is only reported.
+   */
+  const send = (message: JsonRpcMessage, unwritable?: (error: Error) => void | Promise<void>): void | Promise<void> => {
     try {
       const sent = options.send(message);
       if (sent) return sent.catch(report);
     } catch (error) {
-      if (unwritable && error instanceof TypeError) return unwritable(error);
-      report(error as Error);
+      if (unwritable && !(error instanceof JsonRpcTransportError)) return unwritable(error instanceof Error ? error : new Error(String(error)));
+      report(error instanceof Error ? error : new Error(String(error)));
     }
   };
 
@@ -149,7 +155,7 @@ export function createPeer(options: PeerOptions): Peer {
     if (!handler) return fail(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
     const issues = options.validateParams?.(method, params);
     if (issues && issues.length > 0) {
-      return fail(new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`, issues));
+      return fail(new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(issues)}`, issues));
     }
     const context: RequestContext = {
       id,
@@ -197,7 +203,7 @@ export function createPeer(options: PeerOptions): Peer {
       }
       case "notification": {
         const issues = options.validateParams?.(classified.message.method, classified.message.params);
-        if (issues && issues.length > 0) return report(new Error(`ignored notification ${classified.message.method}: invalid params`));
+        if (issues && issues.length > 0) return report(new Error(`ignored notification ${classified.message.method}: invalid params: ${formatIssues(issues)}`));
         try {
           options.onNotification?.(classified.message.method, classified.message.params);
         } catch (error) {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { classifyMessage, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type JsonRpcMessage, type JsonRpcRequest, type Peer, type PeerOptions, type RequestId } from "../jsonrpc/index.js";
+import { classifyMessage, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type Peer, type PeerOptions, type RequestId } from "../jsonrpc/index.js";
 
 export interface StreamableHttpOptions extends Omit<PeerOptions, "send"> {
   /** Whether a request is answered with an SSE stream (its handler may call back) rather than JSON. */
@@ -71,9 +71,12 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
         return empty(res, 202);
       case "request": {
         const { method, params } = classified.message;
-        if (!options.streams?.(method, params)) return json(res, 200, await peer.handleRequest(classified.message));
+        if (!options.streams?.(method, params)) {
+          const [text, ok] = responseText(await peer.handleRequest(classified.message));
+          return jsonText(res, ok ? 200 : 500, text);
+        }
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-        const event = (message: JsonRpcMessage) => void res.write(`data: ${JSON.stringify(message)}\n\n`);
+        const event = (message: JsonRpcMessage | string) => void res.write(`data: ${typeof message === "string" ? message : JSON.stringify(message)}\n\n`);
         // Call backs go out only while this stream is open. If the client goes away before the
         // final response, the ones it has not answered fail instead of waiting forever (after the
         // final response the client still POSTs its answers to those it has read).
@@ -91,7 +94,7 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
         };
         const response = await peer.handleRequest(classified.message, callBack);
         open = false;
-        event(response);
+        event(responseText(response)[0]);
         res.end();
         return;
       }
@@ -101,9 +104,26 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  jsonText(res, status, JSON.stringify(body), headers);
+}
+
+function jsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
   res.end(text);
+}
+
+/**
+ * A response as JSON text, and whether it could be written as it is: a result JSON cannot write (a
+ * BigInt, a cycle, a `toJSON` that throws) becomes -32603 under the request's id, so the caller still
+ * gets an answer it can match (as over stdio).
+ */
+function responseText(response: JsonRpcResponse): [string, boolean] {
+  try {
+    return [JSON.stringify(response), true];
+  } catch (error) {
+    const message = `Internal error: the response cannot be written as JSON: ${error instanceof Error ? error.message : String(error)}`;
+    return [JSON.stringify({ jsonrpc: "2.0", id: response.id, error: { code: ErrorCode.InternalError, message } }), false];
+  }
 }
 
 function empty(res: ServerResponse, status: number): void {
@@ -122,7 +142,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
       else chunks.push(chunk);
     });
     req.on("end", () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
+    // Node says only "aborted": say where.
+    req.on("error", (error) => reject(new Error(`the client closed the connection before its request body was read (after ${size} bytes): ${error.message}`)));
   });
 }
 

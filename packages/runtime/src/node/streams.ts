@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
-import type { Readable, Writable } from "node:stream";
+import { Writable, type Readable } from "node:stream";
 import { inspect, type InspectOptions } from "node:util";
 import { startTimer } from "../timer.js";
 import { byteLimit } from "../jsonrpc/lines.js";
@@ -218,11 +218,26 @@ export function spawnPeer(spawnOptions: SpawnOptions, options: Omit<StreamPeerOp
 
 /**
  * Serves JSON-RPC on this process's stdin and stdout. stdout then carries protocol lines only: the
- * console is redirected to stderr (see `consoleToStderr`).
+ * console is redirected to stderr (see `consoleToStderr`), and so is `process.stdout.write`.
  */
 export function serveProcessStdio(options: Omit<StreamPeerOptions, "role">): Peer {
   consoleToStderr();
-  return connectStreams(process.stdin, process.stdout, { ...options, role: "server" });
+  return connectStreams(process.stdin, stdoutToStderr(), { ...options, role: "server" });
+}
+
+/**
+ * Sends what code writes to `process.stdout` itself (past the console, as some libraries do) to
+ * stderr: one stray line on stdout kills the runtime's transport (protocol notes §3.1). Returns a
+ * stream to the real stdout, for protocol lines only.
+ */
+function stdoutToStderr(): Writable {
+  const stdout = process.stdout;
+  const write = stdout.write.bind(stdout) as (chunk: unknown, callback: (error?: Error | null) => void) => boolean;
+  stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
+  const protocol = new Writable({ write: (chunk, _encoding, done) => void write(chunk, done) });
+  // A broken stdout (EPIPE) closes the peer instead of being an uncaught error.
+  stdout.on("error", (error) => protocol.destroy(error));
+  return protocol;
 }
 
 /**

@@ -70,10 +70,17 @@ export function createComponentServer(components: Components): ComponentServer {
       if (error instanceof JsonRpcError && !fromRuntime.has(error)) throw error;
       throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, error instanceof Error ? error.message : String(error), { component: name });
     };
+    // A component that returns nothing answers `null`: `output` is required (protocol notes §2.2).
+    // A function or a symbol would vanish from the JSON, leaving a result without `output`.
+    const result = (output: unknown) => {
+      if (typeof output === "function" || typeof output === "symbol") {
+        throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, `${name} returned a ${typeof output}, which JSON cannot carry`, { component: name });
+      }
+      return { output: output ?? null };
+    };
     try {
       const output = component.handler(input, contextFor(rpc));
-      // A component that returns nothing answers `null`: `output` is required (protocol notes §2.2).
-      return isThenable(output) ? Promise.resolve(output).then((value: unknown) => ({ output: value ?? null }), failed) : { output: output ?? null };
+      return isThenable(output) ? Promise.resolve(output).then(result, failed) : result(output);
     } catch (error) {
       return failed(error);
     }
@@ -92,7 +99,11 @@ export function createComponentServer(components: Components): ComponentServer {
       const component = byName.get(componentName(String((params as { component?: unknown })?.component ?? "")));
       return component !== undefined && component.handler.length >= 2;
     },
-    onNotification: () => undefined,
+    // `initialized` is the only notification; anything else (often a request that lost its id)
+    // would otherwise vanish: the transport reports what a handler throws.
+    onNotification: (method) => {
+      if (method !== "initialized") throw new Error(`ignored notification ${method}: only initialized is a notification; a request needs an id`);
+    },
     infos: () => [...byName].map(([name, component]) => info(name, component)),
   };
 }
