@@ -18,12 +18,16 @@ export async function readUpTo(response: Response, maxBytes: number, tooLarge: (
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
+  return chunks.length === 1 ? chunks[0]! : concatBytes(chunks, total);
+}
+
+/** `parts` joined into one array of `size` bytes (their total). */
+export function concatBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
   let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
   }
   return out;
 }

@@ -125,7 +125,7 @@ class Builder {
 
   input(input: Mutable): this {
     // A copy, deep: later message(), callableAliases() … push into its arrays, never the caller's.
-    this.#input = structuredClone(input);
+    this.#input = copy(input);
     return this;
   }
   revision(id: string) { return this.#set("resourceRevisionId", id); }

@@ -183,8 +183,9 @@ const EVENT_DATA = `event: ${STREAM_CHANNELS.event}\ndata: `;
 function eventDataStart(text: string, pos: number): number {
   let at = pos;
   if (isField(text, at, text.length, "id:")) {
-    while (at < text.length && text.charCodeAt(at) !== LF) at++;
-    at++;
+    const lf = text.indexOf("\n", at);
+    if (lf === -1) return -1;
+    at = lf + 1;
   }
   return text.startsWith(EVENT_DATA, at) ? at + EVENT_DATA.length : -1;
 }

@@ -1,3 +1,5 @@
+import { concatBytes } from "../read-limited.js";
+
 /** How much of a discarded line `onOversize` gets to see. */
 const HEAD_BYTES = 256;
 
@@ -39,7 +41,7 @@ export function createLineReader(onLine: (line: string) => void, onOversize: (by
   const deliver = (line: string) => onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
 
   const flush = () => {
-    const bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
+    const bytes = parts.length === 1 ? parts[0]! : concatBytes(parts, size);
     parts = [];
     size = 0;
     deliver(decoder.decode(bytes));
@@ -94,16 +96,6 @@ export function createLineReader(onLine: (line: string) => void, onOversize: (by
       discarding = false;
     },
   };
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 /** The first `n` bytes of `chunks` (fewer if they hold fewer), joined. */
