@@ -92,8 +92,8 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
     effects.push(emit(ctx, "keyword-changed", child(a, keywordA), child(b, keywordB), tighter ? "tighter" : "looser", `"${keywordA}" became "${keywordB}": ${tighter ? "NEW rejects documents that match several branches" : "OLD rejects documents that match several branches"}`));
   }
   for (const [x, y] of pairs) effects.push(ctx.compare(x, y));
-  for (const x of removed) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${x.pointer.split("/").pop()} removed: NEW rejects documents that only it matched`));
-  for (const y of added) effects.push(emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${y.pointer.split("/").pop()} added: OLD rejects documents that only it matches`));
+  for (const x of removed) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${last(x)} removed: NEW rejects documents that only it matched`));
+  for (const y of added) effects.push(emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${last(y)} added: OLD rejects documents that only it matches`));
   return combine(...effects);
 }
 
@@ -112,6 +112,7 @@ function coveringBranch(keyword: string, branches: Loc[], compare: (branch: Loc)
   });
 }
 
+/** The index of a branch or entry, for messages. */
 const last = (loc: Loc) => loc.pointer.split("/").pop();
 
 function typesOf(schema: unknown): string[] | undefined {
@@ -167,8 +168,8 @@ function probe(ctx: Ctx, a: Loc, b: Loc): Effect {
 function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const { pairs, removed, added } = pairLists(ctx, listOf(a, "allOf"), listOf(b, "allOf"));
   const effects = pairs.map(([x, y]) => ctx.compare(x, y));
-  for (const x of removed) if (slotState(x.schema) !== "open") effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), "looser", `allOf entry ${x.pointer.split("/").pop()} removed: OLD may reject documents NEW accepts`));
-  for (const y of added) if (slotState(y.schema) !== "open") effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${y.pointer.split("/").pop()} added: NEW may reject documents OLD accepted`));
+  for (const x of removed) if (slotState(x.schema) !== "open") effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), "looser", `allOf entry ${last(x)} removed: OLD may reject documents NEW accepts`));
+  for (const y of added) if (slotState(y.schema) !== "open") effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
   return combine(...effects);
 }
 
