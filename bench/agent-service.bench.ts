@@ -51,8 +51,11 @@ async function viaStream(target: Target): Promise<number> {
 }
 
 async function measure(target: Target, fn: (t: Target) => Promise<number>): Promise<number> {
-  // Let both processes finish the previous round's deferred work (GC, sockets) first.
-  globalThis.gc?.();
+  // Let both processes finish the previous round's deferred work (sockets, timers) first. No forced
+  // GC here: a full GC between rounds made V8 drop optimized code that referred to the last round's
+  // objects, so every round ran cold and paid its compiles again (the stream decoder alone is a
+  // 15–45 ms optimizing compile, on the two cores the server also uses). That measured JIT warm-up
+  // after a GC, not throughput; both paths ran faster without it.
   await new Promise((settle) => setTimeout(settle, 50));
   const start = performance.now();
   const count = await fn(target);
