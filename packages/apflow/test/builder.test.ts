@@ -155,6 +155,14 @@ describe("createTaskTree (found in review)", () => {
     expect(() => tree.build()).not.toThrow();
     expect(tree.toTaskList()).toHaveLength(1);
   });
+  it("counts a name's length in characters (code points) as the schema does, not UTF-16 units", () => {
+    const tree = createTaskTree();
+    const name = "😀".repeat(255); // 255 characters, 510 UTF-16 units: valid (maxLength 255)
+    const root = tree.root(name);
+    root.child("x".repeat(255));
+    expect(tree.build().task.name).toBe(name);
+    expect(() => root.child("😀".repeat(256))).toThrow(/1 to 255 characters/);
+  });
 });
 
 describe("list ↔ tree conversions", () => {

@@ -202,3 +202,21 @@ describe("dependency cycles", () => {
     expect(find(r, "mixed-user-id").map((i) => i.path)).toEqual(["/1/user_id"]);
   });
 });
+
+describe("tree shape (found in review)", () => {
+  it("a node object that contains itself (a cycle JSON cannot express) is reported, not walked forever", () => {
+    const child: Record<string, unknown> = { task: T("c", { parent_id: "r" }), children: [] };
+    const root = { task: T("r"), children: [child] };
+    (child.children as unknown[]).push(root);
+    const r = checkTaskTree(root, { mode: "wire" });
+    expect(r.ok).toBe(false);
+    const cyc = r.errors.filter((i) => i.code === "schema");
+    expect(cyc.map((i) => i.path)).toEqual(["/children/0/children/0"]);
+    expect(cyc[0]!.message).toContain("contains itself");
+  });
+  it("a node object shared by two parents is still walked twice (duplicate-id)", () => {
+    const shared = { task: T("c", { parent_id: "r" }), children: [] };
+    const r = checkTaskTree({ task: T("r"), children: [shared, shared] }, { mode: "wire" });
+    expect(codes(r.errors)).toEqual(["duplicate-id"]);
+  });
+});

@@ -469,3 +469,50 @@ describe("found in review", () => {
     expect(result.tasks.r!.error).toBe("Cancelled by user");
   });
 });
+
+describe("found in review: __proto__ keys and ctx.task", () => {
+  it("keeps an extra task field named __proto__ as an own field, never as the copy's prototype (§2.5)", async () => {
+    const root = JSON.parse('{"id":"r","name":"r","status":"pending","__proto__":{"x":1}}') as Task;
+    const result = await run([root], { exec: () => ({}) }).done;
+    const final = result.tasks.r as Record<string, unknown>;
+    expect(Object.getPrototypeOf(final)).toBe(Object.prototype);
+    expect(final.x).toBeUndefined();
+    expect(Object.prototype.hasOwnProperty.call(final, "__proto__")).toBe(true);
+    expect(JSON.stringify(final)).toContain('"__proto__":{"x":1}');
+  });
+  it('flat merge copies a dependency result\'s own "__proto__" key onto inputs as a key, not as their prototype (§4.4)', async () => {
+    let seen: Record<string, unknown> | undefined;
+    const handle = run([task("r"), task("d", { parent_id: "r", dependencies: deps("r") })], {
+      mergeDependencyResults: "flat",
+      exec: (inputs, ctx) => {
+        if (ctx.taskId === "r") return JSON.parse('{"__proto__":{"isAdmin":true},"n":1}');
+        seen = inputs;
+        return {};
+      },
+    });
+    await handle.done;
+    expect(Object.getPrototypeOf(seen)).toBe(Object.prototype);
+    expect(seen!.isAdmin).toBeUndefined();
+    expect(Object.keys(seen!).sort()).toEqual(["__proto__", "n"]);
+  });
+  it("ctx.task is the task as it was when the executor started, even when first read after progress or settling", async () => {
+    const gate = deferred();
+    let late: Readonly<Task> | undefined;
+    let ctxOf: ExecutorContext | undefined;
+    const handle = run([task("r")], {
+      exec: async (_inputs, ctx) => {
+        ctxOf = ctx;
+        ctx.reportProgress(0.5);
+        await gate.promise;
+        return {};
+      },
+    });
+    await flush();
+    gate.resolve(undefined);
+    const result = await handle.done;
+    late = ctxOf!.task;
+    expect(result.tasks.r!.status).toBe("completed");
+    expect(late).toMatchObject({ status: "in_progress", progress: 0, result: null, error: null, completed_at: null });
+    expect(late.updated_at).toBe(late.started_at);
+  });
+});

@@ -91,7 +91,8 @@ export function createTaskTree(options: TaskTreeBuilderOptions = {}): TaskTreeBu
   };
 
   const makeEntry = (name: string, spec: TaskSpec, parent: Entry | undefined): Entry => {
-    if (typeof name !== "string" || name.length === 0 || name.length > 255) throw new Error(`a task name must have 1 to 255 characters, not ${JSON.stringify(name)}`);
+    // The schema's maxLength counts characters (code points), not UTF-16 units: "😀" is one.
+    if (typeof name !== "string" || name.length === 0 || (name.length > 255 && [...name].length > 255)) throw new Error(`a task name must have 1 to 255 characters, not ${JSON.stringify(name)}`);
     const entry = { spec: { ...spec }, parent, children: [], dependencies: [] } as unknown as Entry;
     const handle: TaskHandle = {
       id: newId(),

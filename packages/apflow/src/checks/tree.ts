@@ -32,6 +32,11 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
   const taskNode: number[] = [];
   const scope: TaskScope = { kind: "tree", tasks, pointer: (i) => `${nodePointer(taskNode[i]!)}/task` };
 
+  // Node objects with children seen so far, each with its first slot: a JS object can contain
+  // itself, and a walk down such a tree would never end. Only a repeated node is looked for among
+  // its ancestors.
+  const seen = new Map<object, number>();
+  const slotNode: unknown[] = [];
   const stack: { node: unknown; parent: number; index: number }[] = [{ node: root, parent: -1, index: 0 }];
   while (stack.length > 0) {
     const { node, parent, index } = stack.pop()!;
@@ -39,8 +44,20 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
     parentSlot.push(parent);
     childIndex.push(index);
     taskSlot.push(-1);
+    slotNode.push(node);
     if (!isObject(node)) {
       sink.error("schema", nodePointer(slot), "must be an object (a TaskTreeNode)", { keyword: "type", params: { type: "object" } });
+      continue;
+    }
+    const children = node.children;
+    // Only a node with children can lead back to itself, so leaves (most nodes) are not recorded.
+    const first = Array.isArray(children) && children.length > 0 ? seen.get(node) : -1;
+    if (first === undefined) seen.set(node, slot);
+    else if (first >= 0 && isAncestor(parentSlot, slotNode, parent, node)) {
+      sink.error("schema", nodePointer(slot), `this node contains itself: it is the node at ${nodePointer(first) || "/"} (a TaskTreeNode must be a tree)`, {
+        keyword: "type",
+        params: { type: "object" },
+      });
       continue;
     }
     for (const key in node) {
@@ -59,7 +76,6 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
       tasks.push(node.task);
       checkParentLink(sink, node.task, parent < 0 ? undefined : tasks[taskSlot[parent]!], parent < 0, () => scope.pointer(taskSlot[slot]!));
     }
-    const children = node.children;
     if (children === undefined) continue;
     if (!Array.isArray(children)) {
       sink.error("schema", `${nodePointer(slot)}/children`, "must be an array", { keyword: "type", params: { type: "array" } });
@@ -68,6 +84,12 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent: slot, index: i });
   }
   return scope;
+}
+
+/** Whether `node` is the node at slot `from` or one of its ancestors. */
+function isAncestor(parentSlot: readonly number[], slotNode: readonly unknown[], from: number, node: object): boolean {
+  for (let at = from; at >= 0; at = parentSlot[at]!) if (slotNode[at] === node) return true;
+  return false;
 }
 
 function checkParentLink(sink: IssueSink, task: unknown, parentTask: unknown, isRoot: boolean, at: () => string): void {

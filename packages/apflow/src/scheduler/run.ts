@@ -9,7 +9,7 @@ import { layoutDependencies } from "./edges.js";
 import { createIntHeap } from "./heap.js";
 import { executorKeyOf, type ExecutorContext, type ExecutorObject } from "./registry.js";
 import { TaskTreeRunError, type RunHandle, type RunOptions, type RunResult } from "./types.js";
-import { cloneJson, deepFreeze, errorMessageOf, mergeFlat, toStoredResult } from "./values.js";
+import { cloneJson, deepFreeze, errorMessageOf, mergeFlat, setKey, toStoredResult } from "./values.js";
 
 const DEFAULT_REASON = "Cancelled by user";
 const NO_RESULTS: Readonly<Record<string, Record<string, unknown>>> = Object.freeze({});
@@ -292,24 +292,46 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     }
   };
 
-  /** The executor's `ctx`; `task` and `signal` are made on first use (most executors never read them). */
+  /**
+   * The executor's `ctx`; `task` and `signal` are made on first use (most executors never read
+   * them). The fields that change after the start are kept as they were then, so a `task` made
+   * late (after progress, or once the task has settled) is still the task as it started.
+   */
   class TaskContext implements ExecutorContext {
     readonly taskId: string;
     private frozen: Readonly<Task> | undefined = undefined;
     private progressReporter: ((progress: number) => void) | undefined = undefined;
+    private readonly startProgress: number | undefined;
+    private readonly startUpdatedAt: string | undefined;
+    private readonly startResult: Task["result"];
+    private readonly startError: Task["error"];
     constructor(
       private readonly index: number,
       private readonly live: Task,
       readonly dependencyResults: Readonly<Record<string, Record<string, unknown>>>,
     ) {
       this.taskId = live.id;
+      this.startProgress = live.progress;
+      this.startUpdatedAt = live.updated_at;
+      this.startResult = live.result;
+      this.startError = live.error;
     }
     // A getter returning a bound function, so `const { reportProgress } = ctx` works too.
     get reportProgress(): (progress: number) => void {
       return (this.progressReporter ??= reportProgressOf(this.index));
     }
     get task(): Readonly<Task> {
-      return (this.frozen ??= deepFreeze(cloneJson(this.live)));
+      if (this.frozen === undefined) {
+        const copy = cloneJson(this.live);
+        copy.status = "in_progress";
+        copy.progress = this.startProgress;
+        copy.updated_at = this.startUpdatedAt;
+        copy.completed_at = null;
+        copy.result = cloneJson(this.startResult);
+        copy.error = this.startError;
+        this.frozen = deepFreeze(copy);
+      }
+      return this.frozen;
     }
     get signal(): AbortSignal {
       return signalOf(this.index);
@@ -433,6 +455,6 @@ function copyTask(task: Task, at: string): Task {
     updated_at: task.updated_at ?? at,
     completed_at: task.completed_at ?? null,
   };
-  for (const key in task) if (!TASK_FIELDS.has(key)) copy[key] = cloneJson(task[key]);
+  for (const key in task) if (!TASK_FIELDS.has(key)) setKey(copy, key, cloneJson(task[key]));
   return copy;
 }

@@ -47,7 +47,8 @@ function copyOne(value: unknown, stack: unknown[]): unknown {
   return copy;
 }
 
-function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+/** `out[key] = value`, except that a `__proto__` key becomes an own property instead of setting the prototype. */
+export function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   else out[key] = value;
 }
@@ -120,8 +121,8 @@ export function mergeFlat(
   for (const [id, result] of completedResults) {
     let v: unknown = result;
     if (isPlainObject(v) && Object.prototype.hasOwnProperty.call(v, "result")) v = v.result;
-    if (isPlainObject(v)) for (const key of Object.keys(v)) merged[key] = cloneJson(v[key]);
-    else merged[id] = cloneJson(v);
+    if (isPlainObject(v)) for (const key of Object.keys(v)) setKey(merged, key, cloneJson(v[key]));
+    else setKey(merged, id, cloneJson(v));
   }
   return merged;
 }
