@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import jsonPatch from "fast-json-patch";
+import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
 import { CONFIG_FILE, isRecord } from "./config.js";
 import { withLf } from "./line-endings.js";
 
@@ -142,13 +143,22 @@ function listJsonFiles(dir: string, root = dir): string[] {
     .sort();
 }
 
-function parseJsonObject(text: string, where: string): JsonObject {
-  let json: unknown;
+/** `JSON.parse`; a syntax error names `where:line:column` (located by the runtime's document parser). */
+export function parseJsonText(text: string, where: string): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
+    try {
+      parseSourceDocument(text, { file: where, format: "json" });
+    } catch (located) {
+      if (located instanceof DocumentParseError) throw new Error(`${where}:${located.location.line}:${located.location.column}: not valid JSON: ${located.reason}`);
+    }
     throw new Error(`${where}: not valid JSON: ${(error as Error).message}`);
   }
+}
+
+function parseJsonObject(text: string, where: string): JsonObject {
+  const json = parseJsonText(text, where);
   if (!isRecord(json)) throw new Error(`${where}: must hold a JSON object`);
   return json;
 }

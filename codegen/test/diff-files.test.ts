@@ -66,6 +66,11 @@ describe("diffSchemas on files and folders", () => {
   const root = mkdtempSync(join(tmpdir(), "flowspec-diff-"));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const draft07 = "http://json-schema.org/draft-07/schema#";
+  const writeText = (path: string, text: string) => {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), text);
+    return join(root, path);
+  };
   const write = (path: string, json: unknown) => {
     mkdirSync(join(root, path, ".."), { recursive: true });
     writeFileSync(join(root, path), JSON.stringify(json, null, 2));
@@ -117,6 +122,8 @@ describe("diffSchemas on files and folders", () => {
     ["a file without $schema", () => diffSchemas(write("bad/no-dialect.json", { type: "string" }), write("bad/ok.json", { $schema: draft07 })), /no-dialect\.json: no "\$schema"/],
     ["an unsupported dialect", () => diffSchemas(write("bad/d4.json", { $schema: "http://json-schema.org/draft-04/schema#" }), write("bad/ok2.json", { $schema: draft07 })), /draft-04.*does not read/],
     ["a missing file", () => diffSchemas(join(root, "nope.json"), join(root, "nope.json")), /OLD .*nope\.json: cannot read: ENOENT/],
+    ["a file with a JSON syntax error", () => diffSchemas(writeText("bad/syntax.json", '{\n  "$schema": "x",\n  "type": \n}\n'), write("bad/ok4.json", { $schema: draft07 })), /syntax\.json:4:1: not valid JSON: Unexpected token '\}'$/],
+    ["a folder file with a JSON syntax error", () => diffSchemas((write("f1/invoice.json", { $schema: draft07 }), join(root, "f1")), (writeText("f2/invoice.json", '{\n  "type": "object",,\n}'), join(root, "f2"))), /invoice\.json:2:20: not valid JSON: Expected double-quoted property name$/],
     ["a $ref to nowhere", () => diffSchemas(write("bad/ref.json", { $schema: draft07, $ref: "missing.json" }), write("bad/ok3.json", { $schema: draft07 })), /OLD ref\.json#: \$ref "missing\.json" points to .*missing\.json, which is no schema file/],
     ["a $ref to a missing pointer", () => diffSchemas({ $ref: "#/$defs/X" }, {}, { dialect: "draft-2020-12" }), /OLD schema#: \$ref "#\/\$defs\/X": the schema has nothing at #\/\$defs\/X/],
     ["a file against a folder", () => diffSchemas(join(root, "v1/invoice.json"), join(root, "v2")), /OLD .*invoice\.json is a file and NEW .*v2 is a folder: compare a file with a file, or a folder with a folder/],

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve as resolvePath, sep } from "node:path";
 import { isRecord } from "../config.js";
-import { baseUri, dialectOf, readSchemaFiles, type Dialect, type JsonObject } from "../schema-set.js";
+import { baseUri, dialectOf, parseJsonText, readSchemaFiles, type Dialect, type JsonObject } from "../schema-set.js";
 import { findSchema, forEachSchema, getAt } from "../walk.js";
 import type { DiffOptions, SchemaInput } from "./types.js";
 
@@ -98,12 +98,7 @@ function readFileAt(diskPath: string, relPath: string, where: string): LoadedFil
   } catch (error) {
     throw new Error(`${where}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${where}: not valid JSON: ${(error as Error).message}`);
-  }
+  const json = parseJsonText(text, where);
   if (!isRecord(json)) throw new Error(`${where}: must hold a JSON Schema object`);
   const dialect = dialectOf(json, where);
   const uri = baseUri(json, `flowspec:/set/${relPath.split("/").map(encodeURIComponent).join("/")}`, where);

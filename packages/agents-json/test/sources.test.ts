@@ -240,6 +240,17 @@ describe("remote documents cannot reach local files (§4.2)", () => {
     expect(loaded.operations.has("get_x")).toBe(true);
   });
 
+  it("reads a source mapped to a local file in that file's format and names the file in its syntax errors", async () => {
+    // The corpus's devopness source is a .json URL; a user maps it to the YAML copy they have.
+    const path = "https://example.com/spec.json";
+    localFiles["/home/u/spec.yaml"] = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      operationId: get_x\n";
+    const resolver = createSourceResolver({ map: { s: "/home/u/spec.yaml" }, readFile });
+    const loaded = await loadOpenApiSource({ id: "s", path }, { resolver });
+    expect(loaded.operations.has("get_x")).toBe(true);
+    localFiles["/home/u/spec.yaml"] = "openapi: 3.0.3\npaths: {x: [1,\n";
+    await expect(loadOpenApiSource({ id: "s", path }, { resolver })).rejects.toThrow(/^source "s": \/home\/u\/spec\.yaml:\d+:\d+: /);
+  });
+
   it("keeps the text of a $ref'd file out of a parse error", async () => {
     localFiles["/home/u/api.yaml"] = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      operationId: a\n      description: {$ref: 'bad.yaml'}\n";
     const loading = loadOpenApiSource({ id: "s", path: "/home/u/api.yaml" }, { resolver: createSourceResolver({ readFile }) });

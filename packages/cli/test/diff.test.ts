@@ -75,7 +75,7 @@ describe("flowspec diff", () => {
     { name: "an unknown --fail-on", args: [narrow, wide, "--fail-on", "clients"], message: /--fail-on must be one of reader, writer, both, none, not "clients"/ },
     { name: "an unknown --format", args: [narrow, wide, "--format", "yaml"], message: /--format must be text or json/ },
     { name: "a missing file", args: [narrow, join(dir, "missing.json")], message: /NEW .*missing\.json: cannot read: ENOENT/ },
-    { name: "a file that is not JSON", args: [file("broken.json", "{ nope"), wide], message: /broken\.json: not valid JSON/ },
+    { name: "a file that is not JSON", args: [file("broken.json", "{ nope"), wide], message: /broken\.json:1:3: not valid JSON: Expected property name/ },
     { name: "a schema without $schema", args: [file("bare.json", { type: "string" }), wide], message: /bare\.json: no "\$schema"/ },
     { name: "a missing argument", args: [narrow], message: /missing required argument 'new'/ },
     { name: "a file against a folder", args: [narrow, withDef], message: /OLD .*narrow\.json is a file and NEW .*with-def is a folder/ },

@@ -161,6 +161,8 @@ describe("flowspec graph", () => {
     { name: "--flow on a StepFlow flow", args: () => [skipFlow, "--flow", "x"], message: /--flow only applies to agents\.json documents/ },
     { name: "a flow whose steps cannot be drawn", args: () => [file("bad.json", { steps: [{ id: 1 }] })], message: /bad\.json:\d+:\d+ \/steps\/0\/id: every step needs a string id/ },
     { name: "an unparsable file", args: () => [file("broken.json", "{ nope")], message: /broken\.json/ },
+    { name: "an --output it cannot write (a missing folder)", args: () => [skipFlow, "-o", "no-such-dir/flow.mmd"], message: /^flowspec: no-such-dir\/flow\.mmd: cannot write: ENOENT\n$/ },
+    { name: "an --output that is a folder", args: () => [skipFlow, "-o", "."], message: /^flowspec: \.: cannot write: EISDIR\n$/ },
   ])("exits 2 on $name", async ({ args, message }) => {
     const io = capture(dir);
     expect(await runCli(["graph", ...args()], io)).toBe(2);

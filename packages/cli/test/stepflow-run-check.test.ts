@@ -111,6 +111,12 @@ describe("flowspec stepflow run", () => {
     expect((await cli(["stepflow", "run", "absent.yaml"], dir)).stderr).toContain("absent.yaml: cannot read: ENOENT");
   });
 
+  it.each([["run", "greet.yaml", "--input", "{}"], ["check", "greet.yaml"]])("a --config that is a folder: exit 2 naming it (stepflow %s)", async (...args) => {
+    const { code, stderr } = await cli(["stepflow", ...args, "--config", "."], dir);
+    expect(stderr).toBe("flowspec: cannot read config .: EISDIR\n");
+    expect(code).toBe(2);
+  });
+
   it.each([
     ["bad-pattern.yml", /bad-pattern\.yml:6:5 \/routes\/builtin~1\{\*component\}: route pattern "builtin\/\{\*component\}": must start with "\/"/],
     ["bad-plugin.yml", /bad-plugin\.yml:3:5 \/plugins\/remote\/url: a stepflow plugin with transport http needs a url/],

@@ -57,6 +57,21 @@ test:
     expect(stdout.trimEnd().split("\n").at(-1)).toBe("2 passed, 0 failed, 0 skipped");
   });
 
+  it.each([
+    ["a missing --config", () => "/no/such/stepflow-config.yml", /^flowspec: cannot read config \/no\/such\/stepflow-config\.yml: ENOENT\n$/],
+    ["a --config that is a folder", () => tmpdir(), /^flowspec: cannot read config .*: EISDIR\n$/],
+    ["a --config with a syntax error", () => {
+      const dir = mkdtempSync(join(tmpdir(), "stepflow-cli-"));
+      writeFileSync(join(dir, "broken.yml"), "plugins:\n  builtin: {type: builtin\n");
+      return join(dir, "broken.yml");
+    }, /^flowspec: config: .*broken\.yml:\d+:\d+/],
+  ])("%s is a usage error (exit 2), not a failure of every flow", async (_name, config, message) => {
+    const { code, stdout, stderr } = await cli(["stepflow", "test", join(corpusDir("stepflow"), "tests/mock"), "--config", config()]);
+    expect(stderr).toMatch(message);
+    expect(stdout).toBe("");
+    expect(code).toBe(2);
+  });
+
   it("a missing path is a usage error", async () => {
     const { code, stderr } = await cli(["stepflow", "test", "/no/such/dir"]);
     expect(code).toBe(2);

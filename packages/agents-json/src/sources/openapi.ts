@@ -102,7 +102,8 @@ export async function loadOpenApiSource(
 /** A source text parsed by its format; a syntax error is SourceFormatError naming the source and `file:line:column`. */
 function parseSourceText(read: SourceText, sourceId: string): unknown {
   try {
-    return parseSourceDocument(read.text, { file: read.location, format: detectFormat(read.location, read.contentType, read.text) }).value;
+    const file = read.file ?? read.location;
+    return parseSourceDocument(read.text, { file, format: detectFormat(file, read.contentType, read.text) }).value;
   } catch (error) {
     if (error instanceof DocumentParseError) throw new SourceFormatError(`source "${sourceId}": ${error.message}`, { cause: error });
     throw error;

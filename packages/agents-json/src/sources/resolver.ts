@@ -6,6 +6,11 @@ export interface SourceText {
   text: string;
   /** The absolute location (file path or URL) the text stands for; relative `$ref`s resolve against it. */
   location: string;
+  /**
+   * The local file the text was read from when it is not `location` (a source sent to a file by
+   * the `map`): its extension picks the format and syntax errors name it.
+   */
+  file?: string;
   /** The HTTP `Content-Type`, when the text was fetched. */
   contentType?: string;
 }
@@ -88,7 +93,7 @@ export function createSourceResolver(options: SourceResolverOptions = {}): Sourc
   return {
     async read(location, request = {}) {
       const mapped = [request.sourceId, request.path, location].find((key) => key !== undefined && Object.hasOwn(map, key));
-      if (mapped !== undefined) return { text: await readLocal(map[mapped]!), location };
+      if (mapped !== undefined) return { text: await readLocal(map[mapped]!), location, file: map[mapped]! };
       if (isHttpUrl(location)) return fetchText(location);
       if (request.referrer !== undefined && isHttpUrl(request.referrer)) {
         throw new SourceResolutionError(`${request.referrer} names ${location}: a document from a URL cannot read local files (map the source to a file instead)`);

@@ -75,7 +75,11 @@ Examples:
       for (const warning of graph.warnings) io.stderr.write(`${c.yellow("warning")} ${at(warning.pointer)}: ${warning.message}\n`);
       const picture = options.format === "svg" ? await toSvg(graph) : options.format === "dot" ? toDot(graph) : toMermaid(graph);
       if (options.output) {
-        writeFileSync(resolve(io.cwd, options.output), picture);
+        try {
+          writeFileSync(resolve(io.cwd, options.output), picture);
+        } catch (error) {
+          throw new CliError(`${options.output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
         io.stderr.write(`wrote ${options.output} (${kind.id}, ${graph.nodes.length} nodes, ${graph.edges.length} edges)\n`);
       } else {
         io.stdout.write(picture);

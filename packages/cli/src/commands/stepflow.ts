@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
 import {
@@ -11,7 +12,7 @@ import {
   type ExecutionError,
   type FlowResult,
 } from "@flowspec/stepflow";
-import { createConfiguredRouter, resolveConfig, testPaths, type TestSummary } from "@flowspec/stepflow/node";
+import { createConfiguredRouter, loadConfigFile, resolveConfig, testPaths, type TestSummary } from "@flowspec/stepflow/node";
 import { readDocument, readText } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
@@ -40,6 +41,8 @@ Examples:
     )
     .action(async (paths: string[], options: { config?: string; format: string }) => {
       const format = parseFormat(options.format);
+      // Named on the command line, so a config that cannot be read is a usage error, not a failure of every flow.
+      if (options.config !== undefined) checkConfig(io, options.config);
       let summary: TestSummary;
       try {
         summary = await testPaths(paths, { configFile: options.config, cwd: io.cwd, env: io.env, onFile: progress(io) });
@@ -153,12 +156,25 @@ function readInput(io: CliIo, options: { input?: string; inputFile?: string }): 
   }
 }
 
+function checkConfig(io: CliIo, configFile: string): void {
+  try {
+    loadConfigFile(resolve(io.cwd, configFile));
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(`config: ${error.message}`);
+    if (error instanceof DocumentParseError) throw new CliError(`config: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined) throw new CliError(`cannot read config ${configFile}: ${code}`);
+    throw error;
+  }
+}
+
 function routerFor(io: CliIo, flowFile: string, configFile: string | undefined) {
   try {
     return createConfiguredRouter(resolveConfig(flowFile, { configFile, cwd: io.cwd }), { env: io.env });
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(`config: ${error.message}`);
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`cannot read config ${configFile}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && configFile !== undefined) throw new CliError(`cannot read config ${configFile}: ${code}`);
     throw error;
   }
 }
