@@ -28,21 +28,26 @@ export interface CodegenIo {
   stderr: { write(text: string): unknown };
 }
 
+export interface CodegenRunOptions {
+  /** What `--schemas` and `--out` are relative to (default: the process's working directory). */
+  cwd?: string;
+}
+
 /**
  * The `flowspec-codegen` command (also `flowspec codegen`): resolves with its exit code, 0 done or
  * up to date, 1 stale (--check), 2 usage or schema error.
  */
-export async function runCodegen(argv: string[], io: CodegenIo = process): Promise<number> {
+export async function runCodegen(argv: string[], io: CodegenIo = process, options: CodegenRunOptions = {}): Promise<number> {
   const console = { log: (text: string) => void io.stdout.write(`${text}\n`), error: (text: string) => void io.stderr.write(`${text}\n`) };
   try {
-    return await main(argv, console);
+    return await main(argv, console, options.cwd ?? process.cwd());
   } catch (error) {
     console.error(`flowspec-codegen: ${(error as Error).message}`);
     return 2;
   }
 }
 
-async function main(argv: string[], console: { log(text: string): void; error(text: string): void }): Promise<number> {
+async function main(argv: string[], console: { log(text: string): void; error(text: string): void }, cwd: string): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -73,19 +78,22 @@ async function main(argv: string[], console: { log(text: string): void; error(te
   for (const [i, schemaDir] of schemas.entries()) {
     const outDir = outs[i]!;
     const progress = `[${i + 1}/${schemas.length}]`;
+    // Messages name the folders as given; the work uses them resolved against `cwd`.
+    const schemaPath = resolve(cwd, schemaDir);
+    const outPath = resolve(cwd, outDir);
     // The output folder is codegen's own: writing removes every file it does not generate.
-    const fromOut = relative(resolve(outDir), resolve(schemaDir));
+    const fromOut = relative(outPath, schemaPath);
     if (fromOut === "" || (fromOut !== ".." && !fromOut.startsWith(`..${sep}`) && !isAbsolute(fromOut))) {
       console.error(`flowspec-codegen: --out ${outDir} holds the schema folder ${schemaDir}; codegen would remove the schemas. Choose an output folder of its own.`);
       return 2;
     }
-    const { files, regenerateCommand } = await generate({ schemaDir, outDir });
+    const { files, regenerateCommand } = await generate({ schemaDir: schemaPath, outDir: outPath });
     if (!values.check) {
-      writeGenerated(files, outDir);
+      writeGenerated(files, outPath);
       console.error(`flowspec-codegen: ${progress} ${schemaDir} -> ${outDir} (${files.length} files)`);
       continue;
     }
-    const report = checkDrift(files, outDir);
+    const report = checkDrift(files, outPath);
     if (report.upToDate) {
       console.error(`flowspec-codegen: ${progress} ${outDir} is up to date with ${schemaDir}`);
       continue;

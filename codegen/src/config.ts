@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseJsonText } from "./json-text.js";
 
 /** `codegen.json` in a schema folder: which types to generate and how. Every field is optional. */
 export interface CodegenConfig {
@@ -45,12 +46,7 @@ const KNOWN_KEYS = new Set(["$schema", "$comment", "name", "roots", "variants", 
 export function readConfig(schemaDir: string): CodegenConfig {
   const file = join(schemaDir, CONFIG_FILE);
   if (!existsSync(file)) return {};
-  let config: unknown;
-  try {
-    config = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new Error(`${file}: not valid JSON: ${(error as Error).message}`);
-  }
+  const config = parseJsonText(readFileSync(file, "utf8"), file);
   const problems = configProblems(config);
   if (problems.length > 0) throw new Error(`${file}: ${problems.join("; ")}`);
   return config as CodegenConfig;

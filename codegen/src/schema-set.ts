@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import jsonPatch from "fast-json-patch";
-import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
 import { CONFIG_FILE, isRecord } from "./config.js";
+import { parseJsonText } from "./json-text.js";
 import { withLf } from "./line-endings.js";
 
 export type Dialect = "draft-07" | "draft-2020-12";
@@ -141,20 +141,6 @@ function listJsonFiles(dir: string, root = dir): string[] {
       return entry.isFile() && entry.name.endsWith(".json") ? [relative(root, full).split(sep).join("/")] : [];
     })
     .sort();
-}
-
-/** `JSON.parse`; a syntax error names `where:line:column` (located by the runtime's document parser). */
-export function parseJsonText(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    try {
-      parseSourceDocument(text, { file: where, format: "json" });
-    } catch (located) {
-      if (located instanceof DocumentParseError) throw new Error(`${where}:${located.location.line}:${located.location.column}: not valid JSON: ${located.reason}`);
-    }
-    throw new Error(`${where}: not valid JSON: ${(error as Error).message}`);
-  }
 }
 
 function parseJsonObject(text: string, where: string): JsonObject {

@@ -179,6 +179,17 @@ describe("codegen on users' schemas", () => {
     expect([check({ home: "anything at all", ref: "", mail: "x", host: "-" }), check({ web: "not a uri" })]).toEqual([true, false]);
   });
 
+  it("names file:line:column for a JSON syntax error in codegen.json or in a schema", async () => {
+    const dir = join(tmp, `syntax-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(join(dir, "schemas"), { recursive: true });
+    writeFileSync(join(dir, "schemas", "item.json"), JSON.stringify({ $schema: DRAFT_07, type: "string" }));
+    writeFileSync(join(dir, "schemas", "codegen.json"), '{\n  "roots": { "Item": "item.json" },,\n}\n');
+    await expect(generate({ schemaDir: join(dir, "schemas"), outDir: join(dir, "out") })).rejects.toThrow(/codegen\.json:2:36: not valid JSON: /);
+    rmSync(join(dir, "schemas", "codegen.json"));
+    writeFileSync(join(dir, "schemas", "item.json"), '{\n  "type": "string"\n  "format": "email"\n}');
+    await expect(generate({ schemaDir: join(dir, "schemas"), outDir: join(dir, "out") })).rejects.toThrow(/item\.json:3:3: not valid JSON: /);
+  });
+
   it("takes the formats codegen.json lists as annotations, and still refuses other unknown ones and listing a checked one", async () => {
     const schema = { title: "Item", type: "object", properties: { sku: { type: "string", format: "sku" } } };
     const generated = await generateFolder({ "item.json": schema, "codegen.json": { formats: ["sku"], roots: { Item: "item.json" } } });

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/support.js";
 import { cli } from "./support.js";
@@ -13,6 +14,12 @@ describe("flowspec codegen", () => {
     const run = await cli(["codegen", "--schemas", "schemas/apflow", "--out", "packages/agents-json/src/generated", "--check"], repoRoot);
     expect(run.stdout).toContain("--- a/index.ts");
     expect(run.code).toBe(1);
+  });
+
+  it("reads --schemas and --out relative to its own working directory, not the process's", async () => {
+    const run = await cli(["codegen", "--schemas", "apflow", "--out", "../packages/apflow/src/generated", "--check"], join(repoRoot, "schemas"));
+    expect(run.stderr).toContain("[1/1] ../packages/apflow/src/generated is up to date with apflow");
+    expect(run.code).toBe(0);
   });
 
   it("passes --help through, and exits 2 for an unknown option", async () => {

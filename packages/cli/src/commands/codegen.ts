@@ -16,6 +16,6 @@ export function registerCodegen(program: Command, io: CliIo, setExit: (code: num
     .action(async (args: string[]) => {
       // Loaded on use: the generator (json-schema-to-typescript, ts-morph, prettier) is heavy.
       const { runCodegen } = await import("@flowspec/codegen");
-      setExit(await runCodegen(args, io));
+      setExit(await runCodegen(args, io, { cwd: io.cwd }));
     });
 }
