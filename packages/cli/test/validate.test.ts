@@ -63,6 +63,19 @@ describe("flowspec validate", () => {
     expect(run.code).toBe(2);
   });
 
+  it("still validates the other files when one cannot be read or recognised, then exits 2", async () => {
+    const run = await flowspec("validate", "does-not-exist.json", stepflow("tests/basic.yaml"), join(corpusDir("apflow"), "_provenance.json"));
+    expect(run.stdout).toContain("tests/basic.yaml: stepflow:Flow (strict, detected)");
+    expect(run.stderr).toMatch(/does-not-exist\.json: cannot read: ENOENT\n.*_provenance\.json: cannot tell which kind of document this is/);
+    expect(run.code).toBe(2);
+    const json = await flowspec("validate", "--format", "json", "does-not-exist.json", stepflow("tests/basic.yaml"));
+    const report = JSON.parse(json.stdout);
+    expect(report.valid).toBe(false);
+    expect(report.files[0]).toEqual({ file: "does-not-exist.json", valid: false, problem: "does-not-exist.json: cannot read: ENOENT" });
+    expect(report.files[1]).toMatchObject({ kind: "stepflow:Flow", valid: true });
+    expect(json.code).toBe(2);
+  });
+
   it("exits 2 for an unparsable file, with the parser's position", async () => {
     const dir = mkdtempSync(join(tmpdir(), "flowspec-validate-"));
     writeFileSync(join(dir, "broken.yaml"), "schema: https://stepflow.org/schemas/v1/flow.json\nsteps: [\n  - id: a\n");

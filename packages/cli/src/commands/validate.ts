@@ -4,6 +4,13 @@ import { readDocument } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo, type Format } from "../io.js";
 import { detectKind, findKind, KINDS, MAIN_KIND, type DocumentKind } from "../kinds.js";
 
+/** A file that could not be validated at all (unreadable, unparsable, of no known kind). */
+interface FileProblem {
+  file: string;
+  valid: false;
+  problem: string;
+}
+
 interface FileReport {
   file: string;
   kind: string;
@@ -29,7 +36,8 @@ Kinds (--spec):
 ${kindList}
 Spec names stand for their main kind: ${Object.entries(MAIN_KIND).map(([s, k]) => `${s} = ${k}`).join(", ")}.
 
-Exit codes: 0 all files valid, 1 any file invalid, 2 usage error or an unreadable/unparsable file.
+Exit codes: 0 all files valid, 1 any file invalid, 2 usage error or a file that could not be
+validated (unreadable, unparsable, of no known kind); the other files are still validated.
 
 Examples:
   flowspec validate flow.yaml
@@ -42,9 +50,16 @@ Examples:
       if (options.spec !== undefined && !forced) {
         throw new CliError(`unknown --spec "${options.spec}"; one of: ${Object.keys(MAIN_KIND).join(", ")}, ${KINDS.map((k) => k.id).join(", ")}`);
       }
-      const reports = files.map((file) => validateFile(io, file, forced, options.variant));
+      const reports = files.map((file): FileReport | FileProblem => {
+        try {
+          return validateFile(io, file, forced, options.variant);
+        } catch (error) {
+          if (!(error instanceof CliError)) throw error;
+          return { file, valid: false, problem: error.message };
+        }
+      });
       print(io, format, reports);
-      setExit(reports.every((report) => report.valid) ? EXIT.ok : EXIT.failed);
+      setExit(reports.some((report) => "problem" in report) ? EXIT.usage : reports.every((report) => report.valid) ? EXIT.ok : EXIT.failed);
     });
 }
 
@@ -63,13 +78,17 @@ function validateFile(io: CliIo, file: string, forced: DocumentKind | undefined,
   return { file, kind: kind.id, variant, detected: !forced, valid: result.ok, errors };
 }
 
-function print(io: CliIo, format: Format, reports: FileReport[]): void {
+function print(io: CliIo, format: Format, reports: (FileReport | FileProblem)[]): void {
   if (format === "json") {
     io.stdout.write(JSON.stringify({ valid: reports.every((r) => r.valid), files: reports }, null, 2) + "\n");
     return;
   }
   const c = colours(io);
   for (const report of reports) {
+    if ("problem" in report) {
+      io.stderr.write(`flowspec: ${report.problem}\n`);
+      continue;
+    }
     const how = `${report.kind} (${report.variant}${report.detected ? ", detected" : ""})`;
     io.stdout.write(report.valid ? `${c.green("valid")}   ${report.file}: ${how}\n` : `${c.red("invalid")} ${report.file}: ${how}\n`);
     for (const error of report.errors) {
