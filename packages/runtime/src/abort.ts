@@ -6,7 +6,11 @@
  */
 export function untilAborted<T>(promise: T | PromiseLike<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return Promise.resolve(promise);
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // Nobody waits for the promise any more: its later rejection must not be an unhandled one.
+    Promise.resolve(promise).catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });

@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument as parseYaml, type Document, type Node } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument as parseYaml, visit, type Alias, type Document, type Node } from "yaml";
 import { parsePointer } from "./validation.js";
 
 /** A 1-based line and column in a source text. */
@@ -117,14 +117,44 @@ function parseYamlTree(text: string, file: string | undefined, json: boolean) {
     if (same) duplicates.push(keyName(b as Node) ?? "");
     return same;
   };
-  const doc: Document.Parsed = parseYaml(text, { lineCounter, prettyErrors: false, uniqueKeys: json ? false : sameKey });
+  // Without resolveKnownTags, explicit YAML 1.1 tags (!!set, !!omap, !!binary, !!timestamp) give
+  // plain data (a map, a sequence, a string) instead of a Set, a Map, a Uint8Array or a Date.
+  // A lone CR is a line break in JSON (and to editors), but one YAML refuses: read it as a LF, which
+  // keeps every offset, so that locations count lines as offsetLocation does.
+  if (json) text = text.replace(/\r(?!\n)/g, "\n");
+  const doc: Document.Parsed = parseYaml(text, { lineCounter, prettyErrors: false, resolveKnownTags: false, uniqueKeys: json ? false : sameKey });
   const [error] = doc.errors;
   if (error && !json) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
     const reason = error.code === "DUPLICATE_KEY" ? `duplicate key ${JSON.stringify(duplicates[0])}` : error.message.split("\n")[0]!;
     throw new DocumentParseError(reason, file, { line, column: col });
   }
-  return { doc, contents: doc.contents, lineCounter, value: json ? undefined : (doc.toJS({ maxAliasCount: 10_000 }) as unknown) };
+  let value: unknown;
+  if (!json) {
+    try {
+      value = doc.toJS({ maxAliasCount: 10_000 });
+    } catch (error) {
+      // toJS throws a bare ReferenceError for an alias to no anchor and for an alias bomb: say where.
+      if (!(error instanceof ReferenceError)) throw error;
+      const alias = firstAlias(doc, error.message.startsWith("Unresolved"));
+      const { line, col } = lineCounter.linePos(alias?.range?.[0] ?? 0);
+      throw new DocumentParseError(error.message, file, { line, column: col });
+    }
+  }
+  return { doc, contents: doc.contents, lineCounter, value };
+}
+
+/** The first alias of the document (with `unresolved`, the first that names no earlier anchor). */
+function firstAlias(doc: Document.Parsed, unresolved: boolean): Alias | undefined {
+  let found: Alias | undefined;
+  visit(doc, {
+    Alias(_, alias) {
+      if (unresolved && alias.resolve(doc)) return;
+      found = alias;
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 /** The property name toJS gives a scalar key (a null key is ""); undefined for other keys. */
@@ -158,14 +188,15 @@ function jsonSyntaxError(error: SyntaxError, text: string, file: string | undefi
   const location = offsetLocation(text, position);
   const reason = error.message
     .replace(/^JSON\.parse: /, "")
-    .replace(/ in JSON at position \d+.*$/, "")
+    // " at position 8" (after "…after JSON" too) is the 0-based offset the location already gives.
+    .replace(/ (in JSON )?at position \d+.*$/, "")
     // The quoted source text says nothing the location does not, and may be long or secret.
     .replace(/, (\.\.\.)?"[\s\S]*"(\.\.\.)? is not valid JSON$/, "");
   return new DocumentParseError(reason, file, location);
 }
 
 function offsetLocation(text: string, offset: number): SourceLocation {
-  const before = text.slice(0, offset).split("\n");
+  const before = text.slice(0, offset).split(/\r\n?|\n/);
   return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }
 

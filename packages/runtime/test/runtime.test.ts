@@ -229,3 +229,35 @@ describe("parseSourceDocument: locations the parsers disagree on", () => {
     expect(doc.locate("/")).toEqual({ line: 2, column: 4 });
   });
 });
+
+describe("parseSourceDocument: YAML the parser reads but cannot turn into data", () => {
+  it("reports an alias to an unknown anchor as a DocumentParseError at the alias", () => {
+    expect(() => parseSourceDocument("a: 1\nb: [x, *nope]\n", { file: "x.yaml" })).toThrow(DocumentParseError);
+    expect(() => parseSourceDocument("a: 1\nb: [x, *nope]\n", { file: "x.yaml" })).toThrow(/^x\.yaml:2:8: Unresolved alias .*: nope$/);
+  });
+
+  it("reports an alias bomb as a DocumentParseError, not a ReferenceError", () => {
+    let text = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+    for (let i = 0, last = "a"; i < 9; i++, last = `b${i - 1}`) text += `b${i}: &b${i} [${Array(10).fill(`*${last}`).join(", ")}]\n`;
+    expect(() => parseSourceDocument(text, { file: "x.yaml" })).toThrow(DocumentParseError);
+    expect(() => parseSourceDocument(text, { file: "x.yaml" })).toThrow(/^x\.yaml:\d+:\d+: Excessive alias count/);
+  });
+
+  it("gives plain data for explicit YAML 1.1 tags (!!set, !!omap, !!binary, !!timestamp)", () => {
+    const doc = parseSourceDocument("s: !!set {x, y}\no: !!omap [a: 1]\nb: !!binary aGk=\nt: !!timestamp 2001-12-14\n", { file: "x.yaml" });
+    expect(doc.value).toEqual({ s: { x: null, y: null }, o: [{ a: 1 }], b: "aGk=", t: "2001-12-14" });
+  });
+});
+
+describe("parseSourceDocument: JSON errors", () => {
+  it("does not repeat V8's 0-based position next to line:column", () => {
+    expect(() => parseSourceDocument('{"a": 1} x', { file: "x.json" })).toThrow(/^x\.json:1:10: Unexpected non-whitespace character after JSON$/);
+  });
+});
+
+describe("parseSourceDocument: JSON with lone CR line breaks", () => {
+  it("counts a lone CR as a line break, in locations and in errors alike", () => {
+    expect(parseSourceDocument('{\r"a": 1,\r"b": 2}', { file: "x.json" }).describe("/b")).toBe("x.json:3:6");
+    expect(() => parseSourceDocument('{\r"a": 1,\r"b": x}', { file: "x.json" })).toThrow(/^x\.json:3:6: Unexpected token 'x'$/);
+  });
+});

@@ -57,3 +57,22 @@ describe("untilAborted", () => {
     await expect(untilAborted(Promise.resolve(1), controller.signal)).rejects.toBe(reason);
   });
 });
+
+describe("untilAborted with a signal already aborted", () => {
+  it("does not leave the promise's later rejection unhandled", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const reason = new Error("stop");
+      let fail!: (error: Error) => void;
+      const work = new Promise((_, reject) => (fail = reject));
+      await expect(untilAborted(work, AbortSignal.abort(reason))).rejects.toBe(reason);
+      fail(new Error("the work failed later"));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
