@@ -140,6 +140,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       throw new JsonRpcTransportError(`HTTP ${response.status} from ${options.url} is not a JSON-RPC message: ${text.slice(0, 200)}`);
     }
     const classified = classifyMessage(final);
+    if (classified.kind === "invalid" && classified.response && classified.id === request.id) {
+      throw new JsonRpcTransportError(`invalid response to ${request.method} (HTTP ${response.status} from ${options.url}): ${classified.reason}`);
+    }
     if (classified.kind !== "response" || classified.message.id !== request.id) {
       throw new JsonRpcTransportError(`HTTP ${response.status} from ${options.url} is not the response to request ${JSON.stringify(request.id)}: ${text.slice(0, 200)}`);
     }
@@ -150,6 +153,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const handlers: Promise<void>[] = [];
     let final: JsonRpcResponse | undefined;
     let oversize: string | undefined;
+    // Why the event answering the request is not a response (no result, a bad error): the call
+    // fails with it, as over stdio, instead of reading on for an answer that will not come.
+    let invalid: string | undefined;
     const parser = createParser({
       // Bounds what the parser holds of an unfinished event (its data and the line being received,
       // in UTF-16 code units, never more than its bytes) to the limit, plus room for the `data: `
@@ -160,7 +166,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (error.type === "max-buffer-size-exceeded") oversize ??= `at least ${maxMessageBytes + 1} bytes`;
       },
       onEvent(event) {
-        if (final || oversize) return;
+        if (final || oversize || invalid) return;
         if (event.data.length > countEventsFrom) {
           const bytes = utf8Length(event.data);
           if (bytes > maxMessageBytes) return void (oversize = `${bytes} bytes`);
@@ -175,12 +181,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const classified = classifyMessage(message);
         if (classified.kind === "request") handlers.push(answerServerRequest(classified.message));
         else if (classified.kind === "response" && classified.message.id === request.id) final = classified.message;
+        else if (classified.kind === "invalid" && classified.response && classified.id === request.id) invalid = classified.reason;
       },
     });
     const chunks = response.chunks();
     const decoder = new TextDecoder();
     try {
-      while (!final) {
+      while (!final && !invalid) {
         const { done, value } = await chunks.next();
         if (done) break;
         parser.feed(decoder.decode(value, { stream: true }));
@@ -193,25 +200,24 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       await response.discard();
     }
     await Promise.all(handlers);
+    if (invalid) throw new JsonRpcTransportError(`invalid response to ${request.method} (an SSE event from ${options.url}): ${invalid}`);
     if (!final) throw new JsonRpcTransportError(`the SSE stream answering ${request.method} from ${options.url} ended without its final response`);
     peer.resolveResponse(final);
   };
 
   return {
     request<R>(method: string, params: unknown, call?: CallOptions): Promise<R> {
-      if (call?.timeoutMs === undefined || call.timeoutMs === 0) {
-        return peer.requestVia<R>((request) => void exchange(request, call?.signal).catch((error: Error) => peer.rejectCall(request.id, error)), method, params, call);
-      }
-      // A call that times out stops its POST too: no connection left open, and the server sees the
-      // client go (its SSE stream closes).
+      // A call that ends without its answer (it timed out, its signal aborted, close()) stops its
+      // POST too: no connection left open or stream read on, and the server sees the client go
+      // (its SSE stream closes).
       const stop = new AbortController();
-      const forward = () => stop.abort(call.signal!.reason);
-      call.signal?.addEventListener("abort", forward, { once: true });
+      const forward = () => stop.abort(call!.signal!.reason);
+      call?.signal?.addEventListener("abort", forward, { once: true });
       const answer = peer.requestVia<R>((request) => void exchange(request, stop.signal).catch((error: Error) => peer.rejectCall(request.id, error)), method, params, call);
       answer.then(
-        () => call.signal?.removeEventListener("abort", forward),
+        () => call?.signal?.removeEventListener("abort", forward),
         (error: unknown) => {
-          call.signal?.removeEventListener("abort", forward);
+          call?.signal?.removeEventListener("abort", forward);
           stop.abort(error);
         },
       );

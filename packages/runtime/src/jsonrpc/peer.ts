@@ -49,6 +49,15 @@ export class JsonRpcResultError extends Error {
   }
 }
 
+/** The start of a message, for an error that quotes it. */
+const excerpt = (value: unknown): string => {
+  try {
+    return (JSON.stringify(value) ?? String(value)).slice(0, 200);
+  } catch {
+    return String(value).slice(0, 200);
+  }
+};
+
 const formatIssues = (issues: readonly ValidationIssue[]) => issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ");
 
 export interface Peer {
@@ -191,8 +200,11 @@ export function createPeer(options: PeerOptions): Peer {
         // A malformed answer to one of our calls fails that call (else it would wait forever);
         // a response is never answered.
         const call = classified.response && classified.id !== null ? pending.get(classified.id) : undefined;
-        if (call) call.settle(false, new JsonRpcTransportError(`invalid response to ${call.method}: ${classified.reason}`));
-        else void send({ jsonrpc: "2.0", id: classified.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
+        if (call) return call.settle(false, new JsonRpcTransportError(`invalid response to ${call.method}: ${classified.reason}`));
+        // Answered as JSON-RPC says, and reported: a response too malformed to match its call (an
+        // id of the wrong type, a batch) leaves that call waiting, and this is all that tells why.
+        report(new JsonRpcTransportError(`received an invalid message (${classified.reason}): ${excerpt(value)}`));
+        void send({ jsonrpc: "2.0", id: classified.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } });
         return;
       }
       case "request": {
@@ -212,7 +224,7 @@ export function createPeer(options: PeerOptions): Peer {
         return;
       }
       case "response":
-        if (!resolveResponse(classified.message)) report(new Error(`dropped a response with unknown id ${JSON.stringify(classified.message.id)}`));
+        if (!resolveResponse(classified.message)) report(new Error(`dropped a response with unknown id ${JSON.stringify(classified.message.id)}: ${excerpt(classified.message)}`));
     }
   };
 
@@ -226,6 +238,8 @@ export function createPeer(options: PeerOptions): Peer {
       try {
         value = JSON.parse(text);
       } catch (error) {
+        // Reported too: a log line a server wrote to stdout, or a response cut short.
+        report(new JsonRpcTransportError(`received a line that is not JSON (${(error as Error).message}): ${text.slice(0, 200)}`));
         void send({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` } });
         return;
       }

@@ -36,6 +36,10 @@ function launchOf(name: string, config: Record<string, unknown>): Launch {
 export function stepflowPlugin(name: string, config: Record<string, unknown>, environment: PluginEnvironment): Plugin {
   const launch = launchOf(name, config);
   let client: ComponentClient | undefined;
+  // A close() while init() is still connecting waits for it and ends the server it started,
+  // instead of leaving that child process running.
+  let starting: Promise<ComponentClient> | undefined;
+  let closed = false;
   // The engine's services reach the plugin with each execute; every run of an engine shares them.
   // A callback does not say which run it serves, so it uses a run still going: a run that ended on
   // an execution error has aborted its signal, and nested runs started under it would fail at once.
@@ -75,35 +79,45 @@ export function stepflowPlugin(name: string, config: Record<string, unknown>, en
       ? `plugin ${JSON.stringify(name)} needs the command ${JSON.stringify(launch.command)}, which is not installed (not found on PATH)`
       : undefined;
 
+  const connect = async (): Promise<ComponentClient> => {
+    const { connectHttp, connectStdio } = await import("../client/client.js");
+    const options = { pluginName: name, onError: (error: Error) => process.stderr.write(`plugin ${name}: ${error.message}\n`) };
+    if (launch.transport === "http") return connectHttp(launch.url, services, options);
+    const substitute = (value: string) => {
+      try {
+        return substituteEnv(value, environment.env);
+      } catch (error) {
+        throw new ComponentError(name, `cannot start plugin ${JSON.stringify(name)}: ${(error as Error).message}`);
+      }
+    };
+    return connectStdio(
+      {
+        command: launch.command,
+        args: launch.args.map(substitute),
+        env: Object.fromEntries(Object.entries(launch.env).map(([key, value]) => [key, substitute(value)])),
+        cwd: environment.workingDirectory,
+        searchPath: environment.env.PATH ?? "",
+        onStderr: (line) => process.stderr.write(`[${name}] ${line}\n`),
+      },
+      services,
+      options,
+    );
+  };
+
   return {
     kind: "stepflow",
     unavailableReason: commandMissing,
     async init() {
-      const { connectHttp, connectStdio } = await import("../client/client.js");
-      const options = { pluginName: name, onError: (error: Error) => process.stderr.write(`plugin ${name}: ${error.message}\n`) };
-      if (launch.transport === "http") {
-        client = await connectHttp(launch.url, services, options);
-        return;
+      closed = false;
+      const connecting = (starting = connect());
+      try {
+        const started = await connecting;
+        // close() ended it: it took this connection from `starting`.
+        if (closed) throw new ComponentError(name, `plugin ${JSON.stringify(name)} was closed while it started`);
+        client = started;
+      } finally {
+        if (starting === connecting) starting = undefined;
       }
-      const substitute = (value: string) => {
-        try {
-          return substituteEnv(value, environment.env);
-        } catch (error) {
-          throw new ComponentError(name, `cannot start plugin ${JSON.stringify(name)}: ${(error as Error).message}`);
-        }
-      };
-      client = await connectStdio(
-        {
-          command: launch.command,
-          args: launch.args.map(substitute),
-          env: Object.fromEntries(Object.entries(launch.env).map(([key, value]) => [key, substitute(value)])),
-          cwd: environment.workingDirectory,
-          searchPath: environment.env.PATH ?? "",
-          onStderr: (line) => process.stderr.write(`[${name}] ${line}\n`),
-        },
-        services,
-        options,
-      );
     },
     async execute(component, input, context) {
       if (!client) throw new ComponentError(component, `plugin ${JSON.stringify(name)} is not started`);
@@ -119,8 +133,12 @@ export function stepflowPlugin(name: string, config: Record<string, unknown>, en
     },
     list: async () => (client ? client.list() : []),
     close: async () => {
-      await client?.close();
+      closed = true;
+      const connecting = starting;
+      const current = client;
       client = undefined;
+      await current?.close();
+      await (await connecting?.catch(() => undefined))?.close();
     },
   };
 }
