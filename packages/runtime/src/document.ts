@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument as parseYaml, visit, type Alias, type Document, type Node } from "yaml";
+import { Composer, YAMLParseError, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node } from "yaml";
 import { parsePointer } from "./validation.js";
 
 /** A 1-based line and column in a source text. */
@@ -77,7 +77,7 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
     let offset = node?.range?.[0] ?? 0;
     for (const token of parsePointer(pointer)) {
       // Below an alias, the values are those of the anchored node.
-      if (isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
+      if (isAlias(node)) node = doc ? ((node.resolve(doc) as Node | undefined) ?? null) : null;
       const next = childNode(node, token);
       if (!next) break;
       node = next.node;
@@ -122,7 +122,26 @@ function parseYamlTree(text: string, file: string | undefined, json: boolean) {
   // A lone CR is a line break in JSON (and to editors), but one YAML refuses: read it as a LF, which
   // keeps every offset, so that locations count lines as offsetLocation does.
   if (json) text = text.replace(/\r(?!\n)/g, "\n");
-  const doc: Document.Parsed = parseYaml(text, { lineCounter, prettyErrors: false, resolveKnownTags: false, uniqueKeys: json ? false : sameKey });
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const deep = tooDeep(tokens);
+  if (deep !== undefined) {
+    // The YAML library composes recursively, and deep enough input exhausts the stack, at worst
+    // fatally (V8 aborts the process when it happens while compiling a regex). JSON.parse has no
+    // such limit, so a deep JSON document is kept, only without locations.
+    if (json) return { doc: undefined, contents: null, lineCounter, value: undefined };
+    const { line, col } = lineCounter.linePos(deep);
+    throw new DocumentParseError(`nested more than ${MAX_DEPTH} levels deep`, file, { line, column: col });
+  }
+  let doc: Document.Parsed | undefined;
+  // As the library's parseDocument does: the first document, and an error for a second one.
+  for (const next of new Composer({ resolveKnownTags: false, uniqueKeys: json ? false : sameKey }).compose(tokens, true, text.length)) {
+    if (doc) {
+      doc.errors.push(new YAMLParseError(next.range.slice(0, 2) as [number, number], "MULTIPLE_DOCS", "Source contains multiple documents"));
+      break;
+    }
+    doc = next;
+  }
+  if (!doc) throw new Error("unreachable: compose always ends with a document");
   const [error] = doc.errors;
   if (error && !json) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
@@ -142,6 +161,27 @@ function parseYamlTree(text: string, file: string | undefined, json: boolean) {
     }
   }
   return { doc, contents: doc.contents, lineCounter, value };
+}
+
+/** Collections nested deeper than this are refused: real documents stay far below it. */
+const MAX_DEPTH = 256;
+
+/** The offset of the first node nested more than MAX_DEPTH collections deep, if there is one (walked without recursion). */
+function tooDeep(tokens: readonly CST.Token[]): number | undefined {
+  const stack: { token: CST.Token; depth: number }[] = tokens.map((token) => ({ token, depth: 0 }));
+  while (stack.length > 0) {
+    const { token, depth } = stack.pop()!;
+    if (depth > MAX_DEPTH) return token.offset;
+    if (token.type === "document") {
+      if (token.value) stack.push({ token: token.value, depth });
+    } else if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+      for (const item of token.items) {
+        if ("key" in item && item.key) stack.push({ token: item.key, depth: depth + 1 });
+        if (item.value) stack.push({ token: item.value, depth: depth + 1 });
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The first alias of the document (with `unresolved`, the first that names no earlier anchor). */

@@ -261,3 +261,29 @@ describe("parseSourceDocument: JSON with lone CR line breaks", () => {
     expect(() => parseSourceDocument('{\r"a": 1,\r"b": x}', { file: "x.json" })).toThrow(/^x\.json:3:6: Unexpected token 'x'$/);
   });
 });
+
+describe("parseSourceDocument: nesting depth", () => {
+  const nested = (depth: number) => `a: ${"[".repeat(depth)}${"]".repeat(depth)}\n`;
+
+  it("refuses YAML nested deeper than 256 collections, flow or block, with the position, and never exhausts the stack", () => {
+    // A syntax error first: it once left the YAML library in a state where the deep document below
+    // overflowed the stack while V8 compiled a regex, which aborts the whole process.
+    expect(() => parseSourceDocument("a:\n\tb: 1\n", { file: "t.yaml" })).toThrow(DocumentParseError);
+    expect(() => parseSourceDocument(nested(20_000), { file: "flow.yaml" })).toThrow(/^flow\.yaml:1:260: nested more than 256 levels deep$/);
+    let block = "";
+    for (let i = 0; i < 300; i++) block += `${" ".repeat(i)}k:\n`;
+    expect(() => parseSourceDocument(block, { file: "block.yaml" })).toThrow(/^block\.yaml:258:258: nested more than 256 levels deep$/);
+    expect(parseSourceDocument(nested(255), { file: "ok.yaml" }).value).toEqual({ a: JSON.parse(nested(255).slice(3)) });
+  });
+
+  it("keeps a JSON document of any depth, only without locations below the limit", () => {
+    const text = `{"a": ${"[".repeat(20_000)}${"]".repeat(20_000)}, "b": 1}`;
+    const doc = parseSourceDocument(text, { file: "deep.json" });
+    expect((doc.value as { b: number }).b).toBe(1);
+    expect(doc.describe("/b")).toBe("deep.json:1:1");
+  });
+
+  it("still refuses a second document", () => {
+    expect(() => parseSourceDocument("a: 1\n---\nb: 2\n", { file: "two.yaml" })).toThrow(/^two\.yaml:2:1: Source contains multiple documents/);
+  });
+});
