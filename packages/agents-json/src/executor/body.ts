@@ -26,7 +26,10 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
       const append = asText ? (key: string, text: string) => void pairs.push(`${encode(key)}=${encode(text, keep)}`) : (key: string, text: string) => form.append(key, text);
       if (fieldEncoding?.style === "deepObject" && typeof field === "object") appendDeep(append, name, field);
       else if (Array.isArray(field)) {
-        if (fieldEncoding?.explode === false) append(name, field.map(scalarText).join(","));
+        const style = fieldEncoding?.style;
+        // spaceDelimited and pipeDelimited default to explode: false (OpenAPI 3.1.1 Encoding Object).
+        const delimiter = style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",";
+        if ((fieldEncoding?.explode ?? delimiter === ",") === false) append(name, field.map(scalarText).join(delimiter));
         else for (const item of field) append(name, scalarText(item));
       } else if (isPlainObject(field) && (fieldEncoding?.style !== undefined || fieldEncoding?.explode !== undefined)) {
         // An encoding entry with a style or explode says how an object goes; without one it is JSON text.
@@ -41,16 +44,24 @@ export function serializeBody(value: unknown, mediaType: string, schema: Json | 
     const form = new FormData();
     for (const [name, field] of Object.entries(value)) {
       if (field === null || field === undefined) continue;
-      if (field instanceof Blob) form.append(name, field, "file");
-      else if (field instanceof Uint8Array || field instanceof ArrayBuffer) form.append(name, new Blob([field]), "file");
-      else if (typeof field === "object") form.append(name, new Blob([JSON.stringify(field)], { type: "application/json" }));
-      else form.append(name, scalarText(field));
+      // An array is one part per item (OpenAPI 3.1.1 multipart: repeated parts, e.g. several files).
+      if (Array.isArray(field)) for (const item of field) appendPart(form, name, item);
+      else appendPart(form, name, field);
     }
     return form;
   }
   if (typeof value === "string") return value;
   if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof Blob) return value;
   throw new BodyProblem(`a ${mediaType} body must be a string or bytes, got ${Array.isArray(value) ? "an array" : typeof value}`);
+}
+
+function appendPart(form: FormData, name: string, field: unknown): void {
+  if (field === null || field === undefined) return;
+  // A File keeps its own name (a third argument would replace it).
+  if (field instanceof Blob) form.append(name, field, field instanceof File ? field.name : "file");
+  else if (field instanceof Uint8Array || field instanceof ArrayBuffer) form.append(name, new Blob([field]), "file");
+  else if (typeof field === "object") form.append(name, new Blob([JSON.stringify(field)], { type: "application/json" }));
+  else form.append(name, scalarText(field));
 }
 
 /** deepObject form fields, nested as Stripe reads them: `a[b][c]=v`, arrays `a[0]=v`. */

@@ -82,7 +82,7 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
         break;
       }
       case "cookie":
-        cookies.push(cookiePair(name, value));
+        cookies.push(cookiePair(parameter, value));
         break;
     }
   }

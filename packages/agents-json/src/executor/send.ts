@@ -209,9 +209,20 @@ function parseBody(response: Response, bytes: Uint8Array, what: () => string, de
     }
   }
   if (type === "" || type.startsWith("text/") || type.endsWith("+xml") || type === "application/xml" || type === "application/x-www-form-urlencoded") {
-    return decoder.decode(bytes);
+    return textDecoder(response.headers.get("content-type") ?? "").decode(bytes);
   }
   return bytes;
+}
+
+/** The decoder for a text body's `charset` (RFC 9110 §8.3.2); UTF-8 when there is none or it is unknown. */
+function textDecoder(contentType: string): typeof decoder {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return decoder;
+  try {
+    return new TextDecoder(charset);
+  } catch {
+    return decoder;
+  }
 }
 
 function backoff(retry: NonNullable<RunOptions["retry"]>, attempt: number, retryAfter: string | null | undefined): number {

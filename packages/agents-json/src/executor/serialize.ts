@@ -60,15 +60,15 @@ export function queryPairs(parameter: OpenApiParameter, value: unknown): string[
   if (style === "deepObject" && isObject(value)) {
     return Object.entries(value).map(([k, v]) => `${name}%5B${encode(k)}%5D=${enc(scalarText(v))}`);
   }
+  // spaceDelimited and pipeDelimited join with their delimiter; exploded, they are form (OpenAPI 3.2).
+  const delimiter = style === "spaceDelimited" ? "%20" : style === "pipeDelimited" ? "|" : ",";
   if (Array.isArray(value)) {
-    if (style === "spaceDelimited") return [`${name}=${value.map((item) => enc(scalarText(item))).join("%20")}`];
-    if (style === "pipeDelimited") return [`${name}=${value.map((item) => enc(scalarText(item))).join("|")}`];
     if (explode) return value.map((item) => `${name}=${enc(scalarText(item))}`);
-    return [`${name}=${value.map((item) => enc(scalarText(item))).join(",")}`];
+    return [`${name}=${value.map((item) => enc(scalarText(item))).join(delimiter)}`];
   }
   if (isObject(value)) {
     if (explode) return Object.entries(value).map(([k, v]) => `${encode(k)}=${enc(scalarText(v))}`);
-    return [`${name}=${Object.entries(value).map(([k, v]) => `${enc(k)},${enc(scalarText(v))}`).join(",")}`];
+    return [`${name}=${Object.entries(value).map(([k, v]) => `${enc(k)}${delimiter}${enc(scalarText(v))}`).join(delimiter)}`];
   }
   return [`${name}=${enc(scalarText(value))}`];
 }
@@ -109,8 +109,18 @@ export function headerValueProblem(value: string): string | undefined {
   return `contains ${what} at index ${at}`;
 }
 
-/** One cookie pair `name=value` (values percent-encoded). */
-export function cookiePair(name: string, value: unknown): string {
+/**
+ * A cookie parameter as `name=value` (values percent-encoded), style `form`: arrays comma-joined,
+ * objects `name=k,v,…` without explode, with explode (the form default) one `k=v` pair per property.
+ */
+export function cookiePair(parameter: OpenApiParameter, value: unknown): string {
+  const { name } = parameter;
+  if (parameter.content) return `${name}=${encode(JSON.stringify(value))}`;
+  if (isObject(value)) {
+    if (parameter.explode ?? true) return Object.entries(value).map(([k, v]) => `${encode(k)}=${encode(scalarText(v))}`).join("; ");
+    value = Object.entries(value).flatMap(([k, v]) => [k, v]);
+  }
+  // The commas are encoded too: RFC 6265 cookie-octet excludes them.
   const text = Array.isArray(value) ? value.map(scalarText).join(",") : scalarText(value);
   return `${name}=${encode(text)}`;
 }
