@@ -107,6 +107,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     },
   });
 
+  // SSE answers being read, for close() to drop.
+  const open = new Set<HttpReply>();
+  let closed = false;
+
   const answerServerRequest = async (request: JsonRpcRequest) => {
     const response = await peer.handleRequest(request);
     try {
@@ -128,8 +132,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       throw new JsonRpcTransportError(`${what} failed: ${error.message}${detail ? ` (${detail})` : ""}`, { cause: error });
     };
     const response = await post(request, signal).catch(failed(false));
+    if (closed) return void (await response.discard());
     if (response.status < 400 && response.contentType.includes("text/event-stream")) {
-      await readStream(response, request).catch(failed(true));
+      open.add(response);
+      try {
+        await readStream(response, request).catch(failed(true));
+      } finally {
+        open.delete(response);
+      }
       return;
     }
     const text = await response.text().catch(failed(true));
@@ -207,17 +217,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   return {
     request<R>(method: string, params: unknown, call?: CallOptions): Promise<R> {
-      // A call that ends without its answer (it timed out, its signal aborted, close()) stops its
-      // POST too: no connection left open or stream read on, and the server sees the client go
-      // (its SSE stream closes).
+      if (call?.timeoutMs === undefined || call.timeoutMs === 0) {
+        return peer.requestVia<R>((request) => void exchange(request, call?.signal).catch((error: Error) => peer.rejectCall(request.id, error)), method, params, call);
+      }
+      // A call that times out stops its POST too: no connection left open, and the server sees the
+      // client go (its SSE stream closes).
       const stop = new AbortController();
-      const forward = () => stop.abort(call!.signal!.reason);
-      call?.signal?.addEventListener("abort", forward, { once: true });
+      const forward = () => stop.abort(call.signal!.reason);
+      call.signal?.addEventListener("abort", forward, { once: true });
       const answer = peer.requestVia<R>((request) => void exchange(request, stop.signal).catch((error: Error) => peer.rejectCall(request.id, error)), method, params, call);
       answer.then(
-        () => call?.signal?.removeEventListener("abort", forward),
+        () => call.signal?.removeEventListener("abort", forward),
         (error: unknown) => {
-          call?.signal?.removeEventListener("abort", forward);
+          call.signal?.removeEventListener("abort", forward);
           stop.abort(error);
         },
       );
@@ -228,7 +240,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       await response.discard();
       if (response.status !== 202) throw new JsonRpcTransportError(`notification ${method} got HTTP ${response.status}, not 202`);
     },
-    close: () => peer.close(),
+    close: () => {
+      // The answers still being read are dropped, so no connection is left open and the server sees
+      // the client go. (A controller per call would do it too, but costs every call its abort wiring.)
+      closed = true;
+      for (const response of open) void response.discard();
+      open.clear();
+      return peer.close();
+    },
   };
 }
 
