@@ -35,6 +35,12 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 `;
 
 const pidFile = () => join(mkdtempSync(join(tmpdir(), "stepflow-client-")), "pid");
+/** A client of the misbehaving SERVER, with the errors it reports. */
+const connectCollecting = async (options: { timeoutMs?: number } = {}) => {
+  const errors: string[] = [];
+  const client = await connectStdio({ command: process.execPath, args: ["-e", SERVER, pidFile()], env: {} }, services, { ...options, onError: (error) => errors.push(error.message) });
+  return { client, errors };
+};
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -46,8 +52,7 @@ const alive = (pid: number) => {
 
 describe("review: a component server that writes what is not a JSON-RPC message", () => {
   it("reports a log line on stdout through onError, quoting it, and still gets the answer", async () => {
-    const errors: string[] = [];
-    const client = await connectStdio({ command: process.execPath, args: ["-e", SERVER, pidFile()], env: {} }, services, { onError: (error) => errors.push(error.message) });
+    const { client, errors } = await connectCollecting();
     try {
       expect(await client.execute("/x", { mode: "log" })).toBe("log");
       await expect.poll(() => errors).toEqual([expect.stringMatching(/^received a line that is not JSON \(.*\): starting the component$/)]);
@@ -57,8 +62,7 @@ describe("review: a component server that writes what is not a JSON-RPC message"
   });
 
   it("reports a response whose id is not a string or an integer through onError, quoting it", async () => {
-    const errors: string[] = [];
-    const client = await connectStdio({ command: process.execPath, args: ["-e", SERVER, pidFile()], env: {} }, services, { onError: (error) => errors.push(error.message), timeoutMs: 500 });
+    const { client, errors } = await connectCollecting({ timeoutMs: 500 });
     try {
       await expect(client.execute("/x", { mode: "object-id" })).rejects.toThrow("components/execute timed out after 500 ms");
       expect(errors).toEqual([expect.stringMatching(/^received an invalid message \("id" must be a string or an integer\): \{"jsonrpc":"2.0","id":\{"id":/)]);
@@ -70,8 +74,7 @@ describe("review: a component server that writes what is not a JSON-RPC message"
 
 describe("review: an error response with id null (the server could not read a request)", () => {
   it("is reported through onError with its error, not only as an unknown id", async () => {
-    const errors: string[] = [];
-    const client = await connectStdio({ command: process.execPath, args: ["-e", SERVER, pidFile()], env: {} }, services, { onError: (error) => errors.push(error.message) });
+    const { client, errors } = await connectCollecting();
     try {
       expect(await client.execute("/x", { mode: "null-id-error" })).toBe("null-id-error");
       expect(errors).toEqual([expect.stringMatching(/^dropped a response with unknown id null: .*Parse error: cannot read that request/)]);
