@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,6 +100,19 @@ describe("review: a stepflow plugin closed while it starts", () => {
   });
 });
 
+/** A Streamable HTTP component server that completes the handshake and hands every other request to `onCall`. */
+const componentServer = (onCall: (message: { id: unknown; params: { input: { mode: string } } }, response: ServerResponse) => void): Server =>
+  createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      const m = JSON.parse(body);
+      if (m.method === "initialized") return void response.writeHead(202).end();
+      if (m.method === "initialize") return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { server_protocol_version: 1 } }));
+      onCall(m, response);
+    });
+  });
+
 describe.each([
   ["node:http", {}],
   ["fetch", { fetch }],
@@ -107,19 +120,12 @@ describe.each([
   let server: Server;
   let url: string;
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => (body += chunk));
-      request.on("end", () => {
-        const m = JSON.parse(body);
-        if (m.method === "initialized") return void response.writeHead(202).end();
-        if (m.method === "initialize") return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { server_protocol_version: 1 } }));
-        // A response without result or error, under the call's id.
-        const broken = JSON.stringify({ jsonrpc: "2.0", id: m.id });
-        // As an SSE event, on a stream the server then keeps open.
-        if (m.params.input.mode === "sse") return void response.writeHead(200, { "content-type": "text/event-stream" }).write(`data: ${broken}\n\n`);
-        response.writeHead(200, { "content-type": "application/json" }).end(broken);
-      });
+    server = componentServer((m, response) => {
+      // A response without result or error, under the call's id.
+      const broken = JSON.stringify({ jsonrpc: "2.0", id: m.id });
+      // As an SSE event, on a stream the server then keeps open.
+      if (m.params.input.mode === "sse") return void response.writeHead(200, { "content-type": "text/event-stream" }).write(`data: ${broken}\n\n`);
+      response.writeHead(200, { "content-type": "application/json" }).end(broken);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -154,17 +160,10 @@ describe.each([
 ])("review: connectHttp's close() with a call in flight, through %s", (_name, post) => {
   it("fails the call and drops its connection, so the server sees the client go", { timeout: 10_000 }, async () => {
     let streamClosed = false;
-    const server = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => (body += chunk));
-      request.on("end", () => {
-        const m = JSON.parse(body);
-        if (m.method === "initialized") return void response.writeHead(202).end();
-        if (m.method === "initialize") return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { server_protocol_version: 1 } }));
-        // A component still working: an SSE stream with a comment and no answer yet.
-        response.writeHead(200, { "content-type": "text/event-stream" }).write(": working\n\n");
-        response.on("close", () => (streamClosed = true));
-      });
+    const server = componentServer((_m, response) => {
+      // A component still working: an SSE stream with a comment and no answer yet.
+      response.writeHead(200, { "content-type": "text/event-stream" }).write(": working\n\n");
+      response.on("close", () => (streamClosed = true));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
