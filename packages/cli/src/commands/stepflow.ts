@@ -160,11 +160,7 @@ function checkConfig(io: CliIo, configFile: string): void {
   try {
     loadConfigFile(resolve(io.cwd, configFile));
   } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(`config: ${error.message}`);
-    if (error instanceof DocumentParseError) throw new CliError(`config: ${error.message}`);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== undefined) throw new CliError(`cannot read config ${configFile}: ${code}`);
-    throw error;
+    throw configError(error, configFile);
   }
 }
 
@@ -172,11 +168,16 @@ function routerFor(io: CliIo, flowFile: string, configFile: string | undefined) 
   try {
     return createConfiguredRouter(resolveConfig(flowFile, { configFile, cwd: io.cwd }), { env: io.env });
   } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(`config: ${error.message}`);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== undefined && configFile !== undefined) throw new CliError(`cannot read config ${configFile}: ${code}`);
-    throw error;
+    throw configError(error, configFile);
   }
+}
+
+/** A config that cannot be read or is invalid, as a usage error naming it; anything else unchanged. */
+function configError(error: unknown, configFile: string | undefined): unknown {
+  if (error instanceof ConfigError || error instanceof DocumentParseError) return new CliError(`config: ${error.message}`);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== undefined && configFile !== undefined) return new CliError(`cannot read config ${configFile}: ${code}`);
+  return error;
 }
 
 function printTests(io: CliIo, summary: TestSummary): void {
