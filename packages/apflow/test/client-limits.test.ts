@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApflowTransportError, createApflowClient, settledState } from "@flowspec/apflow/client";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ApflowRpcError, ApflowTransportError, createApflowClient, settledState } from "@flowspec/apflow/client";
 import type { TaskTreeNode } from "@flowspec/apflow";
 
 const ROOT = "0b6f3a4e-8c1d-4f2a-9e3b-5d7c1a2b3c4d";
@@ -152,5 +154,83 @@ describe("a token function that hangs", () => {
     const caller = new AbortController();
     setTimeout(() => caller.abort(new Error("user gave up")), 20);
     await expect(client.call("system.health", {}, { endpoint: "/system", signal: caller.signal })).rejects.toThrow(/user gave up|aborted/);
+  });
+});
+
+describe("transport errors name the call", () => {
+  async function closedPort(): Promise<number> {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    return port;
+  }
+
+  it("a refused connection names the JSON-RPC method, the HTTP method and the URL", async () => {
+    const port = await closedPort();
+    const error = await createApflowClient({ baseUrl: `http://127.0.0.1:${port}/` }).health().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApflowTransportError);
+    expect((error as Error).message).toMatch(new RegExp(`^system.health: POST http://127.0.0.1:${port}/system failed: fetch failed \\(.*ECONNREFUSED`));
+  });
+  it("a timeout names the URL too", async () => {
+    const hanging = ((_url: string, init: RequestInit) => new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)))) as typeof fetch;
+    const client = createApflowClient({ baseUrl: "http://apflow.test", fetch: hanging, timeoutMs: 20 });
+    await expect(client.call("tasks.get", { task_id: "x" })).rejects.toThrow("tasks.get: POST http://apflow.test/tasks: no answer within 20 ms");
+  });
+  it("credentials in the base URL and the caller's secrets are masked", async () => {
+    const port = await closedPort();
+    const failing = (async (url: string) => {
+      throw new TypeError(`could not reach ${url} with token sekrit-token and key sekrit-key`);
+    }) as typeof fetch;
+    const client = createApflowClient({ baseUrl: `http://admin:sekrit-pass@127.0.0.1:${port}`, token: async () => "sekrit-token", headers: { "X-LLM-API-KEY": "openai:sekrit-key" }, fetch: failing });
+    const error = (await client.health().catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ApflowTransportError);
+    expect(error.message).not.toMatch(/sekrit/);
+    expect(error.message).toContain(`POST http://admin:***@127.0.0.1:${port}/system failed: could not reach`);
+    const real = (await createApflowClient({ baseUrl: `http://admin:sekrit-pass@127.0.0.1:${port}` }).health().catch((e: unknown) => e)) as Error;
+    expect(real).toBeInstanceOf(ApflowTransportError);
+    expect(real.message).not.toMatch(/sekrit/);
+  });
+});
+
+describe("secrets echoed in error bodies", () => {
+  const options = { baseUrl: "http://apflow.test", token: "sekrit-token", headers: { "x-api-key": "sekrit-key", "X-LLM-API-KEY": "anthropic:sekrit-llm" } };
+  const answering = (status: number, body: string) => (async () => new Response(body, { status, headers: { "content-type": "text/plain" } })) as unknown as typeof fetch;
+
+  it("a body that is not JSON is masked in the message and in error.body", async () => {
+    const fetch = answering(502, "<html>proxy refused Bearer sekrit-token / sekrit-key / sekrit-llm</html>");
+    const error = (await createApflowClient({ ...options, fetch }).health().catch((e: unknown) => e)) as ApflowTransportError;
+    expect(error).toBeInstanceOf(ApflowTransportError);
+    expect(error.message).not.toMatch(/sekrit/);
+    expect(error.body).toBe("<html>proxy refused Bearer *** / *** / ***</html>");
+  });
+  it("an RPC error echoing the token is masked in message, rpcMessage and data", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "bad token sekrit-token", data: "key sekrit-key rejected" } });
+    const error = (await createApflowClient({ ...options, fetch: answering(401, body) }).health().catch((e: unknown) => e)) as ApflowRpcError;
+    expect(error).toBeInstanceOf(ApflowRpcError);
+    expect(error.message).toBe("system.health failed: bad token *** (code -32603, HTTP 401): key *** rejected");
+    expect(error).toMatchObject({ rpcMessage: "bad token ***", data: "key *** rejected", specCode: -32004 });
+  });
+  it("object data is masked too", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: "no", data: { headers: { authorization: "Bearer sekrit-token" } } } });
+    const error = (await createApflowClient({ ...options, fetch: answering(500, body) }).health().catch((e: unknown) => e)) as ApflowRpcError;
+    expect(error.data).toEqual({ headers: { authorization: "Bearer ***" } });
+  });
+});
+
+describe("RPC error messages are bounded", () => {
+  it("a 10 MB error message is cut in error.message, kept whole in rpcMessage and data", async () => {
+    const huge = "x".repeat(10 * 1024 * 1024);
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: huge, data: huge } });
+    const fetch = (async () => new Response(body, { status: 500 })) as unknown as typeof globalThis.fetch;
+    const error = (await createApflowClient({ baseUrl: "http://apflow.test", fetch }).health().catch((e: unknown) => e)) as ApflowRpcError;
+    expect(error).toBeInstanceOf(ApflowRpcError);
+    expect(error.message.length).toBeLessThan(1000);
+    expect(error.message).toMatch(/^system.health failed: x+… \(10485\d+ more characters\) \(code -32603, HTTP 500\): x+… \(10485\d+ more characters\)$/);
+    expect(error.rpcMessage).toHaveLength(huge.length);
+    expect(error.data).toHaveLength(huge.length);
+  });
+  it("a short message is unchanged", () => {
+    expect(new ApflowRpcError("m", -1, "short", "data", 500, undefined).message).toBe("m failed: short (code -1, HTTP 500): data");
   });
 });

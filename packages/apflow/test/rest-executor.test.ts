@@ -17,6 +17,10 @@ beforeAll(async () => {
       } else if (url.pathname === "/text") {
         res.writeHead(200, { "content-type": "text/plain" });
         res.end("hello");
+      } else if (url.pathname === "/deny") {
+        // A server that echoes what it was sent in its error body, credentials included.
+        res.writeHead(401, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: "denied", url: req.url, authorization: req.headers.authorization ?? null, apiKey: req.headers["x-api-key"] ?? null, cookie: req.headers.cookie ?? null }));
       } else if (url.pathname === "/slow") {
         setTimeout(() => res.end("late"), 2000);
       } else {
@@ -80,5 +84,64 @@ describe("rest_executor", () => {
   it("checks its inputs before sending", async () => {
     const t = await runRest({ method: "GET" });
     expect(t.error).toBe('inputs do not conform to input_schema: /url missing required property "url"');
+  });
+});
+
+describe("rest_executor: credentials never reach what it reports", () => {
+  const secrets = ["sekrit-query", "sekrit-param", "sekrit-bearer", "sekrit-header", "sekrit-cookie", "sekrit-pass"];
+  const leaked = (text: unknown) => secrets.filter((secret) => String(text).includes(secret));
+
+  it("masks secret query values, secret headers and their echo in a non-2xx body", async () => {
+    const t = await runRest({
+      url: `${base}/deny?api_key=sekrit-query&q=ok`,
+      params: { token: "sekrit-param", page: 2 },
+      headers: { authorization: "Bearer sekrit-bearer", "x-api-key": "sekrit-header", cookie: "sid=sekrit-cookie", accept: "application/json" },
+    });
+    expect(t.status).toBe("failed");
+    expect(leaked(t.error)).toEqual([]);
+    expect(leaked(JSON.stringify({ error: t.error, result: t.result }))).toEqual([]); // (t.inputs is the task as written)
+    expect(t.error).toMatch(new RegExp(`^GET ${base}/deny\\?api_key=\\*\\*\\*&q=ok&token=\\*\\*\\*&page=2 answered HTTP 401: `));
+    expect(t.error).toContain('"authorization":"Bearer ***"');
+  });
+  it("masks the password of URL userinfo", async () => {
+    const t = await runRest({ url: `http://user:sekrit-pass@${base.slice("http://".length)}/json` });
+    expect(t.status).toBe("failed");
+    expect(leaked(t.error)).toEqual([]);
+    expect(t.error).toContain("user:***@");
+  });
+  it("masks secrets in timeout messages", async () => {
+    const t = await runRest({ url: `${base}/slow?access_token=sekrit-query`, timeout: 0.1 });
+    expect(t.error).toBe(`GET ${base}/slow?access_token=*** timed out after 0.1 s`);
+  });
+  it("masks a secret header value that fetch itself rejects", async () => {
+    const t = await runRest({ url: `${base}/json`, headers: { authorization: "Bearer sekrit-bearer\u0000" } });
+    expect(t.status).toBe("failed");
+    expect(leaked(t.error)).toEqual([]);
+  });
+});
+
+describe("rest_executor: request bodies", () => {
+  it.each([[{ a: 1 }], [[1, "two"]]])("sends an object or array body (%j) as JSON", async (body) => {
+    const t = await runRest({ url: `${base}/json`, method: "POST", body });
+    expect(t.result).toMatchObject({ body: { method: "POST", body, type: "application/json" } });
+  });
+  it("keeps a content-type the task's headers set", async () => {
+    const t = await runRest({ url: `${base}/json`, method: "POST", body: { a: 1 }, headers: { "Content-Type": "application/vnd.x+json" } });
+    expect(t.result).toMatchObject({ body: { body: { a: 1 }, type: "application/vnd.x+json" } });
+  });
+  it("sends a string body as it is", async () => {
+    const t = await runRest({ url: `${base}/json`, method: "POST", body: '{"raw":true}' });
+    expect(t.result).toMatchObject({ body: { body: { raw: true }, type: "text/plain;charset=UTF-8" } });
+  });
+});
+
+describe("rest_executor: an invalid URL", () => {
+  it("fails naming the field and the URL, with credentials masked", async () => {
+    const t = await runRest({ url: "not a url?token=sekrit-query&q=1" });
+    expect(t).toMatchObject({ status: "failed", error: 'inputs.url is not a valid absolute URL: "not a url?token=***&q=1"' });
+  });
+  it("masks a userinfo password in an invalid URL", async () => {
+    const t = await runRest({ url: "http://user:sekrit-pass@exa mple.com/" });
+    expect(t.error).toBe('inputs.url is not a valid absolute URL: "http://user:***@exa mple.com/"');
   });
 });

@@ -1,6 +1,13 @@
 import type { Issue } from "../checks/issue.js";
+import { clip } from "../redact.js";
 
-/** A JSON-RPC error response, whatever the HTTP status it came with (notes §6.7). */
+/** How much of a server's error message (and string `data`) an ApflowRpcError's `message` repeats; the fields keep all of it. */
+const SHOWN_CHARS = 300;
+
+/**
+ * A JSON-RPC error response, whatever the HTTP status it came with (notes §6.7). `message` repeats
+ * at most 300 characters of the server's message and of string `data`; `rpcMessage` and `data` are whole.
+ */
 export class ApflowRpcError extends Error {
   override name = "ApflowRpcError";
   constructor(
@@ -12,7 +19,7 @@ export class ApflowRpcError extends Error {
     /** The Spec's code for this situation, read from `data` (a v1 server sends -32603 for most). */
     readonly specCode: number | undefined,
   ) {
-    super(`${method} failed: ${rpcMessage} (code ${code}, HTTP ${httpStatus})${typeof data === "string" && data ? `: ${data}` : ""}`);
+    super(`${method} failed: ${clip(rpcMessage, SHOWN_CHARS)} (code ${code}, HTTP ${httpStatus})${typeof data === "string" && data ? `: ${clip(data, SHOWN_CHARS)}` : ""}`);
   }
 }
 

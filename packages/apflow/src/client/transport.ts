@@ -1,5 +1,6 @@
 import { ApflowRpcError, ApflowTransportError, specCodeOf } from "./errors.js";
 import { untilAborted } from "@flowspec/runtime";
+import { redact, secretsOf } from "../redact.js";
 import { timeoutSignal } from "../timeout-signal.js";
 import type { ApflowClientOptions, CallOptions } from "./types.js";
 
@@ -34,12 +35,15 @@ export function createTransport(options: ApflowClientOptions): Transport {
     const stopTimer = timer?.stop ?? noop;
     const signals = [signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const url = `${base}${endpoint}`;
+    let headers: Headers | undefined;
     try {
-      const response = await doFetch(`${base}${endpoint}`, { method: "POST", headers: await headersFor(accept, combined), body, signal: combined });
-      return { response, timeout, stopTimer, id };
+      headers = await headersFor(accept, combined);
+      const response = await doFetch(url, { method: "POST", headers, body, signal: combined });
+      return { response, timeout, stopTimer, id, url, headers };
     } catch (error) {
       stopTimer();
-      throw transportFailure(method, error, timeout, signal, timeoutMs);
+      throw transportFailure(method, url, secretsOf(headers ?? options.headers), error, timeout, signal, timeoutMs);
     }
   };
 
@@ -47,16 +51,16 @@ export function createTransport(options: ApflowClientOptions): Transport {
     async call(endpoint, method, params, callOptions) {
       if (callOptions.timeoutMs !== undefined) checkTimeoutMs(callOptions.timeoutMs);
       const timeoutMs = callOptions.noTimeout ? (callOptions.timeoutMs ?? 0) : (callOptions.timeoutMs ?? defaultTimeout);
-      const { response, timeout, stopTimer } = await post(endpoint, method, params, "application/json", callOptions.signal, timeoutMs);
+      const { response, timeout, stopTimer, url, headers } = await post(endpoint, method, params, "application/json", callOptions.signal, timeoutMs);
       let text: string;
       try {
         text = await response.text();
       } catch (error) {
-        throw transportFailure(method, error, timeout, callOptions.signal, timeoutMs, response.status);
+        throw transportFailure(method, url, secretsOf(headers), error, timeout, callOptions.signal, timeoutMs, response.status);
       } finally {
         stopTimer();
       }
-      return readEnvelope(method, text, response.status);
+      return readEnvelope(method, text, response.status, () => secretsOf(headers));
     },
     async open(endpoint, method, params, callOptions) {
       const { response } = await post(endpoint, method, params, "text/event-stream, application/json", callOptions.signal, 0);
@@ -77,35 +81,61 @@ export function shown(value: unknown): string {
   return typeof value === "number" ? String(value) : String(JSON.stringify(value));
 }
 
-/** Reads a JSON-RPC response body: the result, or a thrown error saying what went wrong. */
-export function readEnvelope(method: string, text: string, httpStatus: number): unknown {
+/**
+ * Reads a JSON-RPC response body: the result, or a thrown error saying what went wrong. `secrets`
+ * (called only when an error is built) gives the credentials the request carried; they are masked
+ * in whatever part of the body an error repeats.
+ */
+export function readEnvelope(method: string, text: string, httpStatus: number, secrets: () => readonly string[] = noSecrets): unknown {
   let envelope: unknown;
   try {
     envelope = JSON.parse(text);
   } catch {
-    throw new ApflowTransportError(`${method}: the server answered HTTP ${httpStatus} with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}`, httpStatus, text.slice(0, 1000));
+    const shown = redact(text, secrets());
+    throw new ApflowTransportError(`${method}: the server answered HTTP ${httpStatus} with a body that is not JSON: ${JSON.stringify(shown.slice(0, 120))}`, httpStatus, shown.slice(0, 1000));
   }
   if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) {
-    throw new ApflowTransportError(`${method}: the server answered HTTP ${httpStatus} with JSON that is not a JSON-RPC response`, httpStatus, text.slice(0, 1000));
+    throw new ApflowTransportError(`${method}: the server answered HTTP ${httpStatus} with JSON that is not a JSON-RPC response`, httpStatus, redact(text, secrets()).slice(0, 1000));
   }
   const { error, result } = envelope as { error?: unknown; result?: unknown };
   if (error !== undefined && error !== null) {
     const { code, message, data } = (typeof error === "object" ? error : {}) as { code?: unknown; message?: unknown; data?: unknown };
     const numeric = typeof code === "number" ? code : -32603;
-    throw new ApflowRpcError(method, numeric, typeof message === "string" ? message : "error", data, httpStatus, specCodeOf(numeric, data, httpStatus));
+    const known = secrets();
+    const rpcMessage = typeof message === "string" ? redact(message, known) : "error";
+    throw new ApflowRpcError(method, numeric, rpcMessage, redactData(data, known), httpStatus, specCodeOf(numeric, data, httpStatus));
   }
   if (!("result" in (envelope as object))) {
-    throw new ApflowTransportError(`${method}: the JSON-RPC response has neither result nor error (HTTP ${httpStatus})`, httpStatus, text.slice(0, 1000));
+    throw new ApflowTransportError(`${method}: the JSON-RPC response has neither result nor error (HTTP ${httpStatus})`, httpStatus, redact(text, secrets()).slice(0, 1000));
   }
   if (httpStatus < 200 || httpStatus > 299) {
-    throw new ApflowTransportError(`${method}: the server answered HTTP ${httpStatus} with a result`, httpStatus, text.slice(0, 1000));
+    throw new ApflowTransportError(`${method}: the server answered HTTP ${httpStatus} with a result`, httpStatus, redact(text, secrets()).slice(0, 1000));
   }
   return result;
 }
 
-function transportFailure(method: string, error: unknown, timeout: AbortSignal | undefined, signal: AbortSignal | undefined, timeoutMs: number, httpStatus?: number): Error {
-  if (timeout?.aborted) return new ApflowTransportError(`${method}: no answer within ${timeoutMs} ms`, httpStatus, undefined, { cause: error });
-  if (signal?.aborted) return new ApflowTransportError(`${method}: aborted${signal.reason !== undefined ? ` (${String(signal.reason)})` : ""}`, httpStatus, undefined, { cause: error });
+const noSecrets = (): readonly string[] => [];
+
+/** An error's `data` with credentials masked: a string directly, anything else through its JSON text. */
+function redactData(data: unknown, secrets: readonly string[]): unknown {
+  if (typeof data === "string") return redact(data, secrets);
+  if (typeof data !== "object" || data === null) return data;
+  const json = JSON.stringify(data);
+  const masked = redact(json, secrets);
+  if (masked === json) return data;
+  try {
+    return JSON.parse(masked) as unknown;
+  } catch {
+    return masked;
+  }
+}
+
+/** A failed exchange, named by JSON-RPC method, HTTP method and URL, with the request's credentials masked. */
+function transportFailure(method: string, url: string, secrets: readonly string[], error: unknown, timeout: AbortSignal | undefined, signal: AbortSignal | undefined, timeoutMs: number, httpStatus?: number): Error {
+  const what = `${method}: POST ${url}`;
+  const fail = (message: string) => new ApflowTransportError(redact(message, secrets), httpStatus, undefined, { cause: error });
+  if (timeout?.aborted) return fail(`${what}: no answer within ${timeoutMs} ms`);
+  if (signal?.aborted) return fail(`${what}: aborted${signal.reason !== undefined ? ` (${String(signal.reason)})` : ""}`);
   const cause = (error as { cause?: { message?: string } }).cause?.message;
-  return new ApflowTransportError(`${method}: request failed: ${(error as Error).message}${cause ? ` (${cause})` : ""}`, httpStatus, undefined, { cause: error });
+  return fail(`${what} failed: ${(error as Error).message}${cause ? ` (${cause})` : ""}`);
 }

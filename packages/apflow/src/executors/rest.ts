@@ -1,3 +1,4 @@
+import { clip, redact, secretsOf } from "../redact.js";
 import { timeoutSignal } from "../timeout-signal.js";
 import type { ExecutorObject } from "../scheduler/registry.js";
 
@@ -10,7 +11,7 @@ export interface RestInputs {
   params?: Record<string, string | number | boolean>;
   /** Sent as a JSON body (with `Content-Type: application/json` unless a header says otherwise). */
   json?: unknown;
-  /** Sent as the body as it is (a string) or as JSON (anything else) when `json` is absent. */
+  /** Sent as the body as it is (a string) or as JSON (anything else, with `Content-Type: application/json` unless a header says otherwise) when `json` is absent. */
   body?: unknown;
   /** Seconds (default 30). */
   timeout?: number;
@@ -31,7 +32,8 @@ const inputSchema = {
 /**
  * `rest_executor`: one HTTP request with `fetch`. Result `{status_code, headers, body}` (`body`
  * parsed when the response is JSON, else text). A non-2xx status, a network error or the timeout
- * fails the task with a message naming the method, URL and status.
+ * fails the task with a message naming the method, URL and status. Credentials the task sends
+ * (secret headers and query values, a userinfo password) are masked in every message.
  */
 export const restExecutor: ExecutorObject = {
   description: "An HTTP request via fetch: inputs {url, method, headers, params, json, body, timeout}; result {status_code, headers, body}",
@@ -39,35 +41,51 @@ export const restExecutor: ExecutorObject = {
   async execute(rawInputs, ctx) {
     const inputs = rawInputs as unknown as RestInputs;
     const method = (inputs.method ?? "GET").toUpperCase();
-    const url = new URL(inputs.url);
+    let url: URL;
+    try {
+      url = new URL(inputs.url);
+    } catch {
+      throw new Error(`inputs.url is not a valid absolute URL: ${JSON.stringify(redact(inputs.url, secretsOf(inputs.headers)))}`);
+    }
     for (const [key, value] of Object.entries(inputs.params ?? {})) url.searchParams.append(key, String(value));
-    const headers = new Headers(inputs.headers ?? {});
+    // Every message this executor reports goes through here: credentials the task sent are masked.
+    const failure = (detail: string) => new Error(redact(`${method} ${url.href} ${detail}`, secretsOf(inputs.headers, url)));
+    let headers: Headers;
+    try {
+      headers = new Headers(inputs.headers ?? {});
+    } catch (error) {
+      throw failure(`has invalid headers: ${(error as Error).message}`);
+    }
     let body: string | undefined;
     if (inputs.json !== undefined) {
       body = JSON.stringify(inputs.json);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    } else if (typeof inputs.body === "string") {
+      body = inputs.body;
     } else if (inputs.body !== undefined) {
-      body = typeof inputs.body === "string" ? inputs.body : JSON.stringify(inputs.body);
+      body = JSON.stringify(inputs.body);
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
     const seconds = inputs.timeout ?? 30;
     const { signal: timeout, stop: stopTimer } = timeoutSignal(seconds * 1000);
     const signal = AbortSignal.any([ctx.signal, timeout]);
-    const what = `${method} ${url.href}`;
     let response: Response;
     let text: string;
     try {
       response = await fetch(url, { method, headers, body, signal });
       text = await response.text();
     } catch (error) {
-      if (timeout.aborted) throw new Error(`${what} timed out after ${seconds} s`);
-      if (ctx.signal.aborted) throw new Error(`${what} was cancelled`);
+      if (timeout.aborted) throw failure(`timed out after ${seconds} s`);
+      if (ctx.signal.aborted) throw failure("was cancelled");
       const cause = (error as { cause?: { message?: string } }).cause?.message;
-      throw new Error(`${what} failed: ${(error as Error).message}${cause ? ` (${cause})` : ""}`);
+      throw failure(`failed: ${(error as Error).message}${cause ? ` (${cause})` : ""}`);
     } finally {
       stopTimer();
     }
     if (response.status < 200 || response.status > 299) {
-      throw new Error(`${what} answered HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}`);
+      // Masked before it is cut, so that no part of a secret survives at the cut.
+      const shown = text ? clip(redact(text, secretsOf(inputs.headers, url)), 200) : "";
+      throw failure(`answered HTTP ${response.status}${shown ? `: ${shown}` : ""}`);
     }
     let parsed: unknown = text;
     if (/\bjson\b/i.test(response.headers.get("content-type") ?? "")) {
