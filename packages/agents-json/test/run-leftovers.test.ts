@@ -197,3 +197,43 @@ describe("form bodies: allowReserved in an encoding entry", () => {
     expect(await requests[0]!.text()).toBe("redirect=https://a.example/x?y=1&tags=a/b&tags=c:d&meta%5Bpath%5D=/p&note=a%2Fb%20c");
   });
 });
+
+describe("the trace is masked with every secret the run met", () => {
+  const api = {
+    openapi: "3.1.0",
+    info: { title: "Later", version: "1" },
+    servers: [{ url: "https://later.invalid" }],
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    paths: {
+      "/open": { get: { operationId: "open", responses: { "200": { description: "ok" } } } },
+      "/closed": { get: { operationId: "closed", security: [{ bearer: [] }], responses: { "200": { description: "ok" } } } },
+    },
+  };
+  const later = load({
+    agentsJson: "0.1.0",
+    info: { title: "Later", version: "1.0.0", description: "d" },
+    sources: [{ id: "api", path: "api.json" }],
+    flows: [
+      {
+        id: "open_then_closed",
+        title: "Open, then closed",
+        description: "d",
+        actions: [
+          { id: "open", sourceId: "api", operationId: "open" },
+          { id: "closed", sourceId: "api", operationId: "closed" },
+        ],
+        links: [],
+        fields: { parameters: [], responses: { success: {} } },
+      },
+    ],
+  });
+
+  it("a credential that only a later action sends is masked where an earlier response echoed it", async () => {
+    const laterSources = await loadSources(later, { resolver: { read: async (location) => ({ text: JSON.stringify(api), location: `/local/${location}` }) } });
+    const { fetch } = recorder(() => new Response(JSON.stringify({ hint: "send tok-later-123 next" }), { headers: { "content-type": "application/json" } }));
+    const { trace } = await runFlow(later, "open_then_closed", {}, { sources: laterSources, fetch, credentials: { api: { bearer: { token: "tok-later-123" } } } });
+    expect(trace[0]!.response!.body).toEqual({ hint: "send *** next" });
+    expect(trace[1]!.request.headers.authorization).toBe("***");
+    expect(JSON.stringify(trace)).not.toContain("tok-later-123");
+  });
+});

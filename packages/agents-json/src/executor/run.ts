@@ -13,7 +13,7 @@ import { responseIssues } from "./response-schema.js";
 import { createRunAbort } from "./run-abort.js";
 import { applySecurity } from "./security.js";
 import { DEFAULT_TIMEOUT_MS, sendRequest } from "./send.js";
-import type { TraceStep } from "./trace.js";
+import { maskTrace, type PendingStep, type TraceStep } from "./trace.js";
 
 export interface RunResult {
   /** `{success: …}` by default (§4.7), or what the links that target the flow built. */
@@ -65,7 +65,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
 
   const flowRecord: ActionRecord = { parameters: args.parameters, requestBody: args.requestBody ?? {}, responses: { success: null } };
   const records = new Map<string, ActionRecord>([[flow.id, flowRecord]]);
-  const trace: TraceStep[] = [];
+  const trace: PendingStep[] = [];
   const credentials = new Map<string, Record<string, unknown>>();
 
   let last: unknown = null;
@@ -74,7 +74,7 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
     for (const { action, source, entry, incoming } of prepared.actions) {
       if (options.signal?.aborted) throw new TransportError(`flow "${flow.id}": the run was aborted before action "${action.id}"`, { actionId: action.id });
       const record: ActionRecord = { parameters: {}, requestBody: {}, responses: { success: null } };
-      const step: TraceStep = { actionId: action.id, operationId: entry.operationId, request: { method: prepareOperation(entry).method, url: "", headers: {} }, durationMs: 0, appliedLinks: [], skippedLinks: [], notes: [] };
+      const step: PendingStep = { actionId: action.id, operationId: entry.operationId, method: prepareOperation(entry).method, durationMs: 0, appliedLinks: [], skippedLinks: [], notes: [] };
       const wholeRootNames = new Set<string>();
       for (const link of incoming) applyLink(link, records, record, step, flow, wholeRootNames, redactor);
       records.set(action.id, record);
@@ -107,12 +107,12 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
       if (securing) await securing;
       if (cookies.length) request.headers.set("cookie", [request.headers.get("cookie"), ...cookies].filter(Boolean).join("; "));
       if (options.hooks?.onRequest) await options.hooks.onRequest(request);
-      step.request = { method: request.method, url: redactor.url(request.url), headers: redactor.headers(request.headers) };
+      step.request = { method: request.method, url: request.url, headers: request.headers };
 
       const started = performance.now();
       try {
         const response = await sendRequest(request, options, redactor, { actionId: action.id, operationId: entry.operationId }, run, step);
-        step.response = { status: response.status, headers: redactor.headers(response.headers), body: redactor.value(response.body) };
+        step.response = response;
         record.responses.success = response.body;
         if (options.validateResponses) {
           for (const issue of responseIssues(entry, response.status, response.body)) {
@@ -140,9 +140,9 @@ export async function runFlow(document: LoadedAgentsJson | string | object, flow
       const problem = writePath(result, segments, value.value);
       if (problem) throw new LinkWriteError(`link ${link.index} of flow "${flow.id}": cannot write "${link.target.fieldPath}": ${problem.message}`);
     }
-    return { result: prepared.outputLinks.length > 0 ? result : { success: last }, trace, warnings };
+    return { result: prepared.outputLinks.length > 0 ? result : { success: last }, trace: maskTrace(trace, redactor), warnings };
   } catch (error) {
-    if (error instanceof FlowRunError) error.trace = trace;
+    if (error instanceof FlowRunError) error.trace = maskTrace(trace, redactor);
     throw error;
   } finally {
     run.release();
@@ -197,7 +197,7 @@ function readOrigin(link: NormalisedLink, records: Map<string, ActionRecord>, fl
   return walked.found ? walked : { found: false, reason: `"${link.origin.fieldPath}" is absent` };
 }
 
-function applyLink(link: NormalisedLink, records: Map<string, ActionRecord>, record: ActionRecord, step: TraceStep, flow: NormalisedFlow, wholeRootNames: Set<string>, redactor: Redactor): void {
+function applyLink(link: NormalisedLink, records: Map<string, ActionRecord>, record: ActionRecord, step: PendingStep, flow: NormalisedFlow, wholeRootNames: Set<string>, redactor: Redactor): void {
   const value = readOrigin(link, records, flow);
   if (!value.found) {
     step.skippedLinks.push({ index: link.index, reason: value.reason });
@@ -214,7 +214,7 @@ function applyLink(link: NormalisedLink, records: Map<string, ActionRecord>, rec
   step.appliedLinks.push(link.index);
 }
 
-function describeFeeders(flow: NormalisedFlow, actionId: string, name: string, step: TraceStep): string {
+function describeFeeders(flow: NormalisedFlow, actionId: string, name: string, step: PendingStep): string {
   const feeders = flow.links.filter((l) => l.target.actionId === actionId && (l.target.fieldPath === `parameters.${name}` || l.target.fieldPath === "parameters"));
   if (feeders.length === 0) return "no link feeds it; add a link, a parameterDefaults entry or a credential";
   return feeders

@@ -4,7 +4,7 @@ import { bareMediaType } from "../sources/media.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
 import type { RunAbort } from "./run-abort.js";
-import type { TraceStep } from "./trace.js";
+import type { PendingStep } from "./trace.js";
 
 const decoder = new TextDecoder();
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]);
@@ -29,8 +29,8 @@ export async function sendRequest(
   redactor: Redactor,
   details: RunErrorDetails,
   run: RunAbort,
-  /** The action's trace step; its `request` (secrets masked, made by the caller) names the call in errors, and is replaced when a redirect is followed. */
-  step: TraceStep,
+  /** The action's trace step; its `request` (set by the caller) names the call in errors, and is replaced when a redirect is followed. */
+  step: PendingStep,
 ): Promise<ReceivedResponse> {
   const doFetch = options.fetch ?? fetch;
   const retry = options.retry;
@@ -38,7 +38,7 @@ export async function sendRequest(
   const limit = mayRetry ? retry.limit : 0;
   const timeoutMs = run.timeoutMs;
   const sent = step.request;
-  const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${step.request.method} ${step.request.url})`;
+  const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${step.request ? `${step.request.method} ${redactor.url(step.request.url)}` : request.method})`;
   for (let attempt = 0; ; attempt++) {
     // Every attempt starts again from the request as built (a redirect of the last one is not kept).
     step.request = sent;
@@ -117,7 +117,7 @@ async function followRedirects(
   init: RequestInit,
   doFetch: typeof fetch,
   redactor: Redactor,
-  step: TraceStep,
+  step: PendingStep,
   what: () => string,
   details: RunErrorDetails,
 ): Promise<Response> {
@@ -150,8 +150,9 @@ async function followRedirects(
       for (const name of dropped) headers.delete(name);
     }
     const shown = redactor.url(next);
-    step.notes.push(`redirected by HTTP ${status} from ${step.request.method} ${step.request.url} to ${shown}${dropped.length > 0 ? `; another origin, so ${dropped.join(", ")} not sent` : ""}`);
-    step.request = { method, url: shown, headers: redactor.headers(headers) };
+    const from = step.request ? `${step.request.method} ${redactor.url(step.request.url)}` : method;
+    step.notes.push(`redirected by HTTP ${status} from ${from} to ${shown}${dropped.length > 0 ? `; another origin, so ${dropped.join(", ")} not sent` : ""}`);
+    step.request = { method, url: next, headers };
     const hop: RequestInit = { method, headers, redirect: "manual" };
     if (body !== undefined) hop.body = body;
     if (init.signal) hop.signal = init.signal;
