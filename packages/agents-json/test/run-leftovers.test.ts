@@ -237,3 +237,13 @@ describe("the trace is masked with every secret the run met", () => {
     expect(JSON.stringify(trace)).not.toContain("tok-later-123");
   });
 });
+
+describe("a form body value with a lone surrogate", () => {
+  it("is refused before anything is sent, with a clear error rather than a URIError", async () => {
+    const { requests, fetch } = recorder();
+    const error = await run("form_flow", { requestBody: { redirect: "https://x.invalid/\uD800" } }, { fetch }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FlowRunError);
+    expect((error as Error).message).toBe(`action "form" (operation "form"): the request body cannot be sent: a value contains a lone surrogate (U+D800 at index 18), which has no UTF-8 form`);
+    expect(requests).toHaveLength(0);
+  });
+});

@@ -131,3 +131,21 @@ describe("allowReserved query values", () => {
     expect(trace[0]!.request.url).toBe(`${server.url}/accounts/a/items?plain=a%2520b`);
   });
 });
+
+describe("values with a lone surrogate (no UTF-8 form)", () => {
+  it.each<{ parameters: Record<string, string>; message: string }>([
+    { parameters: { account: "a\uD800b" }, message: `path parameter "account" cannot be sent: its value contains a lone surrogate (U+D800 at index 1), which has no UTF-8 form` },
+    { parameters: { account: "a", plain: "x\uDC00" }, message: `query parameter "plain" cannot be sent: its value contains a lone surrogate (U+DC00 at index 1), which has no UTF-8 form` },
+  ])("are refused before anything is sent, naming the action and the parameter: $message", async ({ parameters, message }) => {
+    const before = server.received.length;
+    const error = await run(parameters).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FlowRunError);
+    expect((error as Error).message).toBe(`action "list" (operation "items"): ${message}`);
+    expect(server.received.length).toBe(before);
+  });
+
+  it("a surrogate pair is sent as its UTF-8 bytes", async () => {
+    const { result } = await run({ account: "a", q: "😀" });
+    expect((result.success as { q: string }).q).toBe("😀");
+  });
+});

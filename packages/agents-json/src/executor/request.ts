@@ -5,7 +5,7 @@ import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
 import { BodyProblem, serializeBody } from "./body.js";
 import type { OutgoingRequest } from "./options.js";
 import { prepareOperation } from "./prepared.js";
-import { cookiePair, headerNameProblem, headerValue, headerValueProblem, pathValue, queryPairs } from "./serialize.js";
+import { cookiePair, headerNameProblem, headerValue, headerValueProblem, pathValue, queryPairs, ValueProblem } from "./serialize.js";
 
 type Json = Record<string, unknown>;
 
@@ -66,24 +66,29 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
       continue;
     }
     if (value === null || value === undefined) continue;
-    switch (parameter.in) {
-      case "path":
-        pathValues.set(name, pathValue(parameter, value));
-        break;
-      case "query":
-        for (const pair of queryPairs(parameter, value)) query.push(pair);
-        break;
-      case "header": {
-        if (prepared.badHeaders.has(name)) throw new FlowRunError(headerNameProblem(actionId, entry.operationId, name), details);
-        const text = headerValue(parameter, value);
-        const problem = headerValueProblem(text);
-        if (problem) throw new FlowRunError(`action "${actionId}" (operation "${entry.operationId}"): header parameter "${name}" cannot be sent: its value ${problem}`, details);
-        headers.set(name, text);
-        break;
+    try {
+      switch (parameter.in) {
+        case "path":
+          pathValues.set(name, pathValue(parameter, value));
+          break;
+        case "query":
+          for (const pair of queryPairs(parameter, value)) query.push(pair);
+          break;
+        case "header": {
+          if (prepared.badHeaders.has(name)) throw new FlowRunError(headerNameProblem(actionId, entry.operationId, name), details);
+          const text = headerValue(parameter, value);
+          const problem = headerValueProblem(text);
+          if (problem) throw new FlowRunError(`action "${actionId}" (operation "${entry.operationId}"): header parameter "${name}" cannot be sent: its value ${problem}`, details);
+          headers.set(name, text);
+          break;
+        }
+        case "cookie":
+          cookies.push(cookiePair(parameter, value));
+          break;
       }
-      case "cookie":
-        cookies.push(cookiePair(parameter, value));
-        break;
+    } catch (error) {
+      if (error instanceof ValueProblem) throw new FlowRunError(`action "${actionId}" (operation "${entry.operationId}"): ${parameter.in} parameter "${name}" cannot be sent: its value ${error.message}`, details);
+      throw error;
     }
   }
   for (const parameter of prepared.required) {
@@ -125,6 +130,7 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
         request.body = serializeBody(hasBody ? bodyValue : {}, mediaType, body.schema, body.encoding);
       } catch (error) {
         if (error instanceof BodyProblem) throw new UnsupportedMediaTypeError(`action "${actionId}" (operation "${entry.operationId}"): ${error.message}`, details);
+        if (error instanceof ValueProblem) throw new FlowRunError(`action "${actionId}" (operation "${entry.operationId}"): the request body cannot be sent: a value ${error.message}`, details);
         throw error;
       }
       // FormData sets its own multipart boundary.

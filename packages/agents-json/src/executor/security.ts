@@ -3,7 +3,7 @@ import { MissingCredentialsError, UnsupportedSecuritySchemeError } from "../erro
 import type { OpenApiSource, OperationEntry } from "../sources/openapi.js";
 import type { Credential, OutgoingRequest, RunOptions, UpstreamAuth } from "./options.js";
 import type { Redactor } from "./redact.js";
-import { headerValueProblem } from "./serialize.js";
+import { headerValueProblem, percentEncode, ValueProblem } from "./serialize.js";
 
 type Json = Record<string, unknown>;
 type SchemeDefinition = { type?: string; scheme?: string; in?: string; name?: string } & Json;
@@ -141,9 +141,9 @@ function applyScheme(
       } else if (definition.in === "query") {
         // Appended as text: a searchParams write would re-encode the whole query (allowReserved, %20).
         const search = request.url.search;
-        request.url.search = `${search === "" ? "" : `${search}&`}${encodeURIComponent(keyName)}=${encodeURIComponent(value)}`;
+        request.url.search = `${search === "" ? "" : `${search}&`}${encodeURIComponent(keyName)}=${encodedCredential(value, "query", fail)}`;
         redactor.secretQuery.add(keyName);
-      } else if (definition.in === "cookie") cookies.push(`${keyName}=${encodeURIComponent(value)}`);
+      } else if (definition.in === "cookie") cookies.push(`${keyName}=${encodedCredential(value, "cookie", fail)}`);
       else throw fail(`apiKey "in" must be header, query or cookie, not ${JSON.stringify(definition.in)}`);
       return undefined;
     }
@@ -155,6 +155,15 @@ function applyScheme(
       return undefined; // The caller's fetch (or agent) carries the client certificate.
     default:
       throw fail(`type ${JSON.stringify(definition.type)} is not supported`);
+  }
+}
+
+/** A credential percent-encoded for a query or cookie; one that cannot be (a lone surrogate) fails without showing it. */
+function encodedCredential(value: string, where: string, fail: (why: string) => Error): string {
+  try {
+    return percentEncode(value);
+  } catch (error) {
+    throw error instanceof ValueProblem ? fail(`the credential's "value" cannot be sent in a ${where}: it ${error.message}`) : error;
   }
 }
 

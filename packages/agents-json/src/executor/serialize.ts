@@ -4,12 +4,27 @@ import type { OpenApiParameter } from "../sources/openapi.js";
 // would start the fragment and cut the query short.
 const UNRESERVED_KEEP = /[:/?@!$&'()*+,;=]/g;
 
+/** A value that cannot be placed in a URL, form or cookie; the caller names the parameter or field. */
+export class ValueProblem extends Error {}
+
+/** `encodeURIComponent`, but a lone surrogate (which has no UTF-8 form) is a `ValueProblem` saying where, not a bare URIError. */
+export function percentEncode(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    const lone = LONE_SURROGATE.exec(value);
+    const where = lone ? ` (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()} at index ${lone.index})` : "";
+    throw new ValueProblem(`contains a lone surrogate${where}, which has no UTF-8 form`);
+  }
+}
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * Percent-encodes a value; with `allowReserved`, RFC 3986 reserved characters a query allows and
  * percent-encoded triples (`%XX`) stay as they are (OpenAPI 3.1.1), while a lone `%` is encoded.
  */
 export function encode(value: string, allowReserved = false): string {
-  const encoded = encodeURIComponent(value);
+  const encoded = percentEncode(value);
   if (!allowReserved) return encoded;
   return encoded.replace(/%([0-9A-F]{2})/g, (match, hex: string, at: number) => {
     // A "%" of the value is "%25" here; the two characters after it are still as the value had them.
