@@ -39,7 +39,11 @@ export interface ApflowClient {
   deleteTask(taskId: string, options?: CallOptions): Promise<Record<string, unknown>>;
   /** Blocking `tasks.execute`: answers when the tree has finished; no timeout unless one is given. */
   executeTasks(params: ExecuteParams, options?: CallOptions): Promise<ExecuteResult>;
-  /** Streaming `tasks.execute`: iterate its events; `result` settles once the stream ends and the tree has settled. */
+  /**
+   * Streaming `tasks.execute`: iterate its events; `result` settles once the stream ends and the tree has settled.
+   * `options.timeoutMs` (none by default; the client's does not apply) bounds the opening of the stream: until the
+   * first event (the JSON-RPC envelope) has arrived; the events after it have no timeout.
+   */
   streamExecute(params: ExecuteParams, options?: CallOptions): ExecutionStream;
   cancelTasks(taskIds: readonly string[], options?: CallOptions & { force?: boolean; errorMessage?: string }): Promise<CancelResult[]>;
   cloneTask(taskId: string, params?: { origin_type?: "copy" | "link" | "archive" | "mixed"; recursive?: boolean; link_task_ids?: string[]; reset_fields?: string[]; save?: boolean }, options?: CallOptions): Promise<unknown>;
@@ -137,8 +141,12 @@ export function createApflowClient(options: ApflowClientOptions): ApflowClient {
       async function* events(): AsyncGenerator<StreamEvent, void> {
         try {
           try {
-            const response = await transport.open("/tasks", "tasks.execute", { ...stripExecute(params), use_streaming: true }, callOptions);
-            yield* readExecutionStream("tasks.execute", response, state);
+            const opened = await transport.open("/tasks", "tasks.execute", { ...stripExecute(params), use_streaming: true }, callOptions);
+            try {
+              yield* readExecutionStream("tasks.execute", opened, state);
+            } finally {
+              opened.opened(); // no timer outlives the stream, however it ended
+            }
           } catch (error) {
             finish({ ok: false, error });
             throw error;

@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import { ApflowStreamError } from "./errors.js";
-import { readEnvelope } from "./transport.js";
+import { redact } from "../redact.js";
+import { readEnvelope, type OpenStream } from "./transport.js";
 import type { StreamEvent } from "./types.js";
 
 /** What the stream has learnt so far, shared with the caller for error reports and polling. */
@@ -14,14 +15,24 @@ export interface StreamState {
  * Reads the SSE body of a streaming `tasks.execute` (notes §6.5). The first event is the
  * JSON-RPC envelope (an error envelope throws ApflowRpcError); it is yielded as `type: "started"`.
  * Only `stream_end` or a clean end of the body ends the stream, never `final: true`. A broken
- * connection or unparseable `data:` throws ApflowStreamError with the root task id seen so far.
+ * connection or unparseable `data:` throws ApflowStreamError with the root task id seen so far;
+ * the call's timeout firing before the first event throws the ApflowTransportError of `stream.failure`.
+ * Errors mask the request's credentials (`stream.secrets`, asked for only when one is built).
  */
-export async function* readExecutionStream(method: string, response: Response, state: StreamState): AsyncGenerator<StreamEvent, void> {
+export async function* readExecutionStream(method: string, stream: OpenStream, state: StreamState): AsyncGenerator<StreamEvent, void> {
+  const { response, secrets } = stream;
   const type = response.headers.get("content-type") ?? "";
   if (!/text\/event-stream/i.test(type)) {
-    // Not a stream: an error envelope (or something worse) in a plain body.
-    const text = await response.text();
-    readEnvelope(method, text, response.status);
+    // Not a stream: an error envelope (or something worse) in a plain body, read under the timeout.
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw stream.failure(error);
+    } finally {
+      stream.opened();
+    }
+    readEnvelope(method, text, response.status, secrets);
     throw new ApflowStreamError(`${method}: expected an event stream, got ${type || "no content type"} (HTTP ${response.status})`, undefined);
   }
   if (!response.body) throw new ApflowStreamError(`${method}: the event stream has no body`, undefined);
@@ -37,7 +48,8 @@ export async function* readExecutionStream(method: string, response: Response, s
       try {
         chunk = await reader.read();
       } catch (error) {
-        throw new ApflowStreamError(`${method}: the event stream broke off: ${(error as Error).message}`, state.rootTaskId, { cause: error });
+        if (first && stream.timedOut()) throw stream.failure(error);
+        throw new ApflowStreamError(redact(`${method}: the event stream broke off: ${(error as Error).message}`, secrets()), state.rootTaskId, { cause: error });
       }
       if (chunk.done) parser.feed(decoder.decode() + "\n\n");
       else parser.feed(decoder.decode(chunk.value, { stream: true }));
@@ -47,17 +59,18 @@ export async function* readExecutionStream(method: string, response: Response, s
         try {
           payload = JSON.parse(data);
         } catch (error) {
-          throw new ApflowStreamError(`${method}: an event's data is not JSON: ${JSON.stringify(data.slice(0, 120))}`, state.rootTaskId, { cause: error });
+          throw new ApflowStreamError(`${method}: an event's data is not JSON: ${JSON.stringify(redact(data, secrets()).slice(0, 120))}`, state.rootTaskId, { cause: error });
         }
         if (first) {
           first = false;
-          const result = readEnvelope(method, data, response.status) as Record<string, unknown>;
+          stream.opened(); // the stream is open: later events may be far apart
+          const result = readEnvelope(method, data, response.status, secrets) as Record<string, unknown>;
           state.rootTaskId = typeof result?.root_task_id === "string" ? result.root_task_id : undefined;
           yield { ...result, type: "started" };
           continue;
         }
         if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
-          throw new ApflowStreamError(`${method}: an event is not a JSON object: ${JSON.stringify(data.slice(0, 120))}`, state.rootTaskId);
+          throw new ApflowStreamError(`${method}: an event is not a JSON object: ${JSON.stringify(redact(data, secrets()).slice(0, 120))}`, state.rootTaskId);
         }
         const event = payload as StreamEvent;
         if (typeof event.task_id === "string" && state.firstTaskId === undefined && event.task_id !== state.rootTaskId) state.firstTaskId = event.task_id;

@@ -7,8 +7,21 @@ import type { ApflowClientOptions, CallOptions } from "./types.js";
 export interface Transport {
   /** One JSON-RPC call; resolves with `result`, throws ApflowRpcError / ApflowTransportError. */
   call(endpoint: "/tasks" | "/system", method: string, params: unknown, options: CallOptions & { noTimeout?: boolean }): Promise<unknown>;
-  /** POSTs a call and hands back the raw response (for SSE). */
-  open(endpoint: "/tasks", method: string, params: unknown, options: CallOptions): Promise<Response>;
+  /** POSTs a call and hands back the raw response (for SSE), still under the call's `timeoutMs` until `opened()`. */
+  open(endpoint: "/tasks", method: string, params: unknown, options: CallOptions): Promise<OpenStream>;
+}
+
+/** A streaming call whose response headers have arrived. Nothing here runs per event. */
+export interface OpenStream {
+  response: Response;
+  /** Stops the call's timeout: the stream has opened (its first event, or its whole non-stream body, has been read). Idempotent. */
+  opened(): void;
+  /** Whether the call's timeout fired before `opened()`; the body read then fails with the abort. */
+  timedOut(): boolean;
+  /** A failed read of the body as a transport error naming the method, `POST url` and the timeout or abort, credentials masked. */
+  failure(error: unknown): Error;
+  /** The credentials the request carried, to mask in an error; call only while building one. */
+  secrets(): readonly string[];
 }
 
 export function createTransport(options: ApflowClientOptions): Transport {
@@ -63,8 +76,21 @@ export function createTransport(options: ApflowClientOptions): Transport {
       return readEnvelope(method, text, response.status, () => secretsOf(headers));
     },
     async open(endpoint, method, params, callOptions) {
-      const { response } = await post(endpoint, method, params, "text/event-stream, application/json", callOptions.signal, 0);
-      return response;
+      if (callOptions.timeoutMs !== undefined) checkTimeoutMs(callOptions.timeoutMs);
+      // A stream's timeout bounds its opening only: the response headers, then the first event (the
+      // JSON-RPC envelope) or a non-stream body. The events after it can be minutes apart while a
+      // tree runs, so they have none (the caller's signal still ends the stream). As for blocking
+      // tasks.execute, only the call's own timeoutMs applies, never the client's default.
+      const timeoutMs = callOptions.timeoutMs ?? 0;
+      const { response, timeout, stopTimer, url, headers } = await post(endpoint, method, params, "text/event-stream, application/json", callOptions.signal, timeoutMs);
+      const secrets = () => secretsOf(headers);
+      return {
+        response,
+        opened: stopTimer,
+        timedOut: () => timeout?.aborted === true,
+        failure: (error) => transportFailure(method, url, secrets(), error, timeout, callOptions.signal, timeoutMs, response.status),
+        secrets,
+      };
     },
   };
 }

@@ -8,7 +8,7 @@ export interface ApflowClientOptions {
   token?: string | (() => string | undefined | Promise<string | undefined>);
   /** Extra headers on every request (e.g. `X-LLM-API-KEY`). */
   headers?: Record<string, string>;
-  /** Per-call timeout in ms (default 30 000); blocking `tasks.execute` and streams have none. */
+  /** Per-call timeout in ms (default 30 000); blocking `tasks.execute` and streams have none unless the call gives one. */
   timeoutMs?: number;
   /** Check task dicts in responses in wire mode (default true): errors throw, warnings are returned. */
   validateResponses?: boolean;
@@ -20,7 +20,12 @@ export interface ApflowClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Overrides the client's timeout for this call; `0` means none. */
+  /**
+   * Overrides the client's timeout for this call; `0` means none. For `streamExecute` it bounds only the opening of
+   * the stream: the wait for the response headers and then for its first event (the JSON-RPC envelope, or an error
+   * body); once that has arrived, later events may be any time apart. Either way the error is an ApflowTransportError
+   * `"<method>: POST <url>: no answer within <ms> ms"` and the connection is released.
+   */
   timeoutMs?: number;
 }
 
