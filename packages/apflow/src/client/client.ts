@@ -141,11 +141,11 @@ export function createApflowClient(options: ApflowClientOptions): ApflowClient {
       async function* events(): AsyncGenerator<StreamEvent, void> {
         try {
           try {
-            const opened = await transport.open("/tasks", "tasks.execute", { ...stripExecute(params), use_streaming: true }, callOptions);
+            const exchange = await transport.open("/tasks", "tasks.execute", { ...stripExecute(params), use_streaming: true }, callOptions);
             try {
-              yield* readExecutionStream("tasks.execute", opened, state);
+              yield* readExecutionStream("tasks.execute", exchange, state);
             } finally {
-              opened.opened(); // no timer outlives the stream, however it ended
+              exchange.stopTimer(); // no timer outlives the stream, however it ended
             }
           } catch (error) {
             finish({ ok: false, error });

@@ -1,7 +1,7 @@
 import { createParser } from "eventsource-parser";
 import { ApflowStreamError } from "./errors.js";
 import { redact } from "../redact.js";
-import { readEnvelope, type OpenStream } from "./transport.js";
+import { readEnvelope, type Exchange } from "./transport.js";
 import type { StreamEvent } from "./types.js";
 
 /** What the stream has learnt so far, shared with the caller for error reports and polling. */
@@ -19,7 +19,7 @@ export interface StreamState {
  * the call's timeout firing before the first event throws the ApflowTransportError of `stream.failure`.
  * Errors mask the request's credentials (`stream.secrets`, asked for only when one is built).
  */
-export async function* readExecutionStream(method: string, stream: OpenStream, state: StreamState): AsyncGenerator<StreamEvent, void> {
+export async function* readExecutionStream(method: string, stream: Exchange, state: StreamState): AsyncGenerator<StreamEvent, void> {
   const { response, secrets } = stream;
   const type = response.headers.get("content-type") ?? "";
   if (!/text\/event-stream/i.test(type)) {
@@ -30,7 +30,7 @@ export async function* readExecutionStream(method: string, stream: OpenStream, s
     } catch (error) {
       throw stream.failure(error);
     } finally {
-      stream.opened();
+      stream.stopTimer();
     }
     readEnvelope(method, text, response.status, secrets);
     throw new ApflowStreamError(`${method}: expected an event stream, got ${type || "no content type"} (HTTP ${response.status})`, undefined);
@@ -63,7 +63,7 @@ export async function* readExecutionStream(method: string, stream: OpenStream, s
         }
         if (first) {
           first = false;
-          stream.opened(); // the stream is open: later events may be far apart
+          stream.stopTimer(); // the stream is open: later events may be far apart
           const result = readEnvelope(method, data, response.status, secrets) as Record<string, unknown>;
           state.rootTaskId = typeof result?.root_task_id === "string" ? result.root_task_id : undefined;
           yield { ...result, type: "started" };

@@ -7,16 +7,16 @@ import type { ApflowClientOptions, CallOptions } from "./types.js";
 export interface Transport {
   /** One JSON-RPC call; resolves with `result`, throws ApflowRpcError / ApflowTransportError. */
   call(endpoint: "/tasks" | "/system", method: string, params: unknown, options: CallOptions & { noTimeout?: boolean }): Promise<unknown>;
-  /** POSTs a call and hands back the raw response (for SSE), still under the call's `timeoutMs` until `opened()`. */
-  open(endpoint: "/tasks", method: string, params: unknown, options: CallOptions): Promise<OpenStream>;
+  /** POSTs a call and hands back the raw response (for SSE), still under the call's `timeoutMs` until `stopTimer()`. */
+  open(endpoint: "/tasks", method: string, params: unknown, options: CallOptions): Promise<Exchange>;
 }
 
-/** A streaming call whose response headers have arrived. Nothing here runs per event. */
-export interface OpenStream {
+/** A call whose response headers have arrived, its body not yet read. Nothing here runs per SSE event. */
+export interface Exchange {
   response: Response;
-  /** Stops the call's timeout: the stream has opened (its first event, or its whole non-stream body, has been read). Idempotent. */
-  opened(): void;
-  /** Whether the call's timeout fired before `opened()`; the body read then fails with the abort. */
+  /** Stops the call's timeout (a stream calls it once it has opened: its first event, or its whole non-stream body). Idempotent. */
+  stopTimer(): void;
+  /** Whether the call's timeout fired before `stopTimer()`; the body read then fails with the abort. */
   timedOut(): boolean;
   /** A failed read of the body as a transport error naming the method, `POST url` and the timeout or abort, credentials masked. */
   failure(error: unknown): Error;
@@ -40,7 +40,7 @@ export function createTransport(options: ApflowClientOptions): Transport {
     return headers;
   };
 
-  const post = async (endpoint: string, method: string, params: unknown, accept: string, signal: AbortSignal | undefined, timeoutMs: number) => {
+  const post = async (endpoint: string, method: string, params: unknown, accept: string, signal: AbortSignal | undefined, timeoutMs: number): Promise<Exchange> => {
     const id = nextId++;
     const body = JSON.stringify({ jsonrpc: "2.0", method, params, id });
     const timer = timeoutMs > 0 ? timeoutSignal(timeoutMs) : undefined;
@@ -53,7 +53,14 @@ export function createTransport(options: ApflowClientOptions): Transport {
     try {
       headers = await headersFor(accept, combined);
       const response = await doFetch(url, { method: "POST", headers, body, signal: combined });
-      return { response, timeout, stopTimer, id, url, headers };
+      const secrets = () => secretsOf(headers);
+      return {
+        response,
+        stopTimer,
+        timedOut: () => timeout?.aborted === true,
+        failure: (error) => transportFailure(method, url, secrets(), error, timeout, signal, timeoutMs, response.status),
+        secrets,
+      };
     } catch (error) {
       stopTimer();
       throw transportFailure(method, url, secretsOf(headers ?? options.headers), error, timeout, signal, timeoutMs);
@@ -64,16 +71,16 @@ export function createTransport(options: ApflowClientOptions): Transport {
     async call(endpoint, method, params, callOptions) {
       if (callOptions.timeoutMs !== undefined) checkTimeoutMs(callOptions.timeoutMs);
       const timeoutMs = callOptions.noTimeout ? (callOptions.timeoutMs ?? 0) : (callOptions.timeoutMs ?? defaultTimeout);
-      const { response, timeout, stopTimer, url, headers } = await post(endpoint, method, params, "application/json", callOptions.signal, timeoutMs);
+      const exchange = await post(endpoint, method, params, "application/json", callOptions.signal, timeoutMs);
       let text: string;
       try {
-        text = await response.text();
+        text = await exchange.response.text();
       } catch (error) {
-        throw transportFailure(method, url, secretsOf(headers), error, timeout, callOptions.signal, timeoutMs, response.status);
+        throw exchange.failure(error);
       } finally {
-        stopTimer();
+        exchange.stopTimer();
       }
-      return readEnvelope(method, text, response.status, () => secretsOf(headers));
+      return readEnvelope(method, text, exchange.response.status, exchange.secrets);
     },
     async open(endpoint, method, params, callOptions) {
       if (callOptions.timeoutMs !== undefined) checkTimeoutMs(callOptions.timeoutMs);
@@ -81,16 +88,7 @@ export function createTransport(options: ApflowClientOptions): Transport {
       // JSON-RPC envelope) or a non-stream body. The events after it can be minutes apart while a
       // tree runs, so they have none (the caller's signal still ends the stream). As for blocking
       // tasks.execute, only the call's own timeoutMs applies, never the client's default.
-      const timeoutMs = callOptions.timeoutMs ?? 0;
-      const { response, timeout, stopTimer, url, headers } = await post(endpoint, method, params, "text/event-stream, application/json", callOptions.signal, timeoutMs);
-      const secrets = () => secretsOf(headers);
-      return {
-        response,
-        opened: stopTimer,
-        timedOut: () => timeout?.aborted === true,
-        failure: (error) => transportFailure(method, url, secrets(), error, timeout, callOptions.signal, timeoutMs, response.status),
-        secrets,
-      };
+      return post(endpoint, method, params, "text/event-stream, application/json", callOptions.signal, callOptions.timeoutMs ?? 0);
     },
   };
 }

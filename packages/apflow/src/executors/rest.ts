@@ -56,14 +56,12 @@ export const restExecutor: ExecutorObject = {
     } catch (error) {
       throw failure(`has invalid headers: ${(error as Error).message}`);
     }
+    // `json`, or a `body` that is not a string, goes as JSON; a string `body` goes as it is.
+    const payload = inputs.json !== undefined ? inputs.json : inputs.body;
     let body: string | undefined;
-    if (inputs.json !== undefined) {
-      body = JSON.stringify(inputs.json);
-      if (!headers.has("content-type")) headers.set("content-type", "application/json");
-    } else if (typeof inputs.body === "string") {
-      body = inputs.body;
-    } else if (inputs.body !== undefined) {
-      body = JSON.stringify(inputs.body);
+    if (inputs.json === undefined && typeof payload === "string") body = payload;
+    else if (payload !== undefined) {
+      body = JSON.stringify(payload);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
     const seconds = inputs.timeout ?? 30;
