@@ -38,7 +38,7 @@ export async function sendRequest(
   const limit = mayRetry ? retry.limit : 0;
   const timeoutMs = run.timeoutMs;
   const sent = step.request;
-  const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${step.request ? `${step.request.method} ${redactor.url(step.request.url)}` : request.method})`;
+  const what = () => `action "${request.actionId}" (operation "${request.operationId}", ${requestLine(step, redactor)})`;
   for (let attempt = 0; ; attempt++) {
     // Every attempt starts again from the request as built (a redirect of the last one is not kept).
     step.request = sent;
@@ -150,8 +150,7 @@ async function followRedirects(
       for (const name of dropped) headers.delete(name);
     }
     const shown = redactor.url(next);
-    const from = step.request ? `${step.request.method} ${redactor.url(step.request.url)}` : method;
-    step.notes.push(`redirected by HTTP ${status} from ${from} to ${shown}${dropped.length > 0 ? `; another origin, so ${dropped.join(", ")} not sent` : ""}`);
+    step.notes.push(`redirected by HTTP ${status} from ${requestLine(step, redactor)} to ${shown}${dropped.length > 0 ? `; another origin, so ${dropped.join(", ")} not sent` : ""}`);
     step.request = { method, url: next, headers };
     const hop: RequestInit = { method, headers, redirect: "manual" };
     if (body !== undefined) hop.body = body;
@@ -159,6 +158,11 @@ async function followRedirects(
     url = next;
     response = await doFetch(url.href, hop);
   }
+}
+
+/** The step's request as errors and redirect notes name it: method and masked URL (the last hop's, after a redirect). */
+function requestLine(step: PendingStep, redactor: Redactor): string {
+  return step.request ? `${step.request.method} ${redactor.url(step.request.url)}` : step.method;
 }
 
 function parseUrl(text: string, base: URL): URL | undefined {
