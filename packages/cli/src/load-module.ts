@@ -21,6 +21,17 @@ export async function importDefault(file: string, cwd: string): Promise<unknown>
   } catch (error) {
     throw new CliError(`${file}: cannot load: ${(error as Error).message}`);
   }
-  if (module.default === undefined) throw new CliError(`${file}: has no default export`);
-  return module.default;
+  const exported = unwrapCompiled(module.default);
+  if (exported === undefined) throw new CliError(`${file}: has no default export`);
+  return exported;
+}
+
+/**
+ * `export default` compiled to CommonJS (by tsc, or by tsx in a `"type": "commonjs"` project) is
+ * `exports.default` with `exports.__esModule` set, which Node's import hands over as the default
+ * export's `default`: unwrap it, as TypeScript's esModuleInterop does.
+ */
+function unwrapCompiled(value: unknown): unknown {
+  const compiled = typeof value === "object" && value !== null && (value as { __esModule?: unknown }).__esModule === true;
+  return compiled ? (value as { default?: unknown }).default : value;
 }
