@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CliError } from "./io.js";
+import { importPeer } from "./optional.js";
 
 /**
  * Imports a user's module, JavaScript or TypeScript (TypeScript through tsx's loader, so no build
@@ -10,14 +11,11 @@ import { CliError } from "./io.js";
 export async function importDefault(file: string, cwd: string): Promise<unknown> {
   const path = resolve(cwd, file);
   if (!existsSync(path)) throw new CliError(`${file}: no such file`);
+  const typescript = /\.[cm]?tsx?$/.test(path);
+  const tsx = typescript ? await importPeer("tsx", `${file}: loading TypeScript`, () => import("tsx/esm/api")) : undefined;
   let module: { default?: unknown };
   try {
-    if (/\.[cm]?tsx?$/.test(path)) {
-      const { tsImport } = await import("tsx/esm/api");
-      module = await tsImport(pathToFileURL(path).href, import.meta.url);
-    } else {
-      module = await import(pathToFileURL(path).href);
-    }
+    module = tsx ? await tsx.tsImport(pathToFileURL(path).href, import.meta.url) : await import(pathToFileURL(path).href);
   } catch (error) {
     throw new CliError(`${file}: cannot load: ${(error as Error).message}`);
   }

@@ -16,10 +16,8 @@ function fails(change: SchemaChange, failOn: FailOn): boolean {
   return failOn === "both" ? forNewReader || forOldReader : failOn === "reader" ? forNewReader : failOn === "writer" ? forOldReader : false;
 }
 
-export function registerDiff(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
-    .command("diff")
-    .description("Compare two versions of a JSON Schema and classify every change as breaking or not, for each direction")
+export function registerDiff(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
     .argument("<old>", "the old schema: a file (its $ref'd siblings are followed) or a folder of schemas")
     .argument("<new>", "the new schema, of the same form")
     .option("--fail-on <direction>", "reader, writer, both or none: which breaking changes exit 1", "both")
