@@ -9,7 +9,7 @@
  * Needs the npm registry for the third-party dependencies (npm's cache answers when it can).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median, permutations } from "./support/rounds.js";
@@ -79,7 +79,8 @@ try {
   console.log(`npm install of the packed @flowspec/cli (+ ${dirs.length - 1} workspace packages: ${dirs.filter((d) => d !== "packages/cli").join(", ")})`);
   console.log(`  node_modules: ${(bytes / 1e6).toFixed(1)} MB in ${packages} packages (target ≤ 25 MB); install took ${(installMs / 1000).toFixed(1)} s`);
 
-  const bin = join(project, "node_modules/@flowspec/cli/dist/bin.js");
+  // The installed bin, as `npx flowspec` runs it (node is started the same way for every subject).
+  const bin = realpathSync(join(project, "node_modules/.bin/flowspec"));
   const floor = join(tmp, "floor.mjs");
   writeFileSync(floor, 'process.stdout.write("0.0.0\\n");\n');
   const subjects: Record<string, string[]> = {
