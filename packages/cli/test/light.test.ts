@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, Help } from "commander";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/support.js";
 import { COMMANDS } from "../src/program.js";
 
@@ -90,23 +90,27 @@ describe("flowspec without its optional peers (codegen, tsx, @viz-js/viz)", () =
   const modules = join(project, "node_modules");
   const installedBin = join(modules, "@flowspec/cli/dist/bin.js");
   const manifest = JSON.parse(readFileSync(join(cliDir, "package.json"), "utf8")) as { files: string[]; dependencies: Record<string, string>; peerDependencies: Record<string, string> };
-  mkdirSync(join(modules, "@flowspec/cli"), { recursive: true });
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "ci-job", private: true }));
-  for (const part of ["package.json", ...manifest.files]) cpSync(join(cliDir, part), join(modules, "@flowspec/cli", part), { recursive: true });
-  for (const name of Object.keys(manifest.dependencies)) {
-    const installed = [join(cliDir, "node_modules", name), join(repoRoot, "node_modules", name)].find((dir) => existsSync(dir))!;
-    mkdirSync(dirname(join(modules, name)), { recursive: true });
-    symlinkSync(installed, join(modules, name), "dir");
-  }
-  writeFileSync(join(project, "flow.json"), JSON.stringify({ schema: "https://stepflow.org/schemas/v1/flow.json", steps: [{ id: "a", component: "/builtin/eval", input: {} }], output: { $from: { step: "a" } } }));
-  writeFileSync(join(project, "schema.json"), JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" }));
-  writeFileSync(join(project, "components.ts"), "export default { echo: { handler: (input: unknown) => input } };\n");
-  writeFileSync(join(project, "components.mjs"), "export default { echo: { handler: (input) => input } };\n");
+  beforeAll(() => {
+    expect(existsSync(bin), "packages/cli/dist is missing: run npm run build").toBe(true);
+    mkdirSync(join(modules, "@flowspec/cli"), { recursive: true });
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "ci-job", private: true }));
+    for (const part of ["package.json", ...manifest.files]) cpSync(join(cliDir, part), join(modules, "@flowspec/cli", part), { recursive: true });
+    for (const name of Object.keys(manifest.dependencies)) {
+      const installed = [join(cliDir, "node_modules", name), join(repoRoot, "node_modules", name)].find((dir) => existsSync(dir))!;
+      mkdirSync(dirname(join(modules, name)), { recursive: true });
+      symlinkSync(installed, join(modules, name), "dir");
+    }
+    writeFileSync(join(project, "flow.json"), JSON.stringify({ schema: "https://stepflow.org/schemas/v1/flow.json", steps: [{ id: "a", component: "/builtin/eval", input: {} }], output: { $from: { step: "a" } } }));
+    writeFileSync(join(project, "schema.json"), JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" }));
+    writeFileSync(join(project, "components.ts"), "export default { echo: { handler: (input: unknown) => input } };\n");
+    writeFileSync(join(project, "components.mjs"), "export default { echo: { handler: (input) => input } };\n");
+  });
   const flowspec = (...args: string[]) => spawnSync(process.execPath, [installedBin, ...args], { cwd: project, input: "", encoding: "utf8" });
 
   it("has none of them installed (else this test would prove nothing)", () => {
-    const require = createRequire(installedBin);
-    for (const peer of Object.keys(manifest.peerDependencies)) expect(() => require.resolve(peer), peer).toThrow();
+    // Every folder Node looks in for a package, from the installed CLI up to the file system's root.
+    const lookups = createRequire(installedBin).resolve.paths("x")!;
+    for (const peer of Object.keys(manifest.peerDependencies)) expect(lookups.filter((dir) => existsSync(join(dir, peer))), peer).toEqual([]);
   });
 
   it.each([
