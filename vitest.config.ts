@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 const at = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const packages: Record<string, string> = {
   runtime: "packages/runtime",
+  "schema-diff": "packages/schema-diff",
   codegen: "codegen",
   stepflow: "packages/stepflow",
   "agents-json": "packages/agents-json",

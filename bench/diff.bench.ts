@@ -12,8 +12,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { diffSchemas, readConfig } from "../codegen/src/index.js";
-import { applyOverlays, readOverlay, readSchemaFiles } from "../codegen/src/schema-set.js";
+import { diffSchemas } from "@flowspec/schema-diff";
+import { readSchemaFiles } from "@flowspec/schema-diff/schema-files";
+import { readConfig } from "../codegen/src/index.js";
+import { applyOverlays, readOverlay } from "../codegen/src/schema-set.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const specs = ["stepflow", "agents-json", "apflow", "agent-service"];

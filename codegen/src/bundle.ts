@@ -1,6 +1,4 @@
-import { isRecord } from "./config.js";
-import type { Dialect, JsonObject, SchemaFile } from "./schema-set.js";
-import { findSchema, getAt, mapSchema, unescape } from "./walk.js";
+import { findSchema, getAt, isRecord, mapSchema, unescape, type Dialect, type JsonObject, type SchemaFile } from "@flowspec/schema-diff/schema-files";
 
 /** A schema that a root names or a `$ref` points to, with the type name it gets. */
 export interface Target {

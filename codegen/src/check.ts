@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { GeneratedFile } from "./emit.js";
-import { withLf } from "./line-endings.js";
+import { withLf } from "@flowspec/schema-diff/schema-files";
 
 export interface DriftReport {
   /** True when the files on disk are exactly what codegen generates. */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseJsonText } from "./json-text.js";
+import { CONFIG_FILE, isRecord, parseJsonText } from "@flowspec/schema-diff/schema-files";
 
 /** `codegen.json` in a schema folder: which types to generate and how. Every field is optional. */
 export interface CodegenConfig {
@@ -37,8 +37,6 @@ export interface CodegenConfig {
   /** The command that regenerates the output, quoted in headers and in `--check` failures. */
   regenerateCommand?: string;
 }
-
-export const CONFIG_FILE = "codegen.json";
 
 const KNOWN_KEYS = new Set(["$schema", "$comment", "name", "roots", "variants", "defaultVariant", "typeOverlays", "sharedTypes", "keywords", "formats", "regenerateCommand"]);
 
@@ -88,8 +86,4 @@ function configProblems(config: unknown): string[] {
     }
   }
   return problems;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -2,7 +2,8 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path
 import { readConfig, type CodegenConfig } from "./config.js";
 import { buildGraph, bundleRoot, pascalCase, type RootSpec } from "./bundle.js";
 import { formatCode, header, indexModule, jsonSchemasModule, validatorsDeclaration, type GeneratedFile, type Provenance, type VariantOutput } from "./emit.js";
-import { applyOverlays, readOverlay, readSchemaFiles, type SchemaFile } from "./schema-set.js";
+import { readSchemaFiles, type SchemaFile } from "@flowspec/schema-diff/schema-files";
+import { applyOverlays, readOverlay } from "./schema-set.js";
 import { generateTypes } from "./types.js";
 import { generateValidators } from "./validators.js";
 

@@ -2,8 +2,7 @@ import { compile } from "json-schema-to-typescript";
 import { Project, SyntaxKind, type Statement } from "ts-morph";
 import type { SchemaGraph } from "./bundle.js";
 import { typesDocument } from "./bundle.js";
-import type { JsonObject } from "./schema-set.js";
-import { mapSchema } from "./walk.js";
+import { mapSchema, type JsonObject } from "@flowspec/schema-diff/schema-files";
 
 const WRAPPER = "FlowspecCodegenRoots";
 

@@ -3,8 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { formats } from "@flowspec/runtime/ajv";
 import type { SchemaGraph } from "./bundle.js";
-import type { SchemaFile } from "./schema-set.js";
-import { forEachSchema } from "./walk.js";
+import { forEachSchema, type SchemaFile } from "@flowspec/schema-diff/schema-files";
 
 /** Where generated validators import their run-time helpers from (see `@flowspec/runtime/ajv`). */
 export const RUNTIME_MODULE = "@flowspec/runtime/ajv";

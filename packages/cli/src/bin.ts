@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { runCli } from "./program.js";
+import { VERSION } from "./version.js";
+
+const argv = process.argv.slice(2);
 
 // A reader that goes away (`flowspec runs watch … | head -1`) is not an error: stop quietly
 // instead of dying on an unhandled EPIPE with a stack trace (or watching on for nobody).
@@ -8,12 +10,20 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env }).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: Error) => {
-    process.stderr.write(`flowspec: internal error: ${error.stack ?? error.message}\n`);
-    process.exitCode = 2;
-  },
-);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+  // Answered before commander and the commands load: what commander would print, at the cost of
+  // little more than starting Node (scripts and CI steps call it to check what is installed).
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  import("./program.js")
+    .then(({ runCli }) => runCli(argv, { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env }))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error: Error) => {
+        process.stderr.write(`flowspec: internal error: ${error.stack ?? error.message}\n`);
+        process.exitCode = 2;
+      },
+    );
+}

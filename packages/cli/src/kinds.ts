@@ -1,8 +1,10 @@
-import * as agentService from "@flowspec/agent-service";
-import * as agentsJson from "@flowspec/agents-json";
-import * as apflow from "@flowspec/apflow";
+// The light `/validate` entries: the generated validators and semantic checks, without builders,
+// clients or engines, so `flowspec validate` starts without loading what it does not run.
+import * as agentService from "@flowspec/agent-service/validate";
+import * as agentsJson from "@flowspec/agents-json/validate";
+import * as apflow from "@flowspec/apflow/validate";
 import type { ValidationResult } from "@flowspec/runtime";
-import * as stepflow from "@flowspec/stepflow";
+import * as stepflow from "@flowspec/stepflow/validate";
 
 /** A document kind `flowspec validate` knows: a generated root of one spec, in its variants. */
 export interface DocumentKind {

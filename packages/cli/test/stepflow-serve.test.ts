@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { once } from "node:events";
 import { join } from "node:path";
@@ -93,6 +93,31 @@ describe("flowspec stepflow serve", () => {
     const run = await cli(argv as string[], repoRoot);
     expect(run.stderr).toMatch(message);
     expect(run.code).toBe(2);
+  });
+});
+
+describe("flowspec stepflow serve in a CommonJS project (the built bin, as users run it)", () => {
+  // The built bin: tsx preloaded with --import unwraps CommonJS defaults itself and would hide the bug.
+  const built = join(repoRoot, "packages/cli/dist/bin.js");
+  const project = mkdtempSync(join(tmpdir(), "flowspec-serve-cjs-"));
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "components", private: true, type: "commonjs" }));
+  writeFileSync(join(project, "components.ts"), 'const echo = { handler: (input: unknown) => input };\nexport default { "/echo": echo };\n');
+  // What tsc emits for that module in a CommonJS project.
+  writeFileSync(join(project, "components.js"), '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.default = { "/echo": { handler: (input) => input } };\n');
+  writeFileSync(join(project, "named-only.js"), '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.echo = { handler: (input) => input };\n');
+
+  it.each(["components.ts", "components.js"])("serves %s, whose export default became exports.default", async (file) => {
+    expect(existsSync(built), "packages/cli/dist is missing: run npm run build").toBe(true);
+    const client = await connectStdio({ command: process.execPath, args: [built, "stepflow", "serve", file], cwd: project, env: { PATH: process.env.PATH ?? "" } }, services);
+    expect((await client.list()).map((c) => c.component)).toEqual(["/echo"]);
+    expect(await client.execute("/echo", { value: 1 })).toEqual({ value: 1 });
+    await client.close();
+  });
+
+  it("says a compiled module with only named exports has no default export", () => {
+    const run = spawnSync(process.execPath, [built, "stepflow", "serve", "named-only.js"], { cwd: project, input: "", encoding: "utf8" });
+    expect(run.stderr).toContain("named-only.js: has no default export");
+    expect(run.status).toBe(2);
   });
 });
 

@@ -22,9 +22,7 @@ import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** `flowspec agents-json lint|run|tools`: lint documents, run a flow, export LLM tools. */
-export function registerAgentsJson(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  const group = program.command("agents-json").description("agents.json documents: lint, run a flow over HTTP, export LLM tools");
-
+export function registerAgentsJson(group: Command, io: CliIo, setExit: (code: number) => void): void {
   group
     .command("lint")
     .description("Lint an agents.json document with the rules of the protocol notes (§7)")

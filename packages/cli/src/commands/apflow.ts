@@ -69,9 +69,7 @@ function runnable(io: CliIo, file: string, mode: CheckMode): { document: SourceD
   return { document, input: document.value as TaskTreeNode | Task[] };
 }
 
-export function registerApflow(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  const apflow = program.command("apflow").description("apflow v1 task trees: check, plan and run them locally");
-
+export function registerApflow(apflow: Command, io: CliIo, setExit: (code: number) => void): void {
   apflow
     .command("check")
     .description("Check a Task, a TaskTreeNode or a flat task list: schema and every semantic rule")

@@ -1,6 +1,6 @@
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
-import type { DiffReport, SchemaChange } from "@flowspec/codegen";
+import { diffSchemas, type DiffReport, type SchemaChange } from "@flowspec/schema-diff";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
 const FAIL_ON = ["reader", "writer", "both", "none"] as const;
@@ -16,10 +16,8 @@ function fails(change: SchemaChange, failOn: FailOn): boolean {
   return failOn === "both" ? forNewReader || forOldReader : failOn === "reader" ? forNewReader : failOn === "writer" ? forOldReader : false;
 }
 
-export function registerDiff(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
-    .command("diff")
-    .description("Compare two versions of a JSON Schema and classify every change as breaking or not, for each direction")
+export function registerDiff(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
     .argument("<old>", "the old schema: a file (its $ref'd siblings are followed) or a folder of schemas")
     .argument("<new>", "the new schema, of the same form")
     .option("--fail-on <direction>", "reader, writer, both or none: which breaking changes exit 1", "both")
@@ -47,12 +45,10 @@ Examples:
   flowspec diff pinned/ schemas/ --fail-on reader
   git show main:schema.json > /tmp/old.json && flowspec diff /tmp/old.json schema.json --format json`,
     )
-    .action(async (oldPath: string, newPath: string, options: { failOn: string; format: string; annotations: boolean }) => {
+    .action((oldPath: string, newPath: string, options: { failOn: string; format: string; annotations: boolean }) => {
       const format = parseFormat(options.format);
       if (!(FAIL_ON as readonly string[]).includes(options.failOn)) throw new CliError(`--fail-on must be one of ${FAIL_ON.join(", ")}, not "${options.failOn}"`);
       const failOn = options.failOn as FailOn;
-      // Loaded on use: the codegen package brings the type generator along, which `validate` never needs.
-      const { diffSchemas } = await import("@flowspec/codegen");
       let report: DiffReport;
       try {
         report = diffSchemas(resolve(io.cwd, oldPath), resolve(io.cwd, newPath), { annotations: options.annotations });

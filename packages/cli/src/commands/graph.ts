@@ -19,10 +19,8 @@ const DRAWERS: Record<string, (doc: unknown, flowId?: string) => Graph> = {
   "apflow:TaskTreeNode": apflowGraph,
 };
 
-export function registerGraph(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
-    .command("graph")
-    .description("Draw a StepFlow flow, an agents.json document or an apflow task tree as Mermaid, DOT or SVG")
+export function registerGraph(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
     .argument("<file>", "a JSON or YAML document")
     .option("--format <format>", "mermaid, dot or svg", "mermaid")
     .option("--spec <spec>", "stepflow, agents-json or apflow; detected when omitted")
@@ -40,8 +38,9 @@ What is drawn:
   apflow       a box per task (name, status); parent → child dotted grey; dependency → dependent
                solid when required, dashed when optional
 
-SVG is laid out by Graphviz (WebAssembly, bundled; nothing is downloaded). References to missing
-steps, actions or tasks are drawn in red and reported on stderr.
+SVG is laid out by Graphviz compiled to WebAssembly (the optional peer @viz-js/viz: npm i -D
+@viz-js/viz; nothing is downloaded at run time). References to missing steps, actions or tasks are
+drawn in red and reported on stderr.
 
 Exit codes: 0 drawn, 2 usage error, an unreadable file or a document that cannot be drawn.
 

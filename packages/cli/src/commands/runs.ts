@@ -138,11 +138,8 @@ function readCreateBody(io: CliIo, file: string, upgrade: boolean): { body: Crea
   return { body, document };
 }
 
-export function registerRuns(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  const runs = program
-    .command("runs")
-    .description("Create, inspect, cancel and watch Agent Service runs")
-    .addHelpText("after", CONNECTION_HELP);
+export function registerRuns(runs: Command, io: CliIo, setExit: (code: number) => void): void {
+  runs.addHelpText("after", CONNECTION_HELP);
 
   withConnection(runs.command("create"))
     .description("Create a run from a CreateRunCommand file (JSON or YAML); the body is validated before sending")

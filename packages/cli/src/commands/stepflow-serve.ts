@@ -5,8 +5,7 @@ import { CliError, type CliIo } from "../io.js";
 import { importDefault } from "../load-module.js";
 
 /** `flowspec stepflow serve`: serves a module's components over stdio or Streamable HTTP. */
-export function registerStepflowServe(program: Command, io: CliIo): void {
-  const stepflow = program.commands.find((command) => command.name() === "stepflow") ?? program.command("stepflow").description("StepFlow flows and component servers");
+export function registerStepflowServe(stepflow: Command, io: CliIo): void {
   stepflow
     .command("serve")
     .description("Serve the components a module exports as its default export (an object of name → component)")

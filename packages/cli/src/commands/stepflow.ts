@@ -14,11 +14,11 @@ import {
 } from "@flowspec/stepflow";
 import { createConfiguredRouter, loadConfigFile, resolveConfig, testPaths, type TestSummary } from "@flowspec/stepflow/node";
 import { readDocument, readText } from "../read-document.js";
+import { registerStepflowServe } from "./stepflow-serve.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
-export function registerStepflow(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  const stepflow = program.command("stepflow").description("StepFlow 0.2.x flows: run them, test them, check them");
-
+/** `flowspec stepflow test|check|run|serve`: test, check and run flows; serve components. */
+export function registerStepflow(stepflow: Command, io: CliIo, setExit: (code: number) => void): void {
   stepflow
     .command("test")
     .description("Run the test cases of flows (files, or folders searched for .yaml/.yml flows) and compare their results")
@@ -137,6 +137,8 @@ Examples:
       }
       setExit(result.outcome === "failed" ? EXIT.failed : EXIT.ok);
     });
+
+  registerStepflowServe(stepflow, io);
 }
 
 function readInput(io: CliIo, options: { input?: string; inputFile?: string }): unknown {

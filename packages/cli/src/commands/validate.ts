@@ -20,11 +20,9 @@ interface FileReport {
   errors: (ValidationIssue & { line: number; column: number })[];
 }
 
-export function registerValidate(program: Command, io: CliIo, setExit: (code: number) => void): void {
+export function registerValidate(command: Command, io: CliIo, setExit: (code: number) => void): void {
   const kindList = KINDS.map((k) => `  ${k.id.padEnd(46)} variants: ${k.variants.join(", ")}`).join("\n");
-  program
-    .command("validate")
-    .description("Validate JSON or YAML documents of the four specs against the generated validators")
+  command
     .argument("<files...>", "JSON or YAML files")
     .option("--spec <kind>", "the document kind (spec:Root, or a spec name for its main kind); detected when omitted")
     .option("--variant <name>", "the schema variant (e.g. compat, wire, response); the kind's default when omitted")

@@ -1,3 +1,4 @@
+import { importPeer } from "../optional.js";
 import type { Graph, GraphEdge, GraphNode } from "./model.js";
 
 const COLOURS: Record<GraphEdge["tone"], string> = { data: "#333333", skip: "#d35400", error: "#c0392b", muted: "#999999" };
@@ -70,10 +71,10 @@ export function toDot(graph: Graph): string {
 
 /**
  * SVG through Graphviz (compiled to WebAssembly by @viz-js/viz: no native binary, nothing
- * downloaded). Loaded on first use, as it is 5 MB of wasm that the other formats do not need.
+ * downloaded). An optional peer, loaded on first use: 5 MB of wasm that the other formats do not need.
  */
 export async function toSvg(graph: Graph): Promise<string> {
-  const { instance } = await import("@viz-js/viz");
+  const { instance } = await importPeer("@viz-js/viz", "--format svg", () => import("@viz-js/viz"));
   const viz = await instance();
   const result = viz.render(toDot(graph), { format: "svg", engine: "dot" });
   if (result.status !== "success") {

@@ -1,5 +1,5 @@
-import { isRecord } from "./config.js";
-import type { JsonObject } from "./schema-set.js";
+import { isRecord } from "./json-text.js";
+import type { JsonObject } from "./read-schemas.js";
 
 const SUBSCHEMA = ["items", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties", "not", "if", "then", "else", "contains", "propertyNames", "contentSchema"];
 const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];

@@ -1,4 +1,4 @@
-import type { JsonObject } from "../schema-set.js";
+import type { JsonObject } from "../read-schemas.js";
 import { escape } from "../walk.js";
 import type { LoadedFile, SchemaSide } from "./load.js";
 import type { ChangeKind, Effect, SchemaChange } from "./types.js";

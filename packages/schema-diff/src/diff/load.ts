@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve as resolvePath, sep } from "node:path";
-import { isRecord } from "../config.js";
-import { parseJsonText } from "../json-text.js";
-import { baseUri, dialectOf, readSchemaFiles, type Dialect, type JsonObject } from "../schema-set.js";
+import { isRecord, parseJsonText } from "../json-text.js";
+import { baseUri, dialectOf, readSchemaFiles, type Dialect, type JsonObject } from "../read-schemas.js";
 import { findSchema, forEachSchema, getAt } from "../walk.js";
 import type { DiffOptions, SchemaInput } from "./types.js";
 

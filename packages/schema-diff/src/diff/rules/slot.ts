@@ -1,4 +1,4 @@
-import { isRecord } from "../../config.js";
+import { isRecord } from "../../json-text.js";
 import { emit, type Ctx, type Loc } from "../context.js";
 import type { ChangeKind, Effect } from "../types.js";
 import { isAnnotation } from "./annotations.js";

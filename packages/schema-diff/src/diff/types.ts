@@ -1,4 +1,4 @@
-import type { Dialect, JsonObject } from "../schema-set.js";
+import type { Dialect, JsonObject } from "../read-schemas.js";
 
 /**
  * Which readers a change breaks. A schema is a contract between the code that writes documents and

@@ -1,5 +1,5 @@
 import { pairUp } from "../pair.js";
-import { isRecord } from "../../config.js";
+import { isRecord } from "../../json-text.js";
 import { child, combine, emit, flip, type Ctx, type Loc, type ObjLoc } from "../context.js";
 import { canonical, jsonEqual } from "../json.js";
 import type { Effect } from "../types.js";

@@ -1,5 +1,5 @@
-import { isRecord } from "../config.js";
-import type { JsonObject } from "../schema-set.js";
+import { isRecord } from "../json-text.js";
+import type { JsonObject } from "../read-schemas.js";
 import { child, combine, emit, type Ctx, type Loc, type ObjLoc } from "./context.js";
 import { jsonEqual, show } from "./json.js";
 import type { RefTarget } from "./load.js";

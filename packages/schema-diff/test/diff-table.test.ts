@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffSchemas, type DiffOptions, type SchemaInput } from "@flowspec/codegen";
+import { diffSchemas, type DiffOptions, type SchemaInput } from "@flowspec/schema-diff";
 
 interface Row {
   name: string;

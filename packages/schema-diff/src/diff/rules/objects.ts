@@ -1,4 +1,4 @@
-import { isRecord } from "../../config.js";
+import { isRecord } from "../../json-text.js";
 import { child, combine, emit, quote, type Ctx, type Loc, type ObjLoc } from "../context.js";
 import { canonical } from "../json.js";
 import { getAt } from "../../walk.js";

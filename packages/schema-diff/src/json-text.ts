@@ -13,3 +13,8 @@ export function parseJsonText(text: string, where: string): unknown {
     throw new Error(`${where}: not valid JSON: ${(error as Error).message}`);
   }
 }
+
+/** A JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
