@@ -8,6 +8,7 @@ const packages: Record<string, string> = {
   runtime: "packages/runtime",
   codegen: "codegen",
   stepflow: "packages/stepflow",
+  "stepflow-python": "packages/stepflow-python",
   "agents-json": "packages/agents-json",
   apflow: "packages/apflow",
   "agent-service": "packages/agent-service",
