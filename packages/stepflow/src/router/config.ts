@@ -80,7 +80,7 @@ export function parseStepflowConfig(value: unknown, source: ConfigSource = {}): 
   for (const [pattern, rules] of Object.entries(config.routes as Record<string, unknown>)) {
     const at = toPointer(["routes", pattern]);
     if (!Array.isArray(rules)) fail(at, `the rules of route ${JSON.stringify(pattern)} must be a list`);
-    routes[pattern] = (rules as unknown[]).map((rule, i) => parseRule(rule, `${at}/${i}`, plugins, fail));
+    routes[pattern] = (rules as unknown[]).map((rule, i) => parseRouteRule(rule, `${at}/${i}`, fail, plugins));
   }
   const out: StepflowConfig = { plugins, routes };
   if (config.workingDirectory !== undefined && config.workingDirectory !== null) {
@@ -91,9 +91,10 @@ export function parseStepflowConfig(value: unknown, source: ConfigSource = {}): 
   return out;
 }
 
-function parseRule(rule: unknown, at: string, plugins: Record<string, PluginConfig>, fail: (path: string, reason: string) => never): RouteRule {
+/** Checks one route rule at `at`; with `plugins`, also that it names one of them. */
+export function parseRouteRule(rule: unknown, at: string, fail: (path: string, reason: string) => never, plugins?: Record<string, PluginConfig>): RouteRule {
   if (!isObject(rule) || typeof rule.plugin !== "string") return fail(at, "a route rule must be a mapping with a string plugin");
-  if (!Object.hasOwn(plugins, rule.plugin)) return fail(`${at}/plugin`, `route rule names unknown plugin ${JSON.stringify(rule.plugin)}`);
+  if (plugins && !Object.hasOwn(plugins, rule.plugin)) return fail(`${at}/plugin`, `route rule names unknown plugin ${JSON.stringify(rule.plugin)}`);
   const out: RouteRule = { plugin: rule.plugin };
   if (rule.component !== undefined && rule.component !== null) {
     if (typeof rule.component !== "string") return fail(`${at}/component`, "component must be a string template");
