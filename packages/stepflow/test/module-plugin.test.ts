@@ -1,6 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blobId, ConfigError, createRouter, runFlow, runTestCases, type ExecutionError, type StepflowConfig } from "../src/index.js";
+import { repoRoot } from "../../../test/support.js";
 import { fail500, flow, fromInput, ok, step } from "./helpers.js";
 
 const fixtures = join(import.meta.dirname, "fixtures");
@@ -66,6 +68,20 @@ describe("type: module plugins: a module's components in this process", () => {
     const withCase = flow([step("s", "/m/x", null)], { $from: { step: "s" } }, { test: { cases: [{ name: "c", input: null, output: ok(null) }] } });
     const [report] = await runTestCases(withCase, { router: routerFor("./no-handler-components.mjs") });
     expect(report).toMatchObject({ status: "failed", detail: expect.stringContaining("without a handler function") });
+  });
+
+  // The CommonJS build turns import() into require(), which takes a path, not a file URL (npm test builds first).
+  it.each(["esm", "cjs"] as const)("works from the built package under plain Node (%s)", (kind) => {
+    const body = `
+      const run = async (module, component) => {
+        const router = m.createRouter({ config: { plugins: { m: { type: "module", module } }, routes: { "/m/{*component}": [{ plugin: "m" }] } }, workingDirectory: ${JSON.stringify(fixtures)} });
+        const flow = { schema: "https://stepflow.org/schemas/v1/flow.json", steps: [{ id: "s", component, input: "x" }], output: { $from: { step: "s" } } };
+        return m.runFlow(flow, null, { router });
+      };
+      Promise.all([run("./commonjs-components.cjs", "/m/cjs"), run("./counted-components.mjs", "/m/echo")]).then((results) => console.log(JSON.stringify(results)));`;
+    const script = kind === "esm" ? `import * as m from "@flowspec/stepflow"; ${body}` : `const m = require("@flowspec/stepflow"); ${body}`;
+    const out = execFileSync(process.execPath, kind === "esm" ? ["--input-type=module", "-e", script] : ["-e", script], { cwd: repoRoot, encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual([ok("from commonjs"), ok("x")]);
   });
 
   it("needs a module to import", () => {

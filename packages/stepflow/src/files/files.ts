@@ -1,11 +1,11 @@
 /** Flows and stepflow-configs from files, found as the 0.2.x CLI finds them (protocol notes §4.4). */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { toPointer } from "@flowspec/runtime";
 import { parseFlow, type FlowDocument } from "../flow-document.js";
 import { ConfigError, defaultConfig, parseConfigDocument, parseStepflowConfig, type StepflowConfig } from "../router/config.js";
 import { layerConfig, parseConfigOverlay, type ConfigOverlay } from "../router/overlay.js";
 import { createRouter, type Router, type RouterOptions } from "../router/router.js";
-import { toPointer } from "@flowspec/runtime";
 import { isObject } from "../values.js";
 
 /**

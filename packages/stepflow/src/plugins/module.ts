@@ -7,6 +7,7 @@
  */
 import type { RequestContext } from "@flowspec/runtime/jsonrpc";
 import { success } from "../engine/result.js";
+import type { Flow } from "../generated/index.js";
 import { ConfigError } from "../router/config.js";
 import type { ComponentServer, Components } from "../server/server.js";
 import { isObject } from "../values.js";
@@ -49,10 +50,10 @@ function callsBack(context: ComponentContext): RequestContext {
     method: "components/execute",
     signal: context.signal,
     async request<R>(method: string, params: unknown): Promise<R> {
-      const p = params as { data?: unknown; blob_id?: string; flow?: never; input?: unknown };
+      const p = params as { data?: unknown; blob_id?: unknown; flow?: Flow; input?: unknown };
       if (method === "blobs/put") return { blob_id: await context.blobs.put(p.data) } as R;
       if (method === "blobs/get") return { data: await context.blobs.get(String(p.blob_id)) } as R;
-      if (method === "flows/evaluate") return { result: await context.evaluateFlow(p.flow!, p.input) } as R;
+      if (method === "flows/evaluate") return { result: await context.evaluateFlow(p.flow as Flow, p.input) } as R;
       throw new Error(`unknown method ${method}`);
     },
   };
@@ -64,7 +65,8 @@ async function importComponents(name: string, specifier: string, environment: Pl
   };
   let module: { default?: unknown };
   try {
-    module = await import(/* @vite-ignore */ await moduleUrl(specifier, environment));
+    const target = await moduleTarget(specifier, environment);
+    module = await import(/* @vite-ignore */ target);
   } catch (error) {
     return fail(`cannot be imported: ${(error as Error).message}`);
   }
@@ -78,10 +80,16 @@ async function importComponents(name: string, specifier: string, environment: Pl
   return components as Components;
 }
 
-/** A package name as it is; a path (`./x.js`, `../x.js`, absolute) as a file URL, relative to the working directory. */
-async function moduleUrl(specifier: string, environment: PluginEnvironment): Promise<string> {
+/**
+ * What to import: a package name as it is; a path (`./x.js`, `../x.js`, absolute) resolved against
+ * the working directory, as a file URL for `import()`, or as a path where the CommonJS build has
+ * turned `import()` into `require()`, which takes no URL.
+ */
+async function moduleTarget(specifier: string, environment: PluginEnvironment): Promise<string> {
   const { isAbsolute, resolve } = await import("node:path");
   if (!isAbsolute(specifier) && !/^\.\.?[\\/]/.test(specifier)) return specifier;
+  const path = resolve(environment.workingDirectory ?? process.cwd(), specifier);
+  if (typeof require === "function") return path;
   const { pathToFileURL } = await import("node:url");
-  return pathToFileURL(resolve(environment.workingDirectory ?? process.cwd(), specifier)).href;
+  return pathToFileURL(path).href;
 }
