@@ -53,7 +53,8 @@ export function createPythonUdf(options: PythonUdfOptions = {}): ServerComponent
   };
 
   const compile = async (blobId: string, context: ServerComponentContext): Promise<CompiledUdf> => {
-    const blob = JSON.parse(toJson(`the UDF blob ${blobId}`, await context.getBlob(blobId))) as unknown;
+    const blob = await context.getBlob(blobId);
+    toJson(`the UDF blob ${blobId}`, blob); // measured only: bounded as every value that crosses into Python
     const at = (pointer: string, reason: string) => new Error(`the UDF blob ${blobId}${pointer ? ` ${pointer}` : ""}: ${reason}`);
     if (!isObject(blob)) throw at("", "must be a mapping {code, input_schema, function_name?}");
     const { code, input_schema: schema, function_name: functionName } = blob;
