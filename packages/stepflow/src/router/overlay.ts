@@ -6,7 +6,7 @@
  */
 import { toPointer } from "@flowspec/runtime";
 import { isObject } from "../values.js";
-import { ConfigError, parseRouteRule, type ConfigSource, type PluginConfig, type RouteRule, type StepflowConfig } from "./config.js";
+import { ConfigError, parsePlugins, parseRoutes, type ConfigSource, type PluginConfig, type RouteRule, type StepflowConfig } from "./config.js";
 
 export interface ConfigOverlay {
   /** Plugins by name: each replaces the config's plugin of that name, or is added. */
@@ -35,17 +35,8 @@ export function parseConfigOverlay(value: unknown, source: ConfigSource = {}): C
     if (!isObject(entries)) fail(`/${key}`, `${key} must be a mapping`);
     return entries as Record<string, unknown>;
   };
-  const plugins: Record<string, PluginConfig> = {};
-  for (const [name, plugin] of Object.entries(section("plugins"))) {
-    if (!isObject(plugin) || typeof plugin.type !== "string") fail(toPointer(["plugins", name]), `plugin ${JSON.stringify(name)} must be a mapping with a string type`);
-    plugins[name] = plugin as PluginConfig;
-  }
-  const routes: Record<string, RouteRule[]> = {};
-  for (const [pattern, rules] of Object.entries(section("routes"))) {
-    const at = toPointer(["routes", pattern]);
-    if (!Array.isArray(rules)) fail(at, `the rules of route ${JSON.stringify(pattern)} must be a list`);
-    routes[pattern] = (rules as unknown[]).map((rule, i) => parseRouteRule(rule, `${at}/${i}`, fail));
-  }
+  const plugins = parsePlugins(section("plugins"), fail);
+  const routes = parseRoutes(section("routes"), fail);
   const testServers: Record<string, Record<string, unknown>> = {};
   for (const [name, server] of Object.entries(section("testServers"))) {
     if (!isObject(server) || typeof server.command !== "string") fail(toPointer(["testServers", name]), `test server ${JSON.stringify(name)} must be a mapping with a string command`);
