@@ -9,6 +9,7 @@ const packages: Record<string, string> = {
   "schema-diff": "packages/schema-diff",
   codegen: "codegen",
   stepflow: "packages/stepflow",
+  "stepflow-python": "packages/stepflow-python",
   "agents-json": "packages/agents-json",
   apflow: "packages/apflow",
   "agent-service": "packages/agent-service",

@@ -12,7 +12,7 @@ import {
   type ExecutionError,
   type FlowResult,
 } from "@flowspec/stepflow";
-import { createConfiguredRouter, loadConfigFile, resolveConfig, testPaths, type TestSummary } from "@flowspec/stepflow/node";
+import { createConfiguredRouter, loadConfigFile, loadConfigOverlay, resolveConfig, testPaths, type LoadedOverlay, type TestSummary } from "@flowspec/stepflow/node";
 import { readDocument, readText } from "../read-document.js";
 import { registerStepflowServe } from "./stepflow-serve.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
@@ -24,6 +24,7 @@ export function registerStepflow(stepflow: Command, io: CliIo, setExit: (code: n
     .description("Run the test cases of flows (files, or folders searched for .yaml/.yml flows) and compare their results")
     .argument("<paths...>", "flow files or folders")
     .option("--config <file>", "a stepflow-config for every flow (default: found next to each flow, as upstream)")
+    .option("--overlay <file>", OVERLAY_HELP, collect, [])
     .option("--format <format>", "text or json", "text")
     .addHelpText(
       "after",
@@ -35,17 +36,21 @@ is skipped with the reason. The last line is "N passed, N failed, N skipped".
 
 Exit codes: 0 no failure, 1 any case failed or any flow could not be read, 2 usage error.
 
+An --overlay's testServers replace the flow's test.servers of the same name.
+
 Examples:
   flowspec stepflow test flows/
-  flowspec stepflow test flow.yaml --config stepflow-config.yml --format json`,
+  flowspec stepflow test flow.yaml --config stepflow-config.yml --format json
+  flowspec stepflow test upstream/tests --overlay python-overlay.yml`,
     )
-    .action(async (paths: string[], options: { config?: string; format: string }) => {
+    .action(async (paths: string[], options: { config?: string; overlay: string[]; format: string }) => {
       const format = parseFormat(options.format);
       // Named on the command line, so a config that cannot be read is a usage error, not a failure of every flow.
       if (options.config !== undefined) checkConfig(io, options.config);
+      const overlays = loadOverlays(io, options.overlay);
       let summary: TestSummary;
       try {
-        summary = await testPaths(paths, { configFile: options.config, cwd: io.cwd, env: io.env, onFile: progress(io) });
+        summary = await testPaths(paths, { configFile: options.config, overlays, cwd: io.cwd, env: io.env, onFile: progress(io) });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`cannot read ${(error as NodeJS.ErrnoException).path ?? paths.join(", ")}`);
         throw error;
@@ -75,7 +80,7 @@ Examples:
       const format = parseFormat(options.format);
       const reports = files.map((file) => {
         const source = readDocument(io.cwd, file);
-        const router = options.config ? routerFor(io, file, options.config) : undefined;
+        const router = options.config ? routerFor(io, file, options.config, []) : undefined;
         const diagnostics = checkFlow(source.value, { source, router });
         return { file, valid: !diagnostics.some((d) => d.level === "error"), diagnostics };
       });
@@ -99,6 +104,7 @@ Examples:
     .option("--input <json>", "the input, as JSON")
     .option("--input-file <file>", "the input, from a JSON or YAML file")
     .option("--config <file>", "a stepflow-config (default: found next to the flow, then in the current directory)")
+    .option("--overlay <file>", OVERLAY_HELP, collect, [])
     .addHelpText(
       "after",
       `
@@ -111,7 +117,7 @@ Examples:
   flowspec stepflow run flow.yaml --input '{"text": "hi"}'
   flowspec stepflow run flow.yaml --input-file input.json --config stepflow-config.yml`,
     )
-    .action(async (file: string, options: { input?: string; inputFile?: string; config?: string }) => {
+    .action(async (file: string, options: { input?: string; inputFile?: string; config?: string; overlay: string[] }) => {
       if (options.input !== undefined && options.inputFile !== undefined) throw new CliError("give --input or --input-file, not both");
       const input = readInput(io, options);
       const text = readText(io.cwd, file);
@@ -122,7 +128,7 @@ Examples:
         if (error instanceof DocumentParseError || error instanceof InvalidFlowError) throw new CliError(error.message);
         throw error;
       }
-      const router = routerFor(io, file, options.config);
+      const router = routerFor(io, file, options.config, loadOverlays(io, options.overlay));
       let failure: ExecutionError | undefined;
       let result: FlowResult;
       try {
@@ -158,6 +164,21 @@ function readInput(io: CliIo, options: { input?: string; inputFile?: string }): 
   }
 }
 
+const OVERLAY_HELP = "a config overlay (plugins, routes, testServers) layered onto each flow's config; repeatable";
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** The --overlay files, read up front: one that cannot be read is a usage error. */
+function loadOverlays(io: CliIo, files: readonly string[]): LoadedOverlay[] {
+  return files.map((file) => {
+    try {
+      return loadConfigOverlay(resolve(io.cwd, file));
+    } catch (error) {
+      throw configError(error, file, "overlay");
+    }
+  });
+}
+
 function checkConfig(io: CliIo, configFile: string): void {
   try {
     loadConfigFile(resolve(io.cwd, configFile));
@@ -166,19 +187,19 @@ function checkConfig(io: CliIo, configFile: string): void {
   }
 }
 
-function routerFor(io: CliIo, flowFile: string, configFile: string | undefined) {
+function routerFor(io: CliIo, flowFile: string, configFile: string | undefined, overlays: readonly LoadedOverlay[]) {
   try {
-    return createConfiguredRouter(resolveConfig(flowFile, { configFile, cwd: io.cwd }), { env: io.env });
+    return createConfiguredRouter(resolveConfig(flowFile, { configFile, overlays, cwd: io.cwd }), { env: io.env });
   } catch (error) {
     throw configError(error, configFile);
   }
 }
 
-/** A config that cannot be read or is invalid, as a usage error naming it; anything else unchanged. */
-function configError(error: unknown, configFile: string | undefined): unknown {
-  if (error instanceof ConfigError || error instanceof DocumentParseError) return new CliError(`config: ${error.message}`);
+/** A config (or overlay) that cannot be read or is invalid, as a usage error naming it; anything else unchanged. */
+function configError(error: unknown, configFile: string | undefined, what = "config"): unknown {
+  if (error instanceof ConfigError || error instanceof DocumentParseError) return new CliError(`${what}: ${error.message}`);
   const code = (error as NodeJS.ErrnoException).code;
-  if (code !== undefined && configFile !== undefined) return new CliError(`cannot read config ${configFile}: ${code}`);
+  if (code !== undefined && configFile !== undefined) return new CliError(`cannot read ${what} ${configFile}: ${code}`);
   return error;
 }
 

@@ -1,8 +1,10 @@
 /** Flows and stepflow-configs from files, found as the 0.2.x CLI finds them (protocol notes §4.4). */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { toPointer } from "@flowspec/runtime";
 import { parseFlow, type FlowDocument } from "../flow-document.js";
 import { ConfigError, defaultConfig, parseConfigDocument, parseStepflowConfig, type StepflowConfig } from "../router/config.js";
+import { layerConfig, parseConfigOverlay, type ConfigOverlay } from "../router/overlay.js";
 import { createRouter, type Router, type RouterOptions } from "../router/router.js";
 import { isObject } from "../values.js";
 
@@ -23,6 +25,8 @@ export interface ResolvedConfig {
   workingDirectory: string;
   /** `file:line:column` of a JSON Pointer into the config, when it was read from a file. */
   describe?(pointer: string): string;
+  /** Working directories of the plugins that overlays put in, by name: each overlay's directory. */
+  pluginWorkingDirectories?: Record<string, string>;
 }
 
 /** Reads a stepflow-config file. Throws `ConfigError` with file:line:column. */
@@ -39,11 +43,56 @@ export function loadConfigFile(file: string): ResolvedConfig {
  */
 export function createConfiguredRouter(resolved: ResolvedConfig, options: Omit<RouterOptions, "config" | "workingDirectory"> = {}): Router {
   try {
-    return createRouter({ ...options, config: resolved.config, workingDirectory: resolved.workingDirectory });
+    return createRouter({ ...options, config: resolved.config, workingDirectory: resolved.workingDirectory, pluginWorkingDirectories: resolved.pluginWorkingDirectories });
   } catch (error) {
     if (error instanceof ConfigError && !error.location && resolved.describe) throw new ConfigError(error.reason, error.path, resolved.describe(error.path));
     throw error;
   }
+}
+
+/** A config overlay read from a file: relative paths in it are relative to its directory. */
+export interface LoadedOverlay {
+  overlay: ConfigOverlay;
+  file: string;
+  directory: string;
+  /** `file:line:column` of a JSON Pointer into the overlay. */
+  describe(pointer: string): string;
+}
+
+/**
+ * Reads a config overlay file (YAML or JSON). A test server's `workingDirectory` is resolved
+ * against the overlay's directory here, so it starts there whichever flow it serves. Throws
+ * `ConfigError` with file:line:column.
+ */
+export function loadConfigOverlay(file: string): LoadedOverlay {
+  const document = parseConfigDocument(readFileSync(file, "utf8"), file);
+  const overlay = parseConfigOverlay(document.value, { file, describe: document.describe });
+  const directory = dirname(resolve(file));
+  for (const server of Object.values(overlay.testServers)) {
+    server.workingDirectory = resolve(directory, typeof server.workingDirectory === "string" ? server.workingDirectory : "");
+  }
+  return { overlay, file, directory, describe: document.describe };
+}
+
+/** The config with each overlay layered on in order; locations and plugin directories follow what each overlay put in. */
+function applyOverlays(resolved: ResolvedConfig, overlays: readonly LoadedOverlay[]): ResolvedConfig {
+  if (overlays.length === 0) return resolved;
+  let config = resolved.config;
+  const pluginWorkingDirectories = { ...resolved.pluginWorkingDirectories };
+  const owners = new Map<string, LoadedOverlay>();
+  for (const loaded of overlays) {
+    config = layerConfig(config, loaded.overlay);
+    for (const name of Object.keys(loaded.overlay.plugins)) {
+      pluginWorkingDirectories[name] = loaded.directory;
+      owners.set(toPointer(["plugins", name]), loaded);
+    }
+    for (const pattern of Object.keys(loaded.overlay.routes)) owners.set(toPointer(["routes", pattern]), loaded);
+  }
+  const describe = (pointer: string): string => {
+    const owner = owners.get(pointer.split("/").slice(0, 3).join("/"));
+    return owner ? owner.describe(pointer) : (resolved.describe?.(pointer) ?? resolved.origin ?? "");
+  };
+  return { ...resolved, config, describe, pluginWorkingDirectories };
 }
 
 const CONFIG_NAMES = ["stepflow-config.yml", "stepflow-config.yaml", "stepflow_config.yml", "stepflow_config.yaml"];
@@ -64,6 +113,8 @@ export interface ResolveConfigOptions {
   /** The flow, for its embedded `test.config` (alias `test.stepflow_config`). */
   flow?: unknown;
   cwd?: string;
+  /** Layered onto the config found, in order (`--overlay`). */
+  overlays?: readonly LoadedOverlay[];
 }
 
 /**
@@ -72,6 +123,10 @@ export interface ResolveConfigOptions {
  * current directory; else the default config (one `builtin` plugin, no routes).
  */
 export function resolveConfig(flowFile: string, options: ResolveConfigOptions = {}): ResolvedConfig {
+  return applyOverlays(findConfig(flowFile, options), options.overlays ?? []);
+}
+
+function findConfig(flowFile: string, options: ResolveConfigOptions): ResolvedConfig {
   const cwd = options.cwd ?? process.cwd();
   const flowDir = dirname(resolve(cwd, flowFile));
   if (options.configFile) return loadConfigFile(resolve(cwd, options.configFile));

@@ -9,7 +9,7 @@ import { ConfigError, parseConfigDocument } from "../router/config.js";
 import type { RouterOptions } from "../router/router.js";
 import { runTestCases, type CaseReport } from "../testing/test-cases.js";
 import { isObject } from "../values.js";
-import { createConfiguredRouter, loadFlowFile, resolveConfig } from "./files.js";
+import { createConfiguredRouter, loadFlowFile, resolveConfig, type LoadedOverlay } from "./files.js";
 import { startTestServers, type TestServers } from "./test-servers.js";
 
 export const FLOW_SCHEMA_URL = "https://stepflow.org/schemas/v1/flow.json";
@@ -27,6 +27,8 @@ export interface FlowTestReport {
 export interface TestOptions extends Omit<RouterOptions, "config"> {
   /** `--config`: a stepflow-config file used for every flow. */
   configFile?: string;
+  /** `--overlay`: layered onto each flow's config, in order; their `testServers` replace the flow's servers of the same name. */
+  overlays?: readonly LoadedOverlay[];
   cwd?: string;
   signal?: AbortSignal;
   /** Called before each flow file of `testPaths` runs: for a progress indicator. */
@@ -55,7 +57,7 @@ export async function testFlow(file: string, options: TestOptions = {}): Promise
     throw error;
   }
   const env = options.env ?? process.env;
-  const servers = isObject(flow.test) && isObject(flow.test.servers) ? flow.test.servers : {};
+  const servers = withOverlaidServers(isObject(flow.test) && isObject(flow.test.servers) ? flow.test.servers : {}, options.overlays ?? []);
   const skipReason = await missingServerCommand(servers, dirname(path), env);
   let started: TestServers | undefined;
   if (!skipReason && Object.keys(servers).length > 0) {
@@ -68,7 +70,7 @@ export async function testFlow(file: string, options: TestOptions = {}): Promise
   try {
     let resolved;
     try {
-      resolved = resolveConfig(path, { configFile: options.configFile, forTest: true, flow: started ? started.substitute(flow) : flow, cwd });
+      resolved = resolveConfig(path, { configFile: options.configFile, overlays: options.overlays, forTest: true, flow: started ? started.substitute(flow) : flow, cwd });
     } catch (error) {
       return { file, cases: [], error: `config: ${(error as Error).message}` };
     }
@@ -88,6 +90,15 @@ export async function testFlow(file: string, options: TestOptions = {}): Promise
   } finally {
     await started?.stop();
   }
+}
+
+/** A flow's test servers, each replaced by the last overlay's test server of the same name. */
+function withOverlaidServers(servers: Record<string, unknown>, overlays: readonly LoadedOverlay[]): Record<string, unknown> {
+  const out = { ...servers };
+  for (const name of Object.keys(out)) {
+    for (const { overlay } of overlays) if (Object.hasOwn(overlay.testServers, name)) out[name] = overlay.testServers[name];
+  }
+  return out;
 }
 
 /**

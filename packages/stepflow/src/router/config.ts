@@ -70,19 +70,8 @@ export function parseStepflowConfig(value: unknown, source: ConfigSource = {}): 
   const config = value as Record<string, unknown>;
   if (!isObject(config.plugins)) fail("/plugins", "plugins is required and must be a mapping of plugin name to plugin");
   if (!isObject(config.routes)) fail("/routes", "routes is required and must be a mapping of path pattern to rules");
-  const plugins: Record<string, PluginConfig> = {};
-  for (const [name, plugin] of Object.entries(config.plugins as Record<string, unknown>)) {
-    const at = toPointer(["plugins", name]);
-    if (!isObject(plugin) || typeof plugin.type !== "string") fail(at, `plugin ${JSON.stringify(name)} must be a mapping with a string type`);
-    plugins[name] = plugin as PluginConfig;
-  }
-  const routes: Record<string, RouteRule[]> = {};
-  for (const [pattern, rules] of Object.entries(config.routes as Record<string, unknown>)) {
-    const at = toPointer(["routes", pattern]);
-    if (!Array.isArray(rules)) fail(at, `the rules of route ${JSON.stringify(pattern)} must be a list`);
-    routes[pattern] = (rules as unknown[]).map((rule, i) => parseRule(rule, `${at}/${i}`, plugins, fail));
-  }
-  const out: StepflowConfig = { plugins, routes };
+  const plugins = parsePlugins(config.plugins as Record<string, unknown>, fail);
+  const out: StepflowConfig = { plugins, routes: parseRoutes(config.routes as Record<string, unknown>, fail, plugins) };
   if (config.workingDirectory !== undefined && config.workingDirectory !== null) {
     if (typeof config.workingDirectory !== "string") fail("/workingDirectory", "workingDirectory must be a string");
     out.workingDirectory = config.workingDirectory as string;
@@ -91,9 +80,32 @@ export function parseStepflowConfig(value: unknown, source: ConfigSource = {}): 
   return out;
 }
 
-function parseRule(rule: unknown, at: string, plugins: Record<string, PluginConfig>, fail: (path: string, reason: string) => never): RouteRule {
+type Fail = (path: string, reason: string) => never;
+
+/** Checks a config's (or an overlay's) `plugins`: each a mapping with a string `type`. */
+export function parsePlugins(entries: Record<string, unknown>, fail: Fail): Record<string, PluginConfig> {
+  const plugins: Record<string, PluginConfig> = {};
+  for (const [name, plugin] of Object.entries(entries)) {
+    if (!isObject(plugin) || typeof plugin.type !== "string") fail(toPointer(["plugins", name]), `plugin ${JSON.stringify(name)} must be a mapping with a string type`);
+    plugins[name] = plugin as PluginConfig;
+  }
+  return plugins;
+}
+
+/** Checks a config's (or an overlay's) `routes`; with `plugins`, also that each rule names one of them. */
+export function parseRoutes(entries: Record<string, unknown>, fail: Fail, plugins?: Record<string, PluginConfig>): Record<string, RouteRule[]> {
+  const routes: Record<string, RouteRule[]> = {};
+  for (const [pattern, rules] of Object.entries(entries)) {
+    const at = toPointer(["routes", pattern]);
+    if (!Array.isArray(rules)) fail(at, `the rules of route ${JSON.stringify(pattern)} must be a list`);
+    routes[pattern] = (rules as unknown[]).map((rule, i) => parseRule(rule, `${at}/${i}`, fail, plugins));
+  }
+  return routes;
+}
+
+function parseRule(rule: unknown, at: string, fail: Fail, plugins?: Record<string, PluginConfig>): RouteRule {
   if (!isObject(rule) || typeof rule.plugin !== "string") return fail(at, "a route rule must be a mapping with a string plugin");
-  if (!Object.hasOwn(plugins, rule.plugin)) return fail(`${at}/plugin`, `route rule names unknown plugin ${JSON.stringify(rule.plugin)}`);
+  if (plugins && !Object.hasOwn(plugins, rule.plugin)) return fail(`${at}/plugin`, `route rule names unknown plugin ${JSON.stringify(rule.plugin)}`);
   const out: RouteRule = { plugin: rule.plugin };
   if (rule.component !== undefined && rule.component !== null) {
     if (typeof rule.component !== "string") return fail(`${at}/component`, "component must be a string template");

@@ -12,6 +12,7 @@ import { unsupportedMcpPlugin } from "../plugins/external.js";
 import { stepflowPlugin } from "../plugins/stepflow.js";
 import { componentName, functionsPlugin, type ComponentFunction } from "../plugins/functions.js";
 import { mockPlugin, type MockPluginConfig } from "../plugins/mock.js";
+import { modulePlugin } from "../plugins/module.js";
 import type { ComponentContext, Plugin, PluginEnvironment, PluginFactory } from "../plugins/types.js";
 import { deepEqual } from "../values.js";
 import { ConfigError, defaultConfig, type RouteRule, type StepflowConfig } from "./config.js";
@@ -22,6 +23,7 @@ export const DEFAULT_PLUGIN_KINDS: Readonly<Record<string, PluginFactory>> = {
   builtin: () => builtinPlugin(),
   mock: (name, config) => mockPlugin(config as unknown as MockPluginConfig),
   stepflow: stepflowPlugin,
+  module: modulePlugin,
   mcp: (name) => unsupportedMcpPlugin(name),
 };
 
@@ -37,6 +39,8 @@ export interface RouterOptions {
   blobs?: BlobStore;
   /** The working directory (§4.4); default: the config's `workingDirectory`. */
   workingDirectory?: string;
+  /** Working directories of some plugins, by name (a plugin from an overlay starts in the overlay's directory). */
+  pluginWorkingDirectories?: Record<string, string>;
   /** The environment for plugin substitutions; default: `process.env`. */
   env?: Record<string, string | undefined>;
 }
@@ -94,8 +98,9 @@ export function createRouter(options: RouterOptions = {}): Router {
     const factory = Object.hasOwn(kinds, entry.type) ? kinds[entry.type] : undefined;
     const at = toPointer(["plugins", name]);
     if (!factory) throw new ConfigError(`unknown plugin type ${JSON.stringify(entry.type)} (known: ${Object.keys(kinds).join(", ")})`, `${at}/type`);
+    const own = options.pluginWorkingDirectories;
     try {
-      plugins.set(name, factory(name, entry, environment));
+      plugins.set(name, factory(name, entry, own && Object.hasOwn(own, name) ? { ...environment, workingDirectory: own[name] } : environment));
     } catch (error) {
       if (error instanceof ConfigError) throw error;
       throw new ConfigError((error as Error).message, at);
