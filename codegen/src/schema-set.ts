@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import jsonPatch from "fast-json-patch";
+import jsonPatch, { type Operation } from "fast-json-patch";
 import { CONFIG_FILE, isRecord } from "./config.js";
 import { parseJsonText } from "./json-text.js";
 import { withLf } from "./line-endings.js";
@@ -26,7 +26,8 @@ export interface Overlay {
   path: string;
   sha256: string;
   description?: string;
-  patches: Record<string, jsonPatch.Operation[]>;
+  // By name, not `jsonPatch.Operation`: in the emitted .d.ts the default export is a value, not a namespace.
+  patches: Record<string, Operation[]>;
 }
 
 const DIALECTS: Record<string, Dialect> = {
