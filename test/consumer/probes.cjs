@@ -49,6 +49,17 @@ const probes = {
     assert.equal(m.dialectOf({ $schema: "http://json-schema.org/draft-07/schema#" }, "a.json"), "draft-07");
     return "dialectOf reads $schema";
   },
+  // @flowspec/schema-diff comes with the cli-light branch (the diff split out of codegen).
+  "@flowspec/schema-diff": (m) => {
+    const before = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "string" } } };
+    const { changes } = m.diffSchemas(before, { ...before, required: ["a"] });
+    assert.ok(changes.some((change) => change.kind === "required-added" && change.breaking.forNewReader), JSON.stringify(changes));
+    return "diffSchemas classifies a new required property";
+  },
+  "@flowspec/schema-diff/schema-files": (m) => {
+    assert.equal(m.dialectOf({ $schema: "https://json-schema.org/draft/2020-12/schema" }, "a.json"), "draft-2020-12");
+    return "dialectOf reads $schema";
+  },
   "@flowspec/stepflow": (m) => {
     validates(m.validateFlow, flow, { ...flow, steps: [{ id: 1 }] }, "/steps/0/id");
     return "validateFlow";

@@ -16,7 +16,7 @@ export interface Run {
  * `npm_config_local_prefix` would point a nested npm at this repository, and the repository's
  * `node_modules/.bin` on PATH would let `npx flowspec` run the workspace's bin, not the installed one.
  */
-export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function userEnv(): NodeJS.ProcessEnv {
   const keep = new Set(["npm_config_cache", "npm_config_registry", "npm_config_userconfig"]);
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -27,22 +27,16 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     .split(delimiter)
     .filter((entry) => !/[\\/]node_modules[\\/]\.bin$/.test(entry))
     .join(delimiter);
-  return { ...env, ...extra };
+  return env;
 }
 
 /** Runs a command to its end (never throws for a non-zero exit: tests assert on the Run). */
-export function run(command: string, args: readonly string[], options: { cwd: string; input?: string; env?: Record<string, string>; timeoutMs?: number }): Promise<Run> {
+export function run(command: string, args: readonly string[], options: { cwd: string; timeoutMs?: number }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      command,
-      args,
-      { cwd: options.cwd, env: userEnv(options.env), encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: options.timeoutMs ?? 180_000 },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== "number" && !error.killed) return reject(error);
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
-      },
-    );
-    if (options.input !== undefined) child.stdin?.end(options.input);
+    execFile(command, args, { cwd: options.cwd, env: userEnv(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: options.timeoutMs ?? 180_000 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== "number" && !error.killed) return reject(error);
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
+    });
   });
 }
 
