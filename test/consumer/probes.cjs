@@ -78,11 +78,9 @@ const probes = {
     return "substituteEnv";
   },
   "@flowspec/stepflow/node": (m) => {
-    const { mkdtempSync, writeFileSync } = require("node:fs");
-    const { join } = require("node:path");
-    const dir = mkdtempSync(join(require("node:os").tmpdir(), "flowspec-probe-"));
-    writeFileSync(join(dir, "flow.json"), JSON.stringify(flow));
-    assert.equal(m.loadFlowFile("flow.json", { cwd: dir }).flow.steps[0].id, "hello");
+    // The scripts run in the consumer project, a scratch folder of its own.
+    require("node:fs").writeFileSync("probe.flow.json", JSON.stringify(flow));
+    assert.equal(m.loadFlowFile("probe.flow.json", { cwd: process.cwd() }).flow.steps[0].id, "hello");
     return "loadFlowFile reads a flow file";
   },
   "@flowspec/agents-json": async (m) => {
