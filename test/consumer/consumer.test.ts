@@ -216,8 +216,10 @@ export default {
       expect(await exchange({ jsonrpc: "2.0", id: 2, method: "components/list", params: {} })).toMatchObject({ id: 2, result: { components: [{ component: "/greet", description: "Greets by name" }] } });
     } finally {
       child.stdin.end();
-      const exited = new Promise((done) => child.once("exit", done));
-      if ((await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000, "running"))])) === "running") child.kill();
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((done) => child.once("exit", done));
+        if ((await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000, "running"))])) === "running") child.kill();
+      }
     }
   });
 });
