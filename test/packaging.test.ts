@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { run, shown } from "./consumer/support.js";
 import { repoRoot } from "./support.js";
 
 // These tests load the built packages (dist/) through plain Node, as a user's program would:
@@ -53,3 +55,70 @@ describe("the flowspec and flowspec-codegen binaries", () => {
     expect(out).toContain("Usage: flowspec-codegen --schemas DIR --out DIR");
   });
 });
+
+describe("a release, rehearsed on a copy of the repository", () => {
+  it("changeset version bumps each package with its changelog, and npm publish --dry-run ships every package whole", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "flowspec-release-"));
+    try {
+      cpSync(repoRoot, copy, { recursive: true, filter: (source) => !["node_modules", ".git"].includes(basename(source)) });
+      const declaredMajor = new Set(
+        readdirSync(join(copy, ".changeset"))
+          .filter((file) => file.endsWith(".md"))
+          .flatMap((file) => [...readFileSync(join(copy, ".changeset", file), "utf8").matchAll(/^"([^"]+)": major$/gm)].map((m) => m[1])),
+      );
+      const version = await run(process.execPath, [join(repoRoot, "node_modules/@changesets/cli/bin.js"), "version"], { cwd: copy });
+      expect(version.code, shown(version)).toBe(0);
+
+      const root = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as { workspaces: string[] };
+      const manifests = root.workspaces
+        .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(copy, dir, "package.json"), "utf8")) as Manifest }))
+        .filter(({ pkg }) => !pkg.private);
+      for (const { dir, pkg } of manifests) {
+        const released = JSON.parse(readFileSync(join(repoRoot, dir, "package.json"), "utf8")) as Manifest;
+        // changesets bumps a major on its own when an internal peer dependency leaves its range: only a changeset may ask for one.
+        if (!declaredMajor.has(pkg.name)) expect(pkg.version.split(".")[0], `${pkg.name} ${released.version} → ${pkg.version}: a major no changeset asked for`).toBe(released.version.split(".")[0]);
+        if (pkg.version !== released.version) {
+          const changelog = readFileSync(join(copy, dir, "CHANGELOG.md"), "utf8");
+          const releases = changelog.match(/^## .+$/gm) ?? [];
+          expect(releases[0], `${dir}/CHANGELOG.md: the new release on top`).toBe(`## ${pkg.version}`);
+          // A package never released before gets one entry that says what it is, not a list of fixes to code nobody had.
+          if (!existsSync(join(repoRoot, dir, "CHANGELOG.md"))) {
+            expect(changelog, `${dir}/CHANGELOG.md: a "First release: …" entry`).toMatch(/^- First release: /m);
+          }
+        }
+        for (const [name, range] of Object.entries(pkg.dependencies ?? {})) {
+          const internal = manifests.find((other) => other.pkg.name === name);
+          if (internal) expect(range, `${pkg.name} → ${name}`).toBe(`^${internal.pkg.version}`);
+        }
+      }
+
+      const publish = await run("npm", ["publish", "--dry-run", "--offline", "--json", "--workspaces"], { cwd: copy });
+      expect(publish.code, shown(publish)).toBe(0);
+      expect(publish.stderr, "npm rewrote a package.json field").not.toContain("auto-corrected");
+      const published = JSON.parse(publish.stdout) as Record<string, { version: string; files: { path: string }[] }>;
+      expect(Object.keys(published).sort()).toEqual(manifests.map(({ pkg }) => pkg.name).sort());
+      for (const { pkg } of manifests) {
+        const files = new Set(published[pkg.name]!.files.map((file) => file.path));
+        const needed = ["LICENSE", "README.md", "package.json", ...exportedFiles(pkg)];
+        expect(needed.filter((file) => !files.has(file)), `${pkg.name}@${published[pkg.name]!.version}: files missing from the tarball`).toEqual([]);
+      }
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
+
+interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  dependencies?: Record<string, string>;
+  bin?: Record<string, string>;
+  exports?: Record<string, string | Record<string, Record<string, string>>>;
+}
+
+/** Every file a package's exports map and bins name, relative to the package. */
+function exportedFiles(pkg: Manifest): string[] {
+  const targets = Object.values(pkg.exports ?? {}).flatMap((target) => (typeof target === "string" ? [target] : Object.values(target).flatMap((conditions) => Object.values(conditions))));
+  return [...targets, ...Object.values(pkg.bin ?? {})].map((path) => path.replace(/^\.\//, ""));
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import jsonPatch from "fast-json-patch";
+import jsonPatch, { type Operation } from "fast-json-patch";
 import { isRecord, parseJsonObject, sha256, withLf, type SchemaFile } from "@flowspec/schema-diff/schema-files";
 
 /** A file of RFC 6902 patches, keyed by the schema file they apply to. */
@@ -8,7 +8,8 @@ export interface Overlay {
   path: string;
   sha256: string;
   description?: string;
-  patches: Record<string, jsonPatch.Operation[]>;
+  // By name, not `jsonPatch.Operation`: in the emitted .d.ts the default export is a value, not a namespace.
+  patches: Record<string, Operation[]>;
 }
 
 export function readOverlay(schemaDir: string, path: string): Overlay {

@@ -1,0 +1,265 @@
+import { spawn } from "node:child_process";
+import { cpSync, realpathSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { installConsumerProject, run, shown, userEnv, writeFiles, type ConsumerProject } from "./support.js";
+
+// The packages as users get them: packed by `npm pack`, installed from the tarballs into a project
+// in the OS temp folder, then used through Node, TypeScript, npx and a bundler. One pack and one
+// install per run, shared by every test below. The timeout guards against hangs of the child
+// processes (tsc, npm, a bundler); it is not a speed target.
+vi.setConfig({ testTimeout: 240_000 });
+const here = fileURLToPath(new URL(".", import.meta.url));
+let project: ConsumerProject;
+beforeAll(async () => {
+  project = await installConsumerProject();
+  cpSync(join(here, "probes.cjs"), join(project.dir, "probes.cjs"));
+}, 600_000);
+afterAll(() => {
+  if (project && !process.env.FLOWSPEC_KEEP_CONSUMER) rmSync(project.dir, { recursive: true, force: true });
+});
+
+const node = (args: string[], cwd = project.dir) => run(process.execPath, args, { cwd });
+/** A bin of the consumer project, through npx: never installed on the fly (`--no`), never looked up in the registry (`--offline`). */
+const npx = (args: string[], cwd = project.dir) => run("npx", ["--no", "--offline", "--", ...args], { cwd });
+
+interface ProbeReport {
+  [entry: string]: { exports: string[]; note: string } | { error: string };
+}
+const failures = (report: ProbeReport) => Object.entries(report).flatMap(([entry, result]) => ("error" in result ? [`${entry}: ${result.error}`] : []));
+
+describe("every entry point of every package", () => {
+  const reports: Partial<Record<"esm" | "cjs", ProbeReport>> = {};
+
+  it("loads as ESM and does something real", async () => {
+    writeFiles(project.dir, { "load.mjs": 'import probes from "./probes.cjs";\nawait probes.runProbes(JSON.parse(process.argv[2]), (entry) => import(entry));\n' });
+    const result = await node(["load.mjs", JSON.stringify(project.entries)]);
+    expect(result.code, shown(result)).toBe(0);
+    reports.esm = JSON.parse(result.stdout) as ProbeReport;
+    expect(Object.keys(reports.esm).sort()).toEqual([...project.entries].sort());
+    expect(failures(reports.esm)).toEqual([]);
+  });
+
+  it("loads as CommonJS without require(esm) (--no-experimental-require-module) and does the same", async () => {
+    writeFiles(project.dir, { "load.cjs": 'require("./probes.cjs").runProbes(JSON.parse(process.argv[2]), require);\n' });
+    const result = await node(["--no-experimental-require-module", "load.cjs", JSON.stringify(project.entries)]);
+    expect(result.code, shown(result)).toBe(0);
+    reports.cjs = JSON.parse(result.stdout) as ProbeReport;
+    expect(failures(reports.cjs)).toEqual([]);
+    // The two builds export the same names.
+    for (const entry of project.entries) {
+      const [esm, cjs] = [reports.esm?.[entry], reports.cjs[entry]];
+      if (esm && "exports" in esm && cjs && "exports" in cjs) expect(cjs.exports, entry).toEqual(esm.exports);
+    }
+  });
+
+  it("keeps instanceof across the ESM and CommonJS builds of every exported error class", async () => {
+    writeFiles(project.dir, { "errors.mjs": ERRORS_SCRIPT });
+    const result = await node(["errors.mjs", JSON.stringify(project.entries)]);
+    expect(result.code, shown(result)).toBe(0);
+    const report = JSON.parse(result.stdout) as Record<string, string>;
+    expect(Object.keys(report).length, "error classes found").toBeGreaterThan(10);
+    expect(Object.entries(report).filter(([, verdict]) => verdict !== "ok")).toEqual([]);
+  });
+});
+
+/**
+ * For each exported class that extends Error: an instance made by the CJS build must be an instance
+ * of the ESM class, and the other way round. Constructors differ, so each is tried with a few
+ * argument lists until one constructs.
+ */
+const ERRORS_SCRIPT = `import { createRequire } from "node:module";
+const require = createRequire(import.meta.url);
+const argumentLists = [["probe"], [[]], ["probe", []], [[], 0, "probe"], ["probe", "file", { line: 1, column: 1 }], ["probe", undefined, []], ["probe", 0, "probe", null, 200, undefined], []];
+function construct(Class) {
+  for (const args of argumentLists) {
+    try { return new Class(...args); } catch {}
+  }
+  throw new Error("no argument list constructs it");
+}
+const report = {};
+for (const entry of JSON.parse(process.argv[2])) {
+  const esm = await import(entry);
+  const cjs = require(entry);
+  for (const [name, Class] of Object.entries(esm)) {
+    if (typeof Class !== "function" || !(Class.prototype instanceof Error)) continue;
+    const key = entry + " " + name;
+    try {
+      const problems = [];
+      if (!(construct(cjs[name]) instanceof Class)) problems.push("a CJS instance is not instanceof the ESM class");
+      if (!(construct(Class) instanceof cjs[name])) problems.push("an ESM instance is not instanceof the CJS class");
+      report[key] = problems.join("; ") || "ok";
+    } catch (error) {
+      report[key] = String(error);
+    }
+  }
+}
+console.log(JSON.stringify(report));
+`;
+
+describe("TypeScript (strict, skipLibCheck: false) importing every entry point", () => {
+  // ESM and CommonJS files in one program per resolution mode; node10 reads `typesVersions`.
+  const modes = {
+    node16: { compilerOptions: { module: "node16", moduleResolution: "node16", lib: ["es2023"] }, files: ["esm.mts", "cjs.cts"] },
+    nodenext: { compilerOptions: { module: "nodenext", moduleResolution: "nodenext", lib: ["es2023"] }, files: ["esm.mts", "cjs.cts"] },
+    bundler: { compilerOptions: { module: "preserve", moduleResolution: "bundler", lib: ["es2023", "dom"] }, files: ["esm.ts", "cjs.cts"] },
+    node10: { compilerOptions: { module: "commonjs", moduleResolution: "node10", lib: ["es2023"] }, files: ["index.ts"] },
+  };
+
+  it.each(Object.keys(modes))("%s", async (mode) => {
+    const { compilerOptions, files } = modes[mode as keyof typeof modes];
+    const imports = project.entries.map((entry, i) => `import * as entry${i} from ${JSON.stringify(entry)};\nvoid entry${i};\n`).join("");
+    const requires = project.entries.map((entry, i) => `import entry${i} = require(${JSON.stringify(entry)});\nvoid entry${i};\n`).join("");
+    const tsconfig = { compilerOptions: { ...compilerOptions, target: "es2022", strict: true, skipLibCheck: false, noEmit: true }, files };
+    writeFiles(join(project.dir, `ts-${mode}`), Object.fromEntries([["tsconfig.json", JSON.stringify(tsconfig, null, 2)], ...files.map((file) => [file, file.endsWith(".cts") ? requires : imports])]));
+    const result = await npx(["tsc", "-p", `ts-${mode}`]);
+    expect(result.code, shown(result)).toBe(0);
+  });
+});
+
+describe("flowspec-codegen in another repository", () => {
+  it("generates from the test's own schemas, builds with a plain tsc, and validates at run time", async () => {
+    const repo = join(project.dir, "other-repo");
+    cpSync(join(here, "other-repo"), repo, { recursive: true });
+    writeFiles(repo, {
+      "package.json": JSON.stringify({ name: "other-repo", private: true, type: "module" }),
+      "tsconfig.json": JSON.stringify({ compilerOptions: { target: "es2022", module: "nodenext", strict: true, declaration: true, rootDir: "src", outDir: "dist" }, include: ["src"] }),
+      "src/main.ts": OTHER_REPO_MAIN,
+    });
+    const generate = await npx(["flowspec-codegen", "--schemas", "schemas/orders", "--out", "src/generated/orders", "--schemas", "schemas/events", "--out", "src/generated/events"], repo);
+    expect(generate.code, shown(generate)).toBe(0);
+    const build = await npx(["tsc"], repo);
+    expect(build.code, shown(build)).toBe(0);
+    const result = await node(["dist/main.js"], repo);
+    expect(result.code, shown(result)).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      order: [],
+      badOrder: ["/customer/email", "/id", "/lines/0/quantity"],
+      event: [],
+      badEvent: ["/payload/subject/id", "/tags/1"],
+      isCustomer: [true, false],
+    });
+  });
+});
+
+const OTHER_REPO_MAIN = `import { isCustomer, validateOrder, type Order } from "./generated/orders/index.js";
+import { validateEvent, type Event } from "./generated/events/index.js";
+
+const order: Order = { id: "ord_1", customer: { email: "a@example.com", address: { country: "DE" } }, lines: [{ sku: "x", quantity: 2 }] };
+const event: Event = { kind: "created", at: "2025-01-01T00:00:00Z", tags: ["a", 1], payload: { subject: { id: "s" } } };
+const paths = (result: { ok: true } | { ok: false; errors: readonly { path: string }[] }) => (result.ok ? [] : result.errors.map((error) => error.path).sort());
+
+console.log(JSON.stringify({
+  order: paths(validateOrder(order)),
+  badOrder: paths(validateOrder({ ...order, id: "x", customer: { email: "not an email" }, lines: [{ sku: "x", quantity: 0 }] })),
+  event: paths(validateEvent(event)),
+  badEvent: paths(validateEvent({ ...event, tags: ["a", "b"], payload: { subject: { id: "" } } })),
+  isCustomer: [isCustomer(order.customer), isCustomer({})],
+}));
+`;
+
+describe("the installed bins through npx", () => {
+  it("resolve to the installed packages, not to the registry or the workspace", async () => {
+    for (const [bin, pkg] of [["flowspec", "@flowspec/cli"], ["flowspec-codegen", "@flowspec/codegen"]] as const) {
+      const where = await run("npx", ["--no", "--offline", "-c", `command -v ${bin}`], { cwd: project.dir });
+      expect(where.code, shown(where)).toBe(0);
+      const manifest = project.packages.find((p) => p.name === pkg)!.manifest;
+      expect(realpathSync(where.stdout.trim())).toBe(realpathSync(join(project.dir, "node_modules", pkg, manifest.bin![bin]!)));
+    }
+  });
+
+  it("flowspec --version, flowspec validate and flowspec-codegen --help", async () => {
+    const version = await npx(["flowspec", "--version"]);
+    expect(version.code, shown(version)).toBe(0);
+    expect(version.stdout.trim()).toBe(project.packages.find((p) => p.name === "@flowspec/cli")!.version);
+
+    writeFiles(project.dir, {
+      "good.flow.json": JSON.stringify({ schema: "https://stepflow.org/schemas/v1/flow.json", steps: [] }),
+      "bad.flow.json": JSON.stringify({ schema: "https://stepflow.org/schemas/v1/flow.json", steps: [{ id: 1 }] }),
+    });
+    const good = await npx(["flowspec", "validate", "good.flow.json"]);
+    expect(good.code, shown(good)).toBe(0);
+    const bad = await npx(["flowspec", "validate", "bad.flow.json"]);
+    expect(bad.code, shown(bad)).toBe(1);
+    expect(bad.stdout + bad.stderr).toContain("/steps/0/id");
+
+    const help = await npx(["flowspec-codegen", "--help"]);
+    expect(help.code, shown(help)).toBe(0);
+    expect(help.stdout).toContain("Usage: flowspec-codegen --schemas DIR --out DIR");
+  });
+
+  it("flowspec stepflow serve runs a .ts components module of a CommonJS project over stdio", async () => {
+    writeFiles(project.dir, {
+      "components.ts": `import { defineServerComponent } from "@flowspec/stepflow/server";
+
+export default {
+  "/greet": defineServerComponent({ description: "Greets by name", handler: (input: { name: string }) => ({ greeting: \`hello \${input.name}\` }) }),
+};
+`,
+    });
+    const child = spawn("npx", ["--no", "--offline", "--", "flowspec", "stepflow", "serve", "components.ts"], { cwd: project.dir, env: userEnv() });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const exchange = async (message: object) => {
+      child.stdin.write(JSON.stringify(message) + "\n");
+      if (!("id" in message)) return undefined;
+      const next = await lines.next();
+      if (next.done) throw new Error(`the server ended without answering ${JSON.stringify(message)}\n--- stderr\n${stderr}`);
+      return JSON.parse(next.value) as unknown;
+    };
+    try {
+      expect(await exchange({ jsonrpc: "2.0", id: 1, method: "initialize", params: { runtime_protocol_version: 1 } })).toEqual({ jsonrpc: "2.0", id: 1, result: { server_protocol_version: 1 } });
+      await exchange({ jsonrpc: "2.0", method: "initialized", params: {} });
+      expect(await exchange({ jsonrpc: "2.0", id: 2, method: "components/list", params: {} })).toMatchObject({ id: 2, result: { components: [{ component: "/greet", description: "Greets by name" }] } });
+    } finally {
+      child.stdin.end();
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((done) => child.once("exit", done));
+        if ((await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000, "running"))])) === "running") child.kill();
+      }
+    }
+  });
+});
+
+describe("browser bundles of single validators (esbuild, minified, platform browser)", () => {
+  // Budgets, in bytes of minified output. Every `/validate` subpath must have a row.
+  const budgets: Record<string, [validator: string, maxBytes: number]> = {
+    "@flowspec/stepflow/validate": ["validateFlow", 60_000],
+    "@flowspec/agent-service/validate": ["validateCursor", 40_000],
+    "@flowspec/agents-json/validate": ["validateAgentsJson", 45_000],
+    "@flowspec/apflow/validate": ["validateTask", 20_000],
+  };
+
+  it("every /validate subpath has a budget", () => {
+    expect(project.entries.filter((entry) => entry.endsWith("/validate")).sort()).toEqual(Object.keys(budgets).sort());
+  });
+
+  it.each(Object.entries(budgets))("%s: %s", async (entry, [validator, maxBytes]) => {
+    writeFiles(project.dir, { "bundle.mjs": BUNDLE_SCRIPT });
+    const result = await node(["bundle.mjs", entry, validator]);
+    expect(result.code, shown(result)).toBe(0);
+    const { bytes, nodeBuiltins, dynamicCode } = JSON.parse(result.stdout) as { bytes: number; nodeBuiltins: string[]; dynamicCode: string[] };
+    expect({ nodeBuiltins, dynamicCode }).toEqual({ nodeBuiltins: [], dynamicCode: [] });
+    expect(bytes, `${validator} alone is ${bytes} bytes minified`).toBeLessThanOrEqual(maxBytes);
+  });
+});
+
+/** Bundles one named export for the browser and reports its size, any Node builtin it reached, and any eval or Function constructor in it. */
+const BUNDLE_SCRIPT = `import { build } from "esbuild";
+import { builtinModules } from "node:module";
+const [entry, name] = process.argv.slice(2);
+const result = await build({
+  stdin: { contents: "export { " + name + " } from " + JSON.stringify(entry) + ";", resolveDir: process.cwd(), sourcefile: "entry.js" },
+  bundle: true, minify: true, platform: "browser", format: "esm", write: false, metafile: true, logLevel: "silent",
+});
+const code = result.outputFiles[0].text;
+const builtins = new Set(builtinModules);
+console.log(JSON.stringify({
+  bytes: result.outputFiles[0].contents.length,
+  nodeBuiltins: Object.keys(result.metafile.inputs).filter((input) => input.startsWith("node:") || builtins.has(input)),
+  dynamicCode: code.match(/\\beval\\s*\\(|\\bnew Function\\b|\\bFunction\\s*\\(/g) ?? [],
+}));
+`;
