@@ -44,7 +44,7 @@ describe.each([
 ])("$what", ({ compiled, ajv, document, validate }) => {
   const ITEMS = 80_000;
 
-  it("keeps 100 errors and counts every one, in well under a second per 80,000 items", () => {
+  it("keeps 100 errors and counts every one, in linear time (the quadratic code took minutes here)", () => {
     // ajv's count for the whole document, from small ones: the errors outside the items, plus each item's.
     const outside = ajvCount(ajv(), document(0));
     const perItem = ajvCount(ajv(), document(1)) - outside;
