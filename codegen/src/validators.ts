@@ -2,7 +2,6 @@ import { _, Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import * as runtimeAjv from "@flowspec/runtime/ajv";
-import { formats } from "@flowspec/runtime/ajv";
 import { DEFAULT_MAX_ERRORS } from "@flowspec/runtime/validation";
 import type { SchemaGraph } from "./bundle.js";
 import type { SchemaFile } from "./schema-set.js";
@@ -10,6 +9,9 @@ import { forEachSchema } from "./walk.js";
 
 /** Where generated validators import their run-time helpers from (see `@flowspec/runtime/ajv`). */
 export const RUNTIME_MODULE = "@flowspec/runtime/ajv";
+
+/** The format checks codegen registers, as generated code imports them one by one at run time. */
+const { formats } = runtimeAjv;
 
 /** ajv's `require()`s of its run-time helpers, and the export of the runtime module each becomes. */
 const RUNTIME_IMPORTS: Record<string, string> = {
