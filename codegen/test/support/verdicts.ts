@@ -127,6 +127,8 @@ function mutate(document: unknown, m: Mutation, pool: readonly unknown[], keys: 
   // Copies: the document is changed in place, and fast-check reuses the values it generated.
   const fromPool = pool.length > 0 ? structuredClone(pool[m.pick % pool.length]) : null;
   const generated = structuredClone(m.value);
+  // As text (for a key, a character): JSON, since a generated object may have no prototype to make a string with.
+  const text = typeof m.value === "string" ? m.value : (JSON.stringify(m.value) ?? "");
   const at = (list: Place[]) => list[m.at % list.length]!;
   const replace = ({ parent, key }: Place, by: unknown) => {
     if (parent === undefined) return by;
@@ -147,7 +149,7 @@ function mutate(document: unknown, m: Mutation, pool: readonly unknown[], keys: 
       const { value } = at(containers);
       const added = m.pick % 2 === 0 ? generated : fromPool;
       if (Array.isArray(value)) value.push(added);
-      else (value as Record<string, unknown>)[keys.length > 0 && m.pick % 4 !== 0 ? keys[m.pick % keys.length]! : String(m.value)] = added;
+      else (value as Record<string, unknown>)[keys.length > 0 && m.pick % 4 !== 0 ? keys[m.pick % keys.length]! : text] = added;
       return document;
     }
     case 2: // a value of another type
@@ -164,10 +166,10 @@ function mutate(document: unknown, m: Mutation, pool: readonly unknown[], keys: 
     case 5: {
       // a string edited by a character
       const place = at(strings);
-      const text = place.value as string;
-      const char = String(m.value).slice(0, 1) || " ";
-      const i = m.pick % (text.length + 1);
-      const edits = [text.slice(0, i) + text.slice(i + 1), text.slice(0, i) + char + text.slice(i), text.slice(0, i) + char + text.slice(i + 1), text.toUpperCase(), `${text}${text}`];
+      const value = place.value as string;
+      const char = text.slice(0, 1) || " ";
+      const i = m.pick % (value.length + 1);
+      const edits = [value.slice(0, i) + value.slice(i + 1), value.slice(0, i) + char + value.slice(i), value.slice(0, i) + char + value.slice(i + 1), value.toUpperCase(), `${value}${value}`];
       return replace(place, edits[m.pick % edits.length]);
     }
     case 6: {
