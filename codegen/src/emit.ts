@@ -45,16 +45,6 @@ export interface VariantOutput {
   typesModule: string;
 }
 
-/** `validators.<variant>.d.ts`: one `CompiledValidator` per root. */
-export function validatorsDeclaration(variant: VariantOutput): string {
-  return [
-    `import type { CompiledValidator } from "@flowspec/runtime/validation";`,
-    "",
-    ...variant.graph.roots.map((root) => `export declare const ${root.name}: CompiledValidator;`),
-    "",
-  ].join("\n");
-}
-
 /**
  * `json-schemas.<variant>.ts`: the self-contained JSON Schema of each root, as JSON text. Text
  * costs next to nothing to load; `XSchema.jsonSchema` parses it on first use.

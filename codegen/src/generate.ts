@@ -1,7 +1,7 @@
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { readConfig, type CodegenConfig } from "./config.js";
 import { buildGraph, bundleRoot, pascalCase, type RootSpec } from "./bundle.js";
-import { formatCode, header, indexModule, jsonSchemasModule, validatorsDeclaration, type GeneratedFile, type Provenance, type VariantOutput } from "./emit.js";
+import { formatCode, header, indexModule, jsonSchemasModule, type GeneratedFile, type Provenance, type VariantOutput } from "./emit.js";
 import { readSchemaFiles, type SchemaFile } from "@flowspec/schema-diff/schema-files";
 import { applyOverlays, readOverlay } from "./schema-set.js";
 import { generateTypes } from "./types.js";
@@ -78,14 +78,11 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
       content: header(provenance, `Self-contained JSON Schemas of the ${setName} roots (${name} variant).`) + (await formatCode(jsonSchemasModule(variant, bundles), "typescript")),
     });
     out.push({
-      path: `validators.${name}.js`,
+      // TypeScript, so that a plain `tsc` emits it beside the rest (it would not copy a `.js`).
+      path: `validators.${name}.ts`,
       // Not run through prettier: ajv's own line-broken output is deterministic and a third smaller,
       // and every program that validates parses this file at start-up.
       content: header(provenance, `Standalone ajv validators of the ${setName} roots (${name} variant); they compile nothing at run time.`) + generateValidators(variantFiles, graph, { keywords, formats: annotationFormats }) + "\n",
-    });
-    out.push({
-      path: `validators.${name}.d.ts`,
-      content: header(provenance, `Declarations for validators.${name}.js.`) + (await formatCode(validatorsDeclaration(variant), "typescript")),
     });
   }
 

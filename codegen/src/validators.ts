@@ -1,18 +1,21 @@
 import { _, Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
-import { formats } from "@flowspec/runtime/ajv";
+import * as runtimeAjv from "@flowspec/runtime/ajv";
+import { DEFAULT_MAX_ERRORS } from "@flowspec/runtime/validation";
 import type { SchemaGraph } from "./bundle.js";
 import { forEachSchema, type SchemaFile } from "@flowspec/schema-diff/schema-files";
 
 /** Where generated validators import their run-time helpers from (see `@flowspec/runtime/ajv`). */
 export const RUNTIME_MODULE = "@flowspec/runtime/ajv";
 
-/** ajv's `require()`s, and the export of the runtime module each becomes. */
+/** The format checks codegen registers, as generated code imports them one by one at run time. */
+const { formats } = runtimeAjv;
+
+/** ajv's `require()`s of its run-time helpers, and the export of the runtime module each becomes. */
 const RUNTIME_IMPORTS: Record<string, string> = {
   'require("ajv/dist/runtime/equal").default': "equal",
   'require("ajv/dist/runtime/ucs2length").default': "ucs2length",
-  [`require("${RUNTIME_MODULE}").formats`]: "formats",
 };
 
 export interface ValidatorOptions {
@@ -84,23 +87,27 @@ export function generateValidators(files: readonly SchemaFile[], graph: SchemaGr
       throw new Error(`${root.file.path}#${root.pointer} (root ${root.name}) does not compile in strict mode: ${message}${whereIs(files, message)}`);
     }
   }
-  return exportWithoutShadowing(decideLengthsByUnits(rewriteRequires(standaloneCode(ajv, exports))));
+  return typedExports(limitErrors(markPure(decideLengthsByUnits(rewriteRequires(standaloneCode(ajv, exports))))));
 }
 
 /**
- * ajv exports each validator as `export const <Root> = validateN;`, which declares `<Root>` in the
- * module: a root named `Array`, `Object` or `RegExp` would hide the global that ajv's code calls
- * (`Array.isArray(data)`, `new RegExp(...)`) and break every validator of the file. When the name
- * is used anywhere else in the code (outside string literals), the export becomes
- * `export { validateN as <Root> };`, which declares nothing; other exports are left as they are.
+ * The module as TypeScript that builds with a plain `tsc` under any settings: the file is
+ * `// @ts-nocheck` (ajv's code is untyped JavaScript) and each export is typed `CompiledValidator`,
+ * which is all a declaration file then says of it. ajv exports each validator as
+ * `export const <Root> = validateN;`, which declares `<Root>` in the module: a root named `Array`,
+ * `Object` or `RegExp` would hide the global that ajv's code calls (`Array.isArray(data)`,
+ * `new RegExp(...)`) and break every validator of the file. When the name is used anywhere else in
+ * the code (outside string literals), it is declared as `<Root>_` (no root or ajv name ends in `_`)
+ * and exported under its own name; other exports are left as they are.
  */
-export function exportWithoutShadowing(code: string): string {
+export function typedExports(code: string): string {
   const outsideStrings = code.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
   // Root names are identifiers of letters and digits (see pascalCase and codegen.json's check).
-  return code.replace(/^export const ([A-Za-z]\w*) = (validate\d+);$/gm, (line, name: string, validate: string) => {
+  const body = code.replace(/^export const ([A-Za-z]\w*) = (validate\d+);$/gm, (_line, name: string, validate: string) => {
     const uses = outsideStrings.match(new RegExp(`(?<![\\w$.])${name}(?![\\w$])`, "g"))?.length ?? 0;
-    return uses > 1 ? `export { ${validate} as ${name} };` : line;
+    return uses > 1 ? `const ${name}_: CompiledValidator = ${validate};\nexport { ${name}_ as ${name} };` : `export const ${name}: CompiledValidator = ${validate};`;
   });
+  return `// @ts-nocheck\nimport type { CompiledValidator } from "@flowspec/runtime/validation";\n${body}`;
 }
 
 /**
@@ -139,11 +146,15 @@ function standaloneCode(ajv: Ajv, refs: Record<string, string>): string {
   return (fn as unknown as (ajv: Ajv, refs: Record<string, string>) => string)(ajv, refs);
 }
 
-/** Replaces each `require()` ajv emitted by an import from the runtime module; anything else is an error. */
+/**
+ * Replaces each `require()` ajv emitted by a named import from the runtime module (a format by its
+ * own export, so that a bundle keeps only the formats it uses); anything else is an error.
+ */
 export function rewriteRequires(code: string): string {
   const used = new Set<string>();
-  const rewritten = code.replace(/require\(("[^"]+")\)(\.[A-Za-z_$][\w$]*)?/g, (match) => {
-    const name = RUNTIME_IMPORTS[match];
+  const formatsRequire = `require("${RUNTIME_MODULE}").formats`;
+  const rewritten = code.replace(/require\(("[^"]+")\)(?:\.[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"]+"\])?)?/g, (match) => {
+    const name = match.startsWith(formatsRequire) ? formatExport(match.slice(formatsRequire.length)) : RUNTIME_IMPORTS[match];
     if (!name) throw new Error(`ajv emitted ${match}, which codegen has no import for`);
     used.add(name);
     return name;
@@ -152,6 +163,108 @@ export function rewriteRequires(code: string): string {
   const imports = used.size > 0 ? `import { ${[...used].sort().join(", ")} } from "${RUNTIME_MODULE}";\n` : "";
   return imports + rewritten.replace(/^"use strict";/, "");
 }
+
+/**
+ * The runtime module's export of a format ajv reached as `formats.name` or `formats["a-name"]`: its
+ * name in camelCase plus `Format` (`dateTimeFormat`), checked against the module itself.
+ */
+function formatExport(access: string): string | undefined {
+  const name = /^\.([A-Za-z_$][\w$]*)$/.exec(access)?.[1] ?? /^\["([^"]+)"\]$/.exec(access)?.[1];
+  if (name === undefined) return undefined;
+  const exportName = name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase()) + "Format";
+  const value = (runtimeAjv as Record<string, unknown>)[exportName];
+  if (value === undefined || value !== (formats as Record<string, unknown>)[name]) {
+    throw new Error(`format "${name}" has no export ${exportName} in ${RUNTIME_MODULE}`);
+  }
+  return exportName;
+}
+
+/**
+ * Marks what ajv builds at the top of the module from a call, a pattern's `new RegExp(...)`, as pure:
+ * a bundler may then drop it with the validators that use it, instead of keeping it (and them) for
+ * its possible side effects.
+ */
+export function markPure(code: string): string {
+  return code.replace(/^(const pattern\d+ = )new RegExp\(/gm, "$1/* @__PURE__ */ new RegExp(");
+}
+
+/**
+ * Makes error collection linear and bounded, without changing a verdict. ajv gathers errors in
+ * `vErrors` and counts them in `errors`, and decides validity by that count alone; but it appends a
+ * called validator's errors with `vErrors.concat(...)`, a copy of all the earlier ones per failing
+ * item (quadratic: 80,000 bad array items took 26 s), and it keeps every error.
+ *
+ * Rewritten, each validator takes `maxErrors` (default `DEFAULT_MAX_ERRORS`) in its context
+ * argument, passes it to the validators it calls, and stores at most that many error objects while
+ * `errors` still counts every one: `vErrors` is always the first `min(errors, maxErrors)` errors of
+ * what ajv would hold. Pushes stop at the cap; a callee's errors are appended up to it and its count
+ * (`validateN.errorCount`, set beside `validateN.errors`) is added; ajv's resets of the count
+ * (`vErrors.length = _errsN` after a failed `anyOf` branch, an `if`, a `not`) shorten the array only
+ * when it is longer. Every statement of ajv's that touches `vErrors` must be one of these forms, or
+ * generation fails: a form codegen does not know could otherwise break the count.
+ */
+export function limitErrors(code: string): string {
+  const expect = (what: string, replaced: number, total: number) => {
+    if (replaced !== total) throw new Error(`ajv emitted ${total - replaced} ${what} of a form codegen does not know`);
+  };
+  let count = 0;
+  let rewritten = code.replace(/^function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data(, dynamicAnchors=\{\})?\}=\{\}\)\{$/gm, (_m, name: string, dynamic = "") => {
+    count++;
+    return `function ${name}(data, {instancePath="", parentData, parentDataProperty, rootData=data${dynamic}, maxErrors=${DEFAULT_MAX_ERRORS}}={}){`;
+  });
+  expect("validator function(s)", count, code.match(/^(?:async )?function /gm)?.length ?? 0);
+  // The context of every call of another validator ends in `rootData}` (or `rootData,dynamicAnchors}`).
+  rewritten = rewritten.replace(/,rootData(,dynamicAnchors)?\}/g, ",rootData$1,maxErrors}");
+  count = 0;
+  rewritten = rewritten.replace(/^else \{\nvErrors\.push\((err\d+)\);\n\}$/gm, (_m, err: string) => {
+    count++;
+    return `else if(errors < maxErrors){\nvErrors.push(${err});\n}`;
+  });
+  expect("push(es) of an error", count, code.match(/vErrors\.push\(/g)?.length ?? 0);
+  count = 0;
+  rewritten = rewritten.replace(
+    /^vErrors = vErrors === null \? (validate\d+|wrapper\d+\.validate|_v\d+)\.errors : vErrors\.concat\(\1\.errors\);\nerrors = vErrors\.length;$/gm,
+    (_m, callee: string) => {
+      count++;
+      return [
+        "if(vErrors === null){",
+        `vErrors = ${callee}.errors;`,
+        "}",
+        "else {",
+        `for(const err of ${callee}.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}`,
+        "}",
+        `errors += ${callee}.errorCount;`,
+      ].join("\n");
+    },
+  );
+  expect("append(s) of a called validator's errors", count, code.match(/vErrors\.concat\(/g)?.length ?? 0);
+  rewritten = rewritten.replace(/^vErrors\.length = (_errs\d+);$/gm, "if(vErrors.length > $1){\nvErrors.length = $1;\n}");
+  count = 0;
+  rewritten = rewritten.replace(/^(validate\d+)\.errors = (vErrors|null|\[.*\]);$/gm, (line, name: string, value: string) => {
+    count++;
+    const errorCount = value === "vErrors" ? "errors" : value === "null" ? "0" : "1";
+    return `${line}\n${name}.errorCount = ${errorCount};`;
+  });
+  expect("result(s)", count, code.match(/\.errors = /g)?.length ?? 0);
+  const unknown = rewritten.split("\n").filter((line) => line.includes("vErrors") && !KNOWN_ERROR_LINES.some((known) => known.test(line)));
+  if (unknown.length > 0) throw new Error(`ajv emitted error handling codegen does not know: ${unknown.slice(0, 3).join(" | ")}`);
+  return rewritten;
+}
+
+/** Every statement about `vErrors` that `limitErrors` leaves, so none escapes it. */
+const KNOWN_ERROR_LINES = [
+  /^let vErrors = null;$/,
+  /^if\(vErrors === null\)\{$/,
+  /^vErrors = \[err\d+\];$/,
+  /^vErrors\.push\(err\d+\);$/,
+  /^vErrors = (?:validate\d+|wrapper\d+\.validate|_v\d+)\.errors;$/,
+  /^for\(const err of (?:validate\d+|wrapper\d+\.validate|_v\d+)\.errors\)\{if\(vErrors\.length >= maxErrors\)\{break;\} vErrors\.push\(err\);\}$/,
+  /^if\(vErrors !== null\)\{$/,
+  /^if\(vErrors\.length > _errs\d+\)\{$/,
+  /^vErrors\.length = _errs\d+;$/,
+  /^vErrors = null;$/,
+  /^validate\d+\.errors = vErrors;$/,
+];
 
 /**
  * ajv checks `maxLength` and `minLength` by counting code points with `ucs2length`, a loop over

@@ -34,7 +34,7 @@ async function generateFolder(files: Record<string, object>, options: { dialect?
   const out = join(dir, "out");
   const { files: generated } = await generate({ schemaDir: join(dir, "schemas"), outDir: out });
   writeGenerated(generated, out);
-  const validators = (await import(pathToFileURL(join(out, "validators.default.js")).href)) as Validators;
+  const validators = (await import(pathToFileURL(join(out, "validators.default.ts")).href)) as Validators;
   const text = (path: string) => generated.find((f) => f.path === path)!.content;
   return { dir, out, types: text("types.ts"), validators, files, $schema };
 }
@@ -279,5 +279,54 @@ describe("codegen on users' schemas", () => {
     const bundled = JSON.parse(((await import(pathToFileURL(join(generated.out, "json-schemas.default.ts")).href)) as Record<string, string>).Order!);
     const check = (dialect === DRAFT_07 ? new Ajv({ strict: false }) : new Ajv2020({ strict: false })).compile(bundled);
     expect([{ code: "AB", again: 1 }, { code: "ab" }, { again: "x" }].map((sample) => check(sample))).toEqual(codegen);
+  });
+});
+
+describe("the cap on errors (maxErrors) on users' schemas", () => {
+  // Every keyword whose code resets ajv's error count (anyOf, oneOf, not, if, contains), reached
+  // inline, through $refs and recursively, so that errors pile up both before and inside them.
+  const files = {
+    "item.json": {
+      title: "Item",
+      type: "object",
+      required: ["id"],
+      properties: {
+        id: { type: "string", minLength: 2 },
+        either: { anyOf: [{ type: "string" }, { $ref: "#" }, { type: "array", items: { type: "integer" } }] },
+        one: { oneOf: [{ type: "integer" }, { type: "number", minimum: 0 }, { $ref: "#" }] },
+        never: { not: { type: "string" } },
+        rule: { if: { type: "string" }, then: { minLength: 3 }, else: { type: "array", items: { $ref: "#" } } },
+        bag: { type: "array", contains: { type: "string" }, items: { type: ["string", "integer"] } },
+        kids: { type: "array", items: { $ref: "#" } },
+      },
+      additionalProperties: false,
+    },
+  };
+  const item = (n: number, bad: unknown): Record<string, unknown> => ({ id: "x", either: n > 0 ? [1.5, "a", bad] : bad, one: bad, never: "s", rule: [bad, {}], bag: [1, 2.5, {}], kids: Array.from({ length: n }, () => bad), extra: 1 });
+  const samples = [
+    { id: "ok", either: "s", one: 1.5, never: 1, rule: "long", bag: ["a"], kids: [] },
+    item(0, 1),
+    item(3, {}),
+    item(2, item(2, { id: 1 })),
+    item(5, [item(1, null)]),
+    { id: "ok", one: 2 }, // two oneOf branches pass
+    { id: "ok", either: { id: 1, kids: [{}, {}] } },
+  ];
+
+  it("keeps the first maxErrors of ajv's errors, counts them all, and never changes a verdict", async () => {
+    const generated = await generateFolder(files);
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
+    const reference = ajv.compile(files["item.json"]);
+    const compiled = generated.validators.Item! as ((data: unknown, context?: { maxErrors?: number }) => boolean) & { errors: unknown[] | null; errorCount: number };
+    for (const sample of samples) {
+      const valid = reference(sample);
+      const all = reference.errors ?? [];
+      for (const maxErrors of [1, 2, 3, 5, 8, 13, 100, Infinity]) {
+        expect(compiled(sample, { maxErrors }), `verdict with maxErrors ${maxErrors}`).toBe(valid);
+        expect(compiled.errorCount).toBe(all.length);
+        expect(compiled.errors ?? []).toEqual(all.slice(0, maxErrors));
+      }
+    }
   });
 });

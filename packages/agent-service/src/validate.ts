@@ -5,7 +5,7 @@
  * When the modes agree, an invalid input is reported by its own mode's schema only: the `oneOf`'s other
  * branches would add errors such as `/input/mode: must equal "tool"` to an agent run.
  */
-import { ValidationError, type Assert, type Validate, type ValidationIssue, type ValidationResult } from "@flowspec/runtime/validation";
+import { ValidationError, type Assert, type Validate, type ValidateOptions, type ValidationIssue, type ValidationResult } from "@flowspec/runtime/validation";
 import * as generated from "./generated/index.js";
 import type * as T from "./generated/index.js";
 
@@ -55,47 +55,52 @@ const VALID_INPUT: Record<T.TaskResourceType, object> = {
   mcp_server: { mode: "mcp_server", clientInfo: {}, clientCapabilities: {} },
 };
 
+type Failure = Extract<ValidationResult<unknown>, { ok: false }>;
+
 /** The errors of a value whose `input.mode` equals its `resourceType`: the rest by `validate`, the input by its mode's schema. */
-function sameModeIssues(value: unknown, validate: Validate<unknown>, inputs: InputValidators): ValidationIssue[] | undefined {
+function sameModeFailure(value: unknown, validate: Validate<unknown>, inputs: InputValidators, options: ValidateOptions | undefined): Failure | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { resourceType, input } = value as { resourceType?: unknown; input?: unknown };
   if (typeof resourceType !== "string" || !Object.hasOwn(inputs, resourceType)) return undefined;
   if (typeof input !== "object" || input === null || (input as { mode?: unknown }).mode !== resourceType) return undefined;
   const mode = resourceType as T.TaskResourceType;
-  const rest = validate({ ...value, input: VALID_INPUT[mode] });
-  const own = inputs[mode](input);
+  const rest = validate({ ...value, input: VALID_INPUT[mode] }, options);
+  const own = inputs[mode](input, options);
   // Only the stand-in's surroundings count: should a schema change make it invalid, its own errors are not the caller's.
   const outside = (issue: ValidationIssue) => issue.path !== "/input" && !issue.path.startsWith("/input/");
   const issues = [
     ...(rest.ok ? [] : rest.errors.filter(outside)),
     ...(own.ok ? [] : own.errors.map((issue) => ({ ...issue, path: `/input${issue.path}` }))),
   ];
-  return issues.length > 0 ? issues : undefined;
+  if (issues.length === 0) return undefined;
+  const omittedErrors = (rest.ok ? 0 : (rest.omittedErrors ?? 0)) + (own.ok ? 0 : (own.omittedErrors ?? 0));
+  return omittedErrors > 0 ? { ok: false, errors: issues, omittedErrors } : { ok: false, errors: issues };
 }
 
 function withInputModeCheck<V>(validate: Validate<V>, inputs: InputValidators): Validate<V> {
-  return (value): ValidationResult<V> => {
-    const result = validate(value);
+  return (value, options): ValidationResult<V> => {
+    const result = validate(value, options);
     if (result.ok) return result;
     const issue = inputModeIssue(value);
-    if (issue) return { ok: false, errors: [issue, ...result.errors] };
-    const issues = sameModeIssues(value, validate, inputs);
-    return issues ? { ok: false, errors: issues } : result;
+    if (issue) return { ...result, errors: [issue, ...result.errors] };
+    return sameModeFailure(value, validate, inputs, options) ?? result;
   };
 }
 
 function assertFrom<V>(validate: Validate<V>, typeName: string): Assert<V> {
-  return (value) => {
-    const result = validate(value);
-    if (!result.ok) throw new ValidationError(typeName, result.errors);
+  return (value, options) => {
+    const result = validate(value, options);
+    if (!result.ok) throw new ValidationError(typeName, result.errors, result.omittedErrors);
   };
 }
 
-export const validateRun: Validate<T.Run> = withInputModeCheck(generated.validateRun, STRICT_INPUTS);
-export const validateRunResponse: Validate<T.Run> = withInputModeCheck(generated.validateRunResponse, RESPONSE_INPUTS);
-export const validateCreateRunCommand: Validate<T.CreateRunCommand> = withInputModeCheck(generated.validateCreateRunCommand, STRICT_INPUTS);
-export const validateCreateRunCommandResponse: Validate<T.CreateRunCommand> = withInputModeCheck(generated.validateCreateRunCommandResponse, RESPONSE_INPUTS);
-export const assertRun: Assert<T.Run> = assertFrom(validateRun, "Run");
-export const assertRunResponse: Assert<T.Run> = assertFrom(validateRunResponse, "RunResponse");
-export const assertCreateRunCommand: Assert<T.CreateRunCommand> = assertFrom(validateCreateRunCommand, "CreateRunCommand");
-export const assertCreateRunCommandResponse: Assert<T.CreateRunCommand> = assertFrom(validateCreateRunCommandResponse, "CreateRunCommandResponse");
+// Each wrapper is made by a call marked pure, so that a bundle without it drops it (and the
+// validators it holds): a bare top-level call counts as a side effect.
+export const validateRun: Validate<T.Run> = /* @__PURE__ */ withInputModeCheck(generated.validateRun, STRICT_INPUTS);
+export const validateRunResponse: Validate<T.Run> = /* @__PURE__ */ withInputModeCheck(generated.validateRunResponse, RESPONSE_INPUTS);
+export const validateCreateRunCommand: Validate<T.CreateRunCommand> = /* @__PURE__ */ withInputModeCheck(generated.validateCreateRunCommand, STRICT_INPUTS);
+export const validateCreateRunCommandResponse: Validate<T.CreateRunCommand> = /* @__PURE__ */ withInputModeCheck(generated.validateCreateRunCommandResponse, RESPONSE_INPUTS);
+export const assertRun: Assert<T.Run> = /* @__PURE__ */ assertFrom(validateRun, "Run");
+export const assertRunResponse: Assert<T.Run> = /* @__PURE__ */ assertFrom(validateRunResponse, "RunResponse");
+export const assertCreateRunCommand: Assert<T.CreateRunCommand> = /* @__PURE__ */ assertFrom(validateCreateRunCommand, "CreateRunCommand");
+export const assertCreateRunCommandResponse: Assert<T.CreateRunCommand> = /* @__PURE__ */ assertFrom(validateCreateRunCommandResponse, "CreateRunCommandResponse");

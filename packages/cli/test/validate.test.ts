@@ -85,6 +85,21 @@ describe("flowspec validate", () => {
     rmSync(dir, { recursive: true });
   });
 
+  it("says how many errors it left out past the first 100, in text and JSON", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "flowspec-validate-"));
+    const steps = Array.from({ length: 150 }, (_, i) => ({ id: `s${i}` }));
+    writeFileSync(join(dir, "many.json"), JSON.stringify({ schema: "https://stepflow.org/schemas/v1/flow.json", steps }));
+    const run = await flowspec("validate", join(dir, "many.json"));
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1 + 100 + 1);
+    expect(lines.at(-1)).toBe(`  ${join(dir, "many.json")}: … and 50 more`);
+    const json = JSON.parse((await flowspec("validate", "--format", "json", join(dir, "many.json"))).stdout);
+    expect(json.files[0].errors).toHaveLength(100);
+    expect(json.files[0].omittedErrors).toBe(50);
+    rmSync(dir, { recursive: true });
+  });
+
   it("lists the kinds in --help", async () => {
     const run = await flowspec("validate", "--help");
     expect(run.code).toBe(0);

@@ -3,6 +3,7 @@ export {
   createGuard,
   createStandardSchema,
   createValidate,
+  DEFAULT_MAX_ERRORS,
   formatIssues,
   isThenable,
   issuesFromAjv,
@@ -16,6 +17,7 @@ export {
   type Guard,
   type JsonSchemaDialect,
   type Validate,
+  type ValidateOptions,
   type ValidationIssue,
   type ValidationResult,
 } from "./validation.js";

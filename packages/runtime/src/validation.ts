@@ -15,20 +15,42 @@ export interface ValidationIssue {
 
 export type ValidationResult<T> =
   | { ok: true; value: T }
-  | { ok: false; errors: ValidationIssue[] };
+  | {
+      ok: false;
+      /** The issues of the first `maxErrors` errors found, in the order they were found. */
+      errors: ValidationIssue[];
+      /** How many errors were found past `maxErrors` and left out (absent when none were). */
+      omittedErrors?: number;
+    };
+
+/** How many errors generated validators keep by default; they count the rest. */
+export const DEFAULT_MAX_ERRORS = 100;
+
+export interface ValidateOptions {
+  /**
+   * The most errors to keep (a positive integer, or `Infinity` for all; default 100). Those found
+   * past it are only counted (`omittedErrors`), which keeps a document with many bad items cheap to
+   * reject. The verdict never depends on it.
+   */
+  maxErrors?: number;
+}
 
 /**
  * A validator function as ajv standalone code emits it: returns a boolean and leaves the errors of
- * the last call on its `errors` property.
+ * the last call on its `errors` property. Generated validators also take `maxErrors` in their
+ * second argument (ajv's context object), keep at most that many errors, and count all of them in
+ * `errorCount`.
  */
 export interface CompiledValidator {
-  (value: unknown): boolean;
+  (value: unknown, context?: { maxErrors?: number }): boolean;
   errors?: AjvErrorObject[] | null;
+  /** Every error the last call found, also those past `maxErrors` (when absent: `errors.length`). */
+  errorCount?: number;
 }
 
-export type Validate<T> = (value: unknown) => ValidationResult<T>;
+export type Validate<T> = (value: unknown, options?: ValidateOptions) => ValidationResult<T>;
 export type Guard<T> = (value: unknown) => value is T;
-export type Assert<T> = (value: unknown) => asserts value is T;
+export type Assert<T> = (value: unknown, options?: ValidateOptions) => asserts value is T;
 
 /** Thrown by `assertX` functions; the message lists every issue as `JSON Pointer: message`. */
 export class ValidationError extends Error {
@@ -37,28 +59,58 @@ export class ValidationError extends Error {
     /** The name of the type that was expected, such as `Flow`. */
     readonly typeName: string,
     readonly errors: readonly ValidationIssue[],
+    /** How many errors were found past `maxErrors` and left out of `errors`. */
+    readonly omittedErrors = 0,
   ) {
-    super(`Invalid ${typeName}:\n${formatIssues(errors)}`);
+    super(`Invalid ${typeName}:\n${formatIssues(errors, omittedErrors)}`);
   }
 }
 
-/** Formats issues one per line as `  /path: message`, with `(root)` for the empty pointer. */
-export function formatIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((issue) => `  ${issue.path || "(root)"}: ${issue.message}`).join("\n");
+/**
+ * Formats issues one per line as `  /path: message`, with `(root)` for the empty pointer, and a last
+ * line `  … and N more` for errors left out past `maxErrors`.
+ */
+export function formatIssues(issues: readonly ValidationIssue[], omittedErrors = 0): string {
+  const lines = issues.map((issue) => `  ${issue.path || "(root)"}: ${issue.message}`);
+  if (omittedErrors > 0) lines.push(`  ${moreErrors(omittedErrors)}`);
+  return lines.join("\n");
+}
+
+const moreErrors = (omitted: number) => `… and ${omitted} more`;
+
+/** The context passed to a compiled validator for `options`, after checking them. */
+function contextOf(options: ValidateOptions | undefined): { maxErrors?: number } | undefined {
+  const maxErrors = options?.maxErrors;
+  if (maxErrors === undefined) return undefined;
+  if (!(maxErrors === Infinity || (Number.isInteger(maxErrors) && maxErrors >= 1))) {
+    throw new RangeError(`maxErrors must be a positive integer or Infinity, got ${typeof maxErrors === "number" ? maxErrors : JSON.stringify(maxErrors)}`);
+  }
+  return { maxErrors };
+}
+
+/** The failure a compiled validator's last call leaves: its issues, and how many errors it left out. */
+function failureOf(compiled: CompiledValidator): { ok: false; errors: ValidationIssue[]; omittedErrors?: number } {
+  const errors = issuesFromAjv(compiled.errors);
+  const omittedErrors = (compiled.errorCount ?? 0) - (compiled.errors?.length ?? 0);
+  return omittedErrors > 0 ? { ok: false, errors, omittedErrors } : { ok: false, errors };
 }
 
 export function createValidate<T>(compiled: CompiledValidator): Validate<T> {
-  return (value) =>
-    compiled(value) ? { ok: true, value: value as T } : { ok: false, errors: issuesFromAjv(compiled.errors) };
+  return (value, options) => (compiled(value, contextOf(options)) ? { ok: true, value: value as T } : failureOf(compiled));
 }
 
+// A guard needs the verdict only, which never depends on how many errors are kept.
+const GUARD_CONTEXT = { maxErrors: 1 };
+
 export function createGuard<T>(compiled: CompiledValidator): Guard<T> {
-  return (value): value is T => compiled(value);
+  return (value): value is T => compiled(value, GUARD_CONTEXT);
 }
 
 export function createAssert<T>(compiled: CompiledValidator, typeName: string): Assert<T> {
-  return (value) => {
-    if (!compiled(value)) throw new ValidationError(typeName, issuesFromAjv(compiled.errors));
+  return (value, options) => {
+    if (compiled(value, contextOf(options))) return;
+    const failure = failureOf(compiled);
+    throw new ValidationError(typeName, failure.errors, failure.omittedErrors);
   };
 }
 
@@ -111,7 +163,11 @@ export function createStandardSchema<T>(
       vendor: "flowspec",
       validate(value) {
         const result = validate(value);
-        return result.ok ? { value: result.value } : { issues: result.errors.map(toStandardIssue) };
+        if (result.ok) return { value: result.value };
+        const issues: StandardSchemaV1.Issue[] = result.errors.map(toStandardIssue);
+        // Standard Schema has no place for a count: the errors left out are a last issue, without a path.
+        if (result.omittedErrors) issues.push({ message: moreErrors(result.omittedErrors) });
+        return { issues };
       },
       jsonSchema: { input: toJsonSchema, output: toJsonSchema },
     },

@@ -7,9 +7,8 @@ import { seededRandom } from "../../../test/support.js";
 const reference = (fullFormats["date-time"] as { validate: (s: string) => boolean }).validate;
 
 describe("date-time format", () => {
-  it("is isDateTime in the table the generated validators use, keeping ajv-formats' compare", () => {
-    expect(formats["date-time"].validate).toBe(isDateTime);
-    expect(formats["date-time"].compare("2025-01-01T00:00:00Z", "2025-01-01T00:00:01Z")).toBeLessThan(0);
+  it("is isDateTime in the table the generated validators use", () => {
+    expect(formats["date-time"]).toBe(isDateTime);
   });
 
   it.each([

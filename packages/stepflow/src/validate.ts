@@ -4,7 +4,7 @@
  * the schema's `Message` and `MethodParams` unions cannot (protocol notes §2.2), because
  * `ComponentListParams` and `Initialized` match every object.
  */
-import type { Validate, ValidationIssue, ValidationResult } from "@flowspec/runtime";
+import type { Validate, ValidateOptions, ValidationIssue, ValidationResult } from "@flowspec/runtime";
 import * as generated from "./generated/index.js";
 import type * as T from "./generated/index.js";
 
@@ -38,29 +38,29 @@ const methods: { [M in Method]: { params: Validate<ParamsOf<M>>; result?: Valida
 };
 
 /** The eight methods of StepFlow 0.2.x; any other method string makes a message unparseable. */
-export const METHODS = Object.keys(methods) as Method[];
+export const METHODS = /* @__PURE__ */ Object.keys(methods) as Method[];
 
 export function isMethod(value: unknown): value is Method {
   return typeof value === "string" && Object.hasOwn(methods, value);
 }
 
 /** Validates the `params` of a request or notification against the definition for its method. */
-export function validateRequest<M extends Method>(method: M, params: unknown): ValidationResult<ParamsOf<M>> {
+export function validateRequest<M extends Method>(method: M, params: unknown, options?: ValidateOptions): ValidationResult<ParamsOf<M>> {
   if (!isMethod(method)) return unknownMethod(method);
-  return methods[method].params(params);
+  return methods[method].params(params, options);
 }
 
 /**
  * Validates a response's `result` against the definition for the method of the request it answers
  * (the caller knows that method from its pending request with the same id).
  */
-export function validateResult<M extends Method>(method: M, result: unknown): ValidationResult<ResultOf<M>> {
+export function validateResult<M extends Method>(method: M, result: unknown, options?: ValidateOptions): ValidationResult<ResultOf<M>> {
   if (!isMethod(method)) return unknownMethod(method);
   const validate = methods[method].result as Validate<ResultOf<M>> | undefined;
   if (!validate) {
     return { ok: false, errors: [{ path: "", message: `"${method}" is a notification and has no result`, keyword: "method", params: { method } }] };
   }
-  return validate(result);
+  return validate(result, options);
 }
 
 function unknownMethod(method: unknown): { ok: false; errors: ValidationIssue[] } {

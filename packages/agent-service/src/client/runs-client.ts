@@ -97,8 +97,9 @@ function pageValidator<T>(validateItem: (v: unknown) => ValidationResult<T>, typ
     return errors.length > 0 ? { ok: false, errors } : { ok: true, value: page as never };
   };
 }
-const validateRunPage = pageValidator(validateRunResponse, "Run");
-const validateEventPage = pageValidator(validateSequencedOutputEnvelopeResponse, "SequencedOutputEnvelope");
+// Pure: a bundle that imports the package but not RunsClient drops both and their validators.
+const validateRunPage = /* @__PURE__ */ pageValidator(validateRunResponse, "Run");
+const validateEventPage = /* @__PURE__ */ pageValidator(validateSequencedOutputEnvelopeResponse, "SequencedOutputEnvelope");
 
 export class RunsClient {
   readonly #config: HttpConfig;

@@ -18,6 +18,8 @@ interface FileReport {
   detected: boolean;
   valid: boolean;
   errors: (ValidationIssue & { line: number; column: number })[];
+  /** Errors found past the validators' cap (100) and left out of `errors`. */
+  omittedErrors: number;
 }
 
 export function registerValidate(command: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -73,7 +75,7 @@ function validateFile(io: CliIo, file: string, forced: DocumentKind | undefined,
   }
   const result = kind.validate(document.value, variant);
   const errors = result.ok ? [] : result.errors.map((issue) => ({ ...issue, ...document.locate(issue.path) }));
-  return { file, kind: kind.id, variant, detected: !forced, valid: result.ok, errors };
+  return { file, kind: kind.id, variant, detected: !forced, valid: result.ok, errors, omittedErrors: result.ok ? 0 : (result.omittedErrors ?? 0) };
 }
 
 function print(io: CliIo, format: Format, reports: (FileReport | FileProblem)[]): void {
@@ -92,5 +94,6 @@ function print(io: CliIo, format: Format, reports: (FileReport | FileProblem)[])
     for (const error of report.errors) {
       io.stdout.write(`  ${report.file}:${error.line}:${error.column} ${c.dim(error.path || "/")}: ${error.message}\n`);
     }
+    if (report.omittedErrors > 0) io.stdout.write(`  ${report.file}: … and ${report.omittedErrors} more\n`);
   }
 }

@@ -6,20 +6,22 @@
  *   invoice.json   sha256 564c7f8101bf344a23eada0601663c2d6d5aeb942e4697a9a5f437623281f513
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import { formats, ucs2length } from "@flowspec/runtime/ajv";
+// @ts-nocheck
+import type { CompiledValidator } from "@flowspec/runtime/validation";
+import { dateFormat, ucs2length } from "@flowspec/runtime/ajv";
 
-export const Invoice = validate10;
+export const Invoice: CompiledValidator = validate10;
 const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://billing.example.com/schemas/invoice.json","title":"Invoice","description":"A bill for one customer, in one currency.","type":"object","required":["id","customer","currency","lines","status"],"properties":{"id":{"type":"string","pattern":"^inv_[A-Za-z0-9]+$"},"customer":{"$ref":"customer.json"},"currency":{"$ref":"common.json#/definitions/currency"},"lines":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/line"}},"status":{"type":"string","enum":["draft","open","paid","void"]},"dueDate":{"type":"string","format":"date"},"memo":{"type":["string","null"],"maxLength":500}},"additionalProperties":false,"definitions":{"line":{"title":"Invoice line","type":"object","required":["description","quantity","unitAmount"],"properties":{"description":{"type":"string","minLength":1},"quantity":{"type":"integer","minimum":1},"unitAmount":{"$ref":"common.json#/definitions/money"}},"additionalProperties":false}}};
 const schema15 = {"description":"ISO 4217 code of the currencies this API bills in.","type":"string","enum":["EUR","USD","GBP"]};
-const pattern0 = new RegExp("^inv_[A-Za-z0-9]+$", "u");
+const pattern0 = /* @__PURE__ */ new RegExp("^inv_[A-Za-z0-9]+$", "u");
 const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://billing.example.com/schemas/customer.json","title":"Customer","description":"Someone the billing API sends invoices to.","type":"object","required":["id","email","name"],"properties":{"id":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"address":{"$ref":"common.json#/definitions/address"},"taxExempt":{"type":"boolean","default":false}},"additionalProperties":false};
 const schema14 = {"type":"object","required":["line1","city","country"],"properties":{"line1":{"type":"string","minLength":1},"line2":{"type":"string"},"city":{"type":"string","minLength":1},"postalCode":{"type":"string"},"country":{"description":"ISO 3166-1 alpha-2 country code.","type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern1 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
-const pattern2 = new RegExp("^[A-Z]{2}$", "u");
+const pattern1 = /* @__PURE__ */ new RegExp("^cus_[A-Za-z0-9]+$", "u");
+const pattern2 = /* @__PURE__ */ new RegExp("^[A-Z]{2}$", "u");
 const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const func2 = ucs2length;
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 /*# sourceURL="https://billing.example.com/schemas/customer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -29,7 +31,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -39,7 +41,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -49,7 +51,7 @@ const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -60,7 +62,7 @@ const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"addition
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -74,7 +76,7 @@ const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/patter
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -85,7 +87,7 @@ const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -99,7 +101,7 @@ const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -110,7 +112,7 @@ const err7 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -124,7 +126,7 @@ const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/ma
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -134,7 +136,7 @@ const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/mi
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -145,7 +147,7 @@ const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/t
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -159,7 +161,7 @@ const err11 = {instancePath:instancePath+"/address",schemaPath:"common.json#/def
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
@@ -169,7 +171,7 @@ const err12 = {instancePath:instancePath+"/address",schemaPath:"common.json#/def
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
@@ -179,7 +181,7 @@ const err13 = {instancePath:instancePath+"/address",schemaPath:"common.json#/def
 if(vErrors === null){
 vErrors = [err13];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err13);
 }
 errors++;
@@ -190,7 +192,7 @@ const err14 = {instancePath:instancePath+"/address",schemaPath:"common.json#/def
 if(vErrors === null){
 vErrors = [err14];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err14);
 }
 errors++;
@@ -204,7 +206,7 @@ const err15 = {instancePath:instancePath+"/address/line1",schemaPath:"common.jso
 if(vErrors === null){
 vErrors = [err15];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err15);
 }
 errors++;
@@ -215,7 +217,7 @@ const err16 = {instancePath:instancePath+"/address/line1",schemaPath:"common.jso
 if(vErrors === null){
 vErrors = [err16];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err16);
 }
 errors++;
@@ -227,7 +229,7 @@ const err17 = {instancePath:instancePath+"/address/line2",schemaPath:"common.jso
 if(vErrors === null){
 vErrors = [err17];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err17);
 }
 errors++;
@@ -241,7 +243,7 @@ const err18 = {instancePath:instancePath+"/address/city",schemaPath:"common.json
 if(vErrors === null){
 vErrors = [err18];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err18);
 }
 errors++;
@@ -252,7 +254,7 @@ const err19 = {instancePath:instancePath+"/address/city",schemaPath:"common.json
 if(vErrors === null){
 vErrors = [err19];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err19);
 }
 errors++;
@@ -264,7 +266,7 @@ const err20 = {instancePath:instancePath+"/address/postalCode",schemaPath:"commo
 if(vErrors === null){
 vErrors = [err20];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err20);
 }
 errors++;
@@ -278,7 +280,7 @@ const err21 = {instancePath:instancePath+"/address/country",schemaPath:"common.j
 if(vErrors === null){
 vErrors = [err21];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err21);
 }
 errors++;
@@ -289,7 +291,7 @@ const err22 = {instancePath:instancePath+"/address/country",schemaPath:"common.j
 if(vErrors === null){
 vErrors = [err22];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err22);
 }
 errors++;
@@ -301,7 +303,7 @@ const err23 = {instancePath:instancePath+"/address",schemaPath:"common.json#/def
 if(vErrors === null){
 vErrors = [err23];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err23);
 }
 errors++;
@@ -313,7 +315,7 @@ const err24 = {instancePath:instancePath+"/taxExempt",schemaPath:"#/properties/t
 if(vErrors === null){
 vErrors = [err24];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err24);
 }
 errors++;
@@ -325,19 +327,20 @@ const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err25];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err25);
 }
 errors++;
 }
 validate11.errors = vErrors;
+validate11.errorCount = errors;
 return errors === 0;
 }
 
 const schema16 = {"title":"Invoice line","type":"object","required":["description","quantity","unitAmount"],"properties":{"description":{"type":"string","minLength":1},"quantity":{"type":"integer","minimum":1},"unitAmount":{"$ref":"common.json#/definitions/money"}},"additionalProperties":false};
 const schema17 = {"description":"An amount in the currency's minor unit (cents), never negative.","type":"integer","minimum":0};
 
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -346,7 +349,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -356,7 +359,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -366,7 +369,7 @@ const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -377,7 +380,7 @@ const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"addition
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -391,7 +394,7 @@ const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -402,7 +405,7 @@ const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -415,7 +418,7 @@ const err6 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/qua
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -426,7 +429,7 @@ const err7 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/qua
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -440,7 +443,7 @@ const err8 = {instancePath:instancePath+"/unitAmount",schemaPath:"common.json#/d
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -451,7 +454,7 @@ const err9 = {instancePath:instancePath+"/unitAmount",schemaPath:"common.json#/d
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -464,18 +467,19 @@ const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
 }
 validate14.errors = vErrors;
+validate14.errorCount = errors;
 return errors === 0;
 }
 
-const formats2 = formats.date;
+const formats2 = dateFormat;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 /*# sourceURL="https://billing.example.com/schemas/invoice.json" */;
 let vErrors = null;
 let errors = 0;
@@ -485,7 +489,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -495,7 +499,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -505,7 +509,7 @@ const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -515,7 +519,7 @@ const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -525,7 +529,7 @@ const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -536,7 +540,7 @@ const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"addition
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -550,7 +554,7 @@ const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/patter
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -561,16 +565,21 @@ const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
 }
 }
 if(data.customer !== undefined){
-if(!(validate11(data.customer, {instancePath:instancePath+"/customer",parentData:data,parentDataProperty:"customer",rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
+if(!(validate11(data.customer, {instancePath:instancePath+"/customer",parentData:data,parentDataProperty:"customer",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate11.errors;
+}
+else {
+for(const err of validate11.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate11.errorCount;
 }
 }
 if(data.currency !== undefined){
@@ -580,7 +589,7 @@ const err8 = {instancePath:instancePath+"/currency",schemaPath:"common.json#/def
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -590,7 +599,7 @@ const err9 = {instancePath:instancePath+"/currency",schemaPath:"common.json#/def
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -604,16 +613,21 @@ const err10 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate14(data3[i0], {instancePath:instancePath+"/lines/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
-errors = vErrors.length;
+if(!(validate14(data3[i0], {instancePath:instancePath+"/lines/" + i0,parentData:data3,parentDataProperty:i0,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate14.errors;
+}
+else {
+for(const err of validate14.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate14.errorCount;
 }
 }
 }
@@ -622,7 +636,7 @@ const err11 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
@@ -635,7 +649,7 @@ const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/stat
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
@@ -645,7 +659,7 @@ const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/stat
 if(vErrors === null){
 vErrors = [err13];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err13);
 }
 errors++;
@@ -654,12 +668,12 @@ errors++;
 if(data.dueDate !== undefined){
 let data6 = data.dueDate;
 if(typeof data6 === "string"){
-if(!(formats2.validate(data6))){
+if(!(formats2(data6))){
 const err14 = {instancePath:instancePath+"/dueDate",schemaPath:"#/properties/dueDate/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err14);
 }
 errors++;
@@ -670,7 +684,7 @@ const err15 = {instancePath:instancePath+"/dueDate",schemaPath:"#/properties/due
 if(vErrors === null){
 vErrors = [err15];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err15);
 }
 errors++;
@@ -683,7 +697,7 @@ const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/t
 if(vErrors === null){
 vErrors = [err16];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err16);
 }
 errors++;
@@ -694,7 +708,7 @@ const err17 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/m
 if(vErrors === null){
 vErrors = [err17];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err17);
 }
 errors++;
@@ -707,18 +721,19 @@ const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err18];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err18);
 }
 errors++;
 }
 validate10.errors = vErrors;
+validate10.errorCount = errors;
 return errors === 0;
 }
 
-export const InvoiceLine = validate16;
+export const InvoiceLine: CompiledValidator = validate16;
 
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -727,7 +742,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -737,7 +752,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -747,7 +762,7 @@ const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -758,7 +773,7 @@ const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"addition
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -772,7 +787,7 @@ const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -783,7 +798,7 @@ const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -796,7 +811,7 @@ const err6 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/qua
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -807,7 +822,7 @@ const err7 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/qua
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -821,7 +836,7 @@ const err8 = {instancePath:instancePath+"/unitAmount",schemaPath:"common.json#/d
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -832,7 +847,7 @@ const err9 = {instancePath:instancePath+"/unitAmount",schemaPath:"common.json#/d
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -845,20 +860,21 @@ const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
 }
 validate16.errors = vErrors;
+validate16.errorCount = errors;
 return errors === 0;
 }
 
-export const Customer = validate11;
+export const Customer: CompiledValidator = validate11;
 
-export const Address = validate17;
+export const Address: CompiledValidator = validate17;
 
-function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -867,7 +883,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -877,7 +893,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -887,7 +903,7 @@ const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -898,7 +914,7 @@ const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"addition
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -912,7 +928,7 @@ const err4 = {instancePath:instancePath+"/line1",schemaPath:"#/properties/line1/
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -923,7 +939,7 @@ const err5 = {instancePath:instancePath+"/line1",schemaPath:"#/properties/line1/
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -935,7 +951,7 @@ const err6 = {instancePath:instancePath+"/line2",schemaPath:"#/properties/line2/
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -949,7 +965,7 @@ const err7 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/mi
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -960,7 +976,7 @@ const err8 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/ty
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -972,7 +988,7 @@ const err9 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/p
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -986,7 +1002,7 @@ const err10 = {instancePath:instancePath+"/country",schemaPath:"#/properties/cou
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -997,7 +1013,7 @@ const err11 = {instancePath:instancePath+"/country",schemaPath:"#/properties/cou
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
@@ -1009,12 +1025,13 @@ const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
 }
 validate17.errors = vErrors;
+validate17.errorCount = errors;
 return errors === 0;
 }
 

@@ -6,14 +6,16 @@
  *   task.json            sha256 8508f83dd616687fa5b5d1c14354b0ed4b4ae109ac3b1c9ca8ce6a1ed6c687b7
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
+// @ts-nocheck
+import type { CompiledValidator } from "@flowspec/runtime/validation";
 import { ucs2length } from "@flowspec/runtime/ajv";
 
-export const Task = validate10;
+export const Task: CompiledValidator = validate10;
 const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["id","name","status"],"properties":{"id":{"type":"string","description":"Unique identifier for the task (UUID v4)"},"parent_id":{"type":["string","null"],"description":"ID of the parent task (organizational only)"},"user_id":{"type":["string","null"],"minLength":1,"description":"User identifier for multi-tenant scenarios"},"name":{"type":"string","minLength":1,"maxLength":255,"description":"Name or method identifier of the task"},"status":{"type":"string","enum":["pending","in_progress","completed","failed","cancelled"],"description":"Current execution state"},"priority":{"type":"integer","minimum":0,"maximum":3,"default":2,"description":"Execution priority (0=urgent, 1=high, 2=normal, 3=low)"},"inputs":{"type":"object","default":{},"description":"Runtime input parameters for the executor"},"schemas":{"type":["object","null"],"description":"Configuration and method definition"},"params":{"type":["object","null"],"description":"Additional executor-specific parameters"},"result":{"type":["object","null"],"description":"Execution result (populated when status is completed)"},"error":{"type":["string","null"],"description":"Error message (populated when status is failed or cancelled)"},"dependencies":{"type":"array","items":{"$ref":"#/definitions/dependency"},"default":[],"description":"List of dependencies that must be satisfied before execution"},"progress":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Execution progress as a fraction"},"created_at":{"type":"string","description":"Task creation timestamp (ISO 8601)"},"started_at":{"type":["string","null"],"description":"Task execution start timestamp (ISO 8601)"},"updated_at":{"type":"string","description":"Last update timestamp (ISO 8601)"},"completed_at":{"type":["string","null"],"description":"Task completion timestamp (ISO 8601)"}},"definitions":{"dependency":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"ID of the task to depend on"},"required":{"type":"boolean","default":true,"description":"If true, the dependent task must complete successfully"}}}},"$id":"flowspec:/apflow/task.json"};
 const schema12 = {"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"ID of the task to depend on"},"required":{"type":"boolean","default":true,"description":"If true, the dependent task must complete successfully"}}};
 const func2 = ucs2length;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 /*# sourceURL="flowspec:/apflow/task.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23,7 +25,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -33,7 +35,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -43,7 +45,7 @@ const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -54,7 +56,7 @@ const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -67,7 +69,7 @@ const err4 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/pa
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -80,7 +82,7 @@ const err5 = {instancePath:instancePath+"/user_id",schemaPath:"#/properties/user
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -91,7 +93,7 @@ const err6 = {instancePath:instancePath+"/user_id",schemaPath:"#/properties/user
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -106,7 +108,7 @@ const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/ma
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -116,7 +118,7 @@ const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/mi
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -127,7 +129,7 @@ const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/ty
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -140,7 +142,7 @@ const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/stat
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -150,7 +152,7 @@ const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/stat
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
@@ -163,7 +165,7 @@ const err12 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/pr
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
@@ -174,7 +176,7 @@ const err13 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/pr
 if(vErrors === null){
 vErrors = [err13];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err13);
 }
 errors++;
@@ -184,7 +186,7 @@ const err14 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/pr
 if(vErrors === null){
 vErrors = [err14];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err14);
 }
 errors++;
@@ -198,7 +200,7 @@ const err15 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inpu
 if(vErrors === null){
 vErrors = [err15];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err15);
 }
 errors++;
@@ -211,7 +213,7 @@ const err16 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/sch
 if(vErrors === null){
 vErrors = [err16];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err16);
 }
 errors++;
@@ -224,7 +226,7 @@ const err17 = {instancePath:instancePath+"/params",schemaPath:"#/properties/para
 if(vErrors === null){
 vErrors = [err17];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err17);
 }
 errors++;
@@ -237,7 +239,7 @@ const err18 = {instancePath:instancePath+"/result",schemaPath:"#/properties/resu
 if(vErrors === null){
 vErrors = [err18];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err18);
 }
 errors++;
@@ -250,7 +252,7 @@ const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error
 if(vErrors === null){
 vErrors = [err19];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err19);
 }
 errors++;
@@ -268,7 +270,7 @@ const err20 = {instancePath:instancePath+"/dependencies/" + i0,schemaPath:"#/def
 if(vErrors === null){
 vErrors = [err20];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err20);
 }
 errors++;
@@ -279,7 +281,7 @@ const err21 = {instancePath:instancePath+"/dependencies/" + i0+"/id",schemaPath:
 if(vErrors === null){
 vErrors = [err21];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err21);
 }
 errors++;
@@ -291,7 +293,7 @@ const err22 = {instancePath:instancePath+"/dependencies/" + i0+"/required",schem
 if(vErrors === null){
 vErrors = [err22];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err22);
 }
 errors++;
@@ -303,7 +305,7 @@ const err23 = {instancePath:instancePath+"/dependencies/" + i0,schemaPath:"#/def
 if(vErrors === null){
 vErrors = [err23];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err23);
 }
 errors++;
@@ -315,7 +317,7 @@ const err24 = {instancePath:instancePath+"/dependencies",schemaPath:"#/propertie
 if(vErrors === null){
 vErrors = [err24];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err24);
 }
 errors++;
@@ -329,7 +331,7 @@ const err25 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/pr
 if(vErrors === null){
 vErrors = [err25];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err25);
 }
 errors++;
@@ -339,7 +341,7 @@ const err26 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/pr
 if(vErrors === null){
 vErrors = [err26];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err26);
 }
 errors++;
@@ -350,7 +352,7 @@ const err27 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/pr
 if(vErrors === null){
 vErrors = [err27];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err27);
 }
 errors++;
@@ -362,7 +364,7 @@ const err28 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err28];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err28);
 }
 errors++;
@@ -375,7 +377,7 @@ const err29 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err29];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err29);
 }
 errors++;
@@ -387,7 +389,7 @@ const err30 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err30];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err30);
 }
 errors++;
@@ -400,7 +402,7 @@ const err31 = {instancePath:instancePath+"/completed_at",schemaPath:"#/propertie
 if(vErrors === null){
 vErrors = [err31];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err31);
 }
 errors++;
@@ -412,18 +414,19 @@ const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err32];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err32);
 }
 errors++;
 }
 validate10.errors = vErrors;
+validate10.errorCount = errors;
 return errors === 0;
 }
 
-export const Dependency = validate11;
+export const Dependency: CompiledValidator = validate11;
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -432,7 +435,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -443,7 +446,7 @@ const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -455,7 +458,7 @@ const err2 = {instancePath:instancePath+"/required",schemaPath:"#/properties/req
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -467,19 +470,20 @@ const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
 }
 validate11.errors = vErrors;
+validate11.errorCount = errors;
 return errors === 0;
 }
 
-export const TaskTreeNode = validate12;
+export const TaskTreeNode: CompiledValidator = validate12;
 const schema14 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"TaskTreeNode","description":"A task and its children, recursively (apflow v1 Data Model, TaskTreeNode table). Written by the flowspec project from the table; the Task schema is the Data Model page's own.","type":"object","required":["task"],"additionalProperties":false,"properties":{"task":{"description":"The task object. MUST conform to the Task schema.","$ref":"./task.json"},"children":{"description":"Child nodes. Empty array [] if no children.","type":"array","items":{"$ref":"#"}}},"$id":"flowspec:/apflow/task-tree-node.json"};
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 /*# sourceURL="flowspec:/apflow/task-tree-node.json" */;
 let vErrors = null;
 let errors = 0;
@@ -489,7 +493,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -500,16 +504,21 @@ const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"addition
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
 }
 }
 if(data.task !== undefined){
-if(!(validate10(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
-vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
-errors = vErrors.length;
+if(!(validate10(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate10.errors;
+}
+else {
+for(const err of validate10.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate10.errorCount;
 }
 }
 if(data.children !== undefined){
@@ -517,9 +526,14 @@ let data1 = data.children;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate12(data1[i0], {instancePath:instancePath+"/children/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
-errors = vErrors.length;
+if(!(validate12(data1[i0], {instancePath:instancePath+"/children/" + i0,parentData:data1,parentDataProperty:i0,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate12.errors;
+}
+else {
+for(const err of validate12.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate12.errorCount;
 }
 }
 }
@@ -528,7 +542,7 @@ const err2 = {instancePath:instancePath+"/children",schemaPath:"#/properties/chi
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -540,12 +554,13 @@ const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
 }
 validate12.errors = vErrors;
+validate12.errorCount = errors;
 return errors === 0;
 }
 

@@ -5,9 +5,11 @@
  *   protocol.json          sha256 c247786c989ceba40cc8ce1813f866346a4c71678481494ebd62d02ea68ab268
  * DO NOT EDIT. Regenerate with `npm run codegen`.
  */
-import { formats } from "@flowspec/runtime/ajv";
+// @ts-nocheck
+import type { CompiledValidator } from "@flowspec/runtime/validation";
+import { int64Format, uint16Format, uint32Format, uint64Format } from "@flowspec/runtime/ajv";
 
-export const Flow = validate88;
+export const Flow: CompiledValidator = validate88;
 const schema48 = {"description":"A workflow consisting of a sequence of steps and their outputs.\n\nA flow represents a complete workflow that can be executed. It contains:\n- A sequence of steps to execute\n- Named outputs that can reference step outputs\n\nFlows should not be cloned. They should generally be stored and passed as a\nreference or inside an `Arc`.","type":"object","properties":{"name":{"description":"The name of the flow.","type":["string","null"]},"description":{"description":"The description of the flow.","type":["string","null"]},"version":{"description":"The version of the flow.","type":["string","null"]},"inputSchema":{"description":"The input schema of the flow.","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"outputSchema":{"description":"The output schema of the flow.","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"steps":{"description":"The steps to execute for the flow.","type":"array","items":{"$ref":"#/$defs/Step"},"default":[]},"output":{"description":"The outputs of the flow, mapping output names to their values.","$ref":"#/$defs/ValueTemplate"},"test":{"description":"Test configuration for the flow.","anyOf":[{"$ref":"#/$defs/TestConfig"},{"type":"null"}]},"examples":{"description":"Example inputs for the workflow that can be used for testing and UI dropdowns.","type":"array","items":{"$ref":"#/$defs/ExampleInput"}},"schema":{"description":"The flow format. The 0.2.x runtime rejects a flow without it, or with any other value.","type":"string","const":"https://stepflow.org/schemas/v1/flow.json"}},"required":["steps","schema"]};
 const schema49 = {"description":"A JSON schema describing allowed JSON values.","type":"object","additionalProperties":true,"example":"\n {\n \"type\": \"object\",\n \"properties\": {\n \"item\": {\n \"type\": \"object\",\n \"properties\": {\n \"label\": {\"type\": \"string\"},\n },\n \"required\": [\"label\"]\n }\n },\n \"required\": [\"item\"]\n }\n "};
 const schema51 = {"description":"A step in a workflow that executes a component with specific arguments.","type":"object","properties":{"id":{"description":"Identifier for the step","type":"string"},"component":{"description":"The component to execute in this step","$ref":"#/$defs/Component"},"inputSchema":{"description":"The input schema for this step.","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"outputSchema":{"description":"The output schema for this step.","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"skipIf":{"description":"If set and the referenced value is truthy, this step will be skipped.","anyOf":[{"$ref":"#/$defs/Expr"},{"type":"null"}]},"onError":{"$ref":"#/$defs/ErrorAction"},"input":{"description":"Arguments to pass to the component for this step","$ref":"#/$defs/ValueTemplate"}},"required":["id","component"]};
@@ -18,7 +20,7 @@ const schema39 = {"description":"Any JSON value (object, array, string, number, 
 const schema56 = {"description":"An expression that can be either a literal value or a template expression.","anyOf":[{"title":"WorkflowReference","description":"Reference properties of the workflow.","type":"object","properties":{"workflow":{"$ref":"#/$defs/WorkflowRef"}},"required":["workflow"],"additionalProperties":false},{"title":"StepReference","description":"Reference the output of a step.","type":"object","properties":{"step":{"type":"string"}},"required":["step"]}]};
 const schema57 = {"type":"string","enum":["input"]};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -30,7 +32,7 @@ const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",pa
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -41,7 +43,7 @@ const err1 = {instancePath,schemaPath:"#/anyOf/0/additionalProperties",keyword:"
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -54,7 +56,7 @@ const err2 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/Workflow
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -64,7 +66,7 @@ const err3 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/Workflow
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -76,7 +78,7 @@ const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -91,7 +93,7 @@ const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",pa
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -102,7 +104,7 @@ const err6 = {instancePath:instancePath+"/step",schemaPath:"#/anyOf/1/properties
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -114,7 +116,7 @@ const err7 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -127,7 +129,7 @@ const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},messag
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -136,7 +138,9 @@ else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
+if(vErrors.length > _errs0){
 vErrors.length = _errs0;
+}
 }
 else {
 vErrors = null;
@@ -144,12 +148,13 @@ vErrors = null;
 }
 }
 validate34.errors = vErrors;
+validate34.errorCount = errors;
 return errors === 0;
 }
 
 const schema59 = {"oneOf":[{"title":"OnSkipSkip","type":"object","properties":{"action":{"type":"string","const":"skip"}},"required":["action"]},{"title":"OnSkipDefault","type":"object","properties":{"defaultValue":{"anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]},"action":{"type":"string","const":"useDefault"}},"required":["action"]}]};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -162,7 +167,7 @@ const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",pa
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -174,7 +179,7 @@ const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properti
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -184,7 +189,7 @@ const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properti
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -196,7 +201,7 @@ const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -213,7 +218,7 @@ const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",pa
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -231,7 +236,7 @@ const err5 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/pr
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -244,7 +249,7 @@ const err6 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/pr
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -253,7 +258,9 @@ else {
 errors = _errs8;
 if(vErrors !== null){
 if(_errs8){
+if(vErrors.length > _errs8){
 vErrors.length = _errs8;
+}
 }
 else {
 vErrors = null;
@@ -268,7 +275,7 @@ const err7 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properti
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -278,7 +285,7 @@ const err8 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properti
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -290,7 +297,7 @@ const err9 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -311,7 +318,7 @@ const err10 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passing
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -320,7 +327,9 @@ else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
+if(vErrors.length > _errs0){
 vErrors.length = _errs0;
+}
 }
 else {
 vErrors = null;
@@ -328,11 +337,12 @@ vErrors = null;
 }
 }
 validate36.errors = vErrors;
+validate36.errorCount = errors;
 return errors === 0;
 }
 
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -344,15 +354,20 @@ const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",pa
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
 }
 if(data.$from !== undefined){
-if(!(validate34(data.$from, {instancePath:instancePath+"/$from",parentData:data,parentDataProperty:"$from",rootData}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if(!(validate34(data.$from, {instancePath:instancePath+"/$from",parentData:data,parentDataProperty:"$from",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate34.errors;
+}
+else {
+for(const err of validate34.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate34.errorCount;
 }
 }
 if(data.path !== undefined){
@@ -361,16 +376,21 @@ const err1 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/JsonPath/typ
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
 }
 }
 if(data.onSkip !== undefined){
-if(!(validate36(data.onSkip, {instancePath:instancePath+"/onSkip",parentData:data,parentDataProperty:"onSkip",rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data.onSkip, {instancePath:instancePath+"/onSkip",parentData:data,parentDataProperty:"onSkip",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate36.errors;
+}
+else {
+for(const err of validate36.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate36.errorCount;
 }
 }
 }
@@ -379,7 +399,7 @@ const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -394,7 +414,7 @@ const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",pa
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -405,7 +425,7 @@ const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -423,7 +443,7 @@ const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},messag
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -432,7 +452,9 @@ else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
+if(vErrors.length > _errs0){
 vErrors.length = _errs0;
+}
 }
 else {
 vErrors = null;
@@ -440,6 +462,7 @@ vErrors = null;
 }
 }
 validate33.errors = vErrors;
+validate33.errorCount = errors;
 return errors === 0;
 }
 
@@ -447,15 +470,20 @@ const schema63 = {"oneOf":[{"title":"OnErrorFail","description":"If the step fai
 const schema64 = {"description":"A value that can be either a literal JSON value or an expression that references other values using the $from syntax","anyOf":[{"description":"An expression with `$from` syntax for referencing other values","$ref":"#/$defs/Expr"},{"description":"JSON null value","type":"null"},{"description":"JSON boolean value","type":"boolean"},{"description":"JSON numeric value","type":"number"},{"description":"JSON string value","type":"string"},{"description":"JSON array where each element can be a template","type":"array","items":{"$ref":"#/$defs/ValueTemplate"}},{"description":"JSON object where each value can be a template","type":"object","additionalProperties":{"$ref":"#/$defs/ValueTemplate"}}]};
 const wrapper0 = {validate: validate40};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate33.errors;
+}
+else {
+for(const err of validate33.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate33.errorCount;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
@@ -466,7 +494,7 @@ const err0 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -480,7 +508,7 @@ const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -494,7 +522,7 @@ const err2 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -508,7 +536,7 @@ const err3 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -520,9 +548,14 @@ const _errs10 = errors;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(wrapper0.validate(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
-errors = vErrors.length;
+if(!(wrapper0.validate(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = wrapper0.validate.errors;
+}
+else {
+for(const err of wrapper0.validate.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += wrapper0.validate.errorCount;
 }
 }
 }
@@ -531,7 +564,7 @@ const err4 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -542,9 +575,14 @@ if(!valid0){
 const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(wrapper0.validate(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
-errors = vErrors.length;
+if(!(wrapper0.validate(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = wrapper0.validate.errors;
+}
+else {
+for(const err of wrapper0.validate.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += wrapper0.validate.errorCount;
 }
 }
 }
@@ -553,7 +591,7 @@ const err5 = {instancePath,schemaPath:"#/anyOf/6/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -571,7 +609,7 @@ const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},messag
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -580,7 +618,9 @@ else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
+if(vErrors.length > _errs0){
 vErrors.length = _errs0;
+}
 }
 else {
 vErrors = null;
@@ -588,11 +628,12 @@ vErrors = null;
 }
 }
 validate40.errors = vErrors;
+validate40.errorCount = errors;
 return errors === 0;
 }
 
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -605,7 +646,7 @@ const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",pa
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -617,7 +658,7 @@ const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properti
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -627,7 +668,7 @@ const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properti
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -639,7 +680,7 @@ const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -656,7 +697,7 @@ const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",pa
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -668,7 +709,7 @@ const err5 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properti
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -678,7 +719,7 @@ const err6 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properti
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -690,7 +731,7 @@ const err7 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{ty
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -712,7 +753,7 @@ const err8 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",pa
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -722,9 +763,14 @@ let data2 = data.defaultValue;
 const _errs12 = errors;
 let valid4 = false;
 const _errs13 = errors;
-if(!(validate40(data2, {instancePath:instancePath+"/defaultValue",parentData:data,parentDataProperty:"defaultValue",rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
+if(!(validate40(data2, {instancePath:instancePath+"/defaultValue",parentData:data,parentDataProperty:"defaultValue",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate40.errors;
+}
+else {
+for(const err of validate40.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate40.errorCount;
 }
 var _valid1 = _errs13 === errors;
 valid4 = valid4 || _valid1;
@@ -735,7 +781,7 @@ const err9 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/pr
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -748,7 +794,7 @@ const err10 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/p
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -757,7 +803,9 @@ else {
 errors = _errs12;
 if(vErrors !== null){
 if(_errs12){
+if(vErrors.length > _errs12){
 vErrors.length = _errs12;
+}
 }
 else {
 vErrors = null;
@@ -772,7 +820,7 @@ const err11 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/propert
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
@@ -782,7 +830,7 @@ const err12 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/propert
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
@@ -794,7 +842,7 @@ const err13 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{t
 if(vErrors === null){
 vErrors = [err13];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err13);
 }
 errors++;
@@ -816,7 +864,7 @@ const err14 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",p
 if(vErrors === null){
 vErrors = [err14];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err14);
 }
 errors++;
@@ -828,7 +876,7 @@ const err15 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/propert
 if(vErrors === null){
 vErrors = [err15];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err15);
 }
 errors++;
@@ -838,7 +886,7 @@ const err16 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/propert
 if(vErrors === null){
 vErrors = [err16];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err16);
 }
 errors++;
@@ -850,7 +898,7 @@ const err17 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{t
 if(vErrors === null){
 vErrors = [err17];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err17);
 }
 errors++;
@@ -873,7 +921,7 @@ const err18 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passing
 if(vErrors === null){
 vErrors = [err18];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err18);
 }
 errors++;
@@ -882,7 +930,9 @@ else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
+if(vErrors.length > _errs0){
 vErrors.length = _errs0;
+}
 }
 else {
 vErrors = null;
@@ -890,11 +940,12 @@ vErrors = null;
 }
 }
 validate39.errors = vErrors;
+validate39.errorCount = errors;
 return errors === 0;
 }
 
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -903,7 +954,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -913,7 +964,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -924,7 +975,7 @@ const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -936,7 +987,7 @@ const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Compone
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -954,7 +1005,7 @@ const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schem
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -968,7 +1019,7 @@ const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -981,7 +1032,7 @@ const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -990,7 +1041,9 @@ else {
 errors = _errs7;
 if(vErrors !== null){
 if(_errs7){
+if(vErrors.length > _errs7){
 vErrors.length = _errs7;
+}
 }
 else {
 vErrors = null;
@@ -1010,7 +1063,7 @@ const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Sche
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -1024,7 +1077,7 @@ const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -1037,7 +1090,7 @@ const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -1046,7 +1099,9 @@ else {
 errors = _errs15;
 if(vErrors !== null){
 if(_errs15){
+if(vErrors.length > _errs15){
 vErrors.length = _errs15;
+}
 }
 else {
 vErrors = null;
@@ -1059,9 +1114,14 @@ let data4 = data.skipIf;
 const _errs23 = errors;
 let valid6 = false;
 const _errs24 = errors;
-if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate33.errors;
+}
+else {
+for(const err of validate33.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate33.errorCount;
 }
 var _valid2 = _errs24 === errors;
 valid6 = valid6 || _valid2;
@@ -1072,7 +1132,7 @@ const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skip
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -1085,7 +1145,7 @@ const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skip
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
@@ -1094,7 +1154,9 @@ else {
 errors = _errs23;
 if(vErrors !== null){
 if(_errs23){
+if(vErrors.length > _errs23){
 vErrors.length = _errs23;
+}
 }
 else {
 vErrors = null;
@@ -1103,15 +1165,25 @@ vErrors = null;
 }
 }
 if(data.onError !== undefined){
-if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
+if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate39.errors;
+}
+else {
+for(const err of validate39.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate39.errorCount;
 }
 }
 if(data.input !== undefined){
-if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
+if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate40.errors;
+}
+else {
+for(const err of validate40.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate40.errorCount;
 }
 }
 }
@@ -1120,12 +1192,13 @@ const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
 }
 validate32.errors = vErrors;
+validate32.errorCount = errors;
 return errors === 0;
 }
 
@@ -1136,7 +1209,7 @@ const schema68 = {"title":"FlowResult","description":"The results of a step exec
 const schema71 = {"type":"object","properties":{"outcome":{"title":"FlowOutcome","const":"skipped","default":"skipped"}},"required":["outcome"]};
 const schema69 = {"type":"object","properties":{"outcome":{"title":"FlowOutcome","const":"success","default":"success"},"result":{"$ref":"#/$defs/Value"}},"required":["outcome","result"]};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1145,7 +1218,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -1155,7 +1228,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -1166,7 +1239,7 @@ const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outc
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -1178,20 +1251,21 @@ const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
 }
 validate50.errors = vErrors;
+validate50.errorCount = errors;
 return errors === 0;
 }
 
 const schema72 = {"type":"object","properties":{"outcome":{"title":"FlowOutcome","const":"failed","default":"failed"},"error":{"$ref":"#/$defs/FlowError"}},"required":["outcome","error"]};
 const schema73 = {"description":"An error reported from within a flow or step.","type":"object","properties":{"code":{"type":"integer","format":"int64"},"message":{"type":"string"},"data":{"anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]}},"required":["code","message"]};
-const formats0 = formats.int64;
+const formats0 = int64Format;
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1200,7 +1274,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -1210,7 +1284,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -1222,7 +1296,7 @@ const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/ty
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -1233,7 +1307,7 @@ const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/fo
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -1246,7 +1320,7 @@ const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/mess
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -1265,7 +1339,7 @@ const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/an
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -1278,7 +1352,7 @@ const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/an
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -1287,7 +1361,9 @@ else {
 errors = _errs6;
 if(vErrors !== null){
 if(_errs6){
+if(vErrors.length > _errs6){
 vErrors.length = _errs6;
+}
 }
 else {
 vErrors = null;
@@ -1301,17 +1377,18 @@ const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
 }
 validate53.errors = vErrors;
+validate53.errorCount = errors;
 return errors === 0;
 }
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1320,7 +1397,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -1330,7 +1407,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -1341,16 +1418,21 @@ const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outc
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
 }
 }
 if(data.error !== undefined){
-if(!(validate53(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
-errors = vErrors.length;
+if(!(validate53(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate53.errors;
+}
+else {
+for(const err of validate53.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate53.errorCount;
 }
 }
 }
@@ -1359,26 +1441,32 @@ const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
 }
 validate52.errors = vErrors;
+validate52.errorCount = errors;
 return errors === 0;
 }
 
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-errors = vErrors.length;
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate50.errors;
+}
+else {
+for(const err of validate50.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate50.errorCount;
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -1392,7 +1480,7 @@ const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keywo
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -1403,7 +1491,7 @@ const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResul
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -1415,7 +1503,7 @@ const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -1431,9 +1519,14 @@ valid0 = true;
 passing0 = 1;
 }
 const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate52.errors;
+}
+else {
+for(const err of validate52.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate52.errorCount;
 }
 var _valid0 = _errs6 === errors;
 if(_valid0 && valid0){
@@ -1452,7 +1545,7 @@ const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingS
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -1461,7 +1554,9 @@ else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
+if(vErrors.length > _errs0){
 vErrors.length = _errs0;
+}
 }
 else {
 vErrors = null;
@@ -1469,11 +1564,12 @@ vErrors = null;
 }
 }
 validate49.errors = vErrors;
+validate49.errorCount = errors;
 return errors === 0;
 }
 
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1482,7 +1578,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -1492,7 +1588,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -1503,7 +1599,7 @@ const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/ty
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -1516,7 +1612,7 @@ const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -1527,9 +1623,14 @@ let data3 = data.output;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-errors = vErrors.length;
+if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate49.errors;
+}
+else {
+for(const err of validate49.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate49.errorCount;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
@@ -1540,7 +1641,7 @@ const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/outpu
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -1553,7 +1654,7 @@ const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/outpu
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -1562,7 +1663,9 @@ else {
 errors = _errs7;
 if(vErrors !== null){
 if(_errs7){
+if(vErrors.length > _errs7){
 vErrors.length = _errs7;
+}
 }
 else {
 vErrors = null;
@@ -1576,20 +1679,21 @@ const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
 }
 validate48.errors = vErrors;
+validate48.errorCount = errors;
 return errors === 0;
 }
 
-const formats6 = formats.uint16;
-const formats10 = formats.uint64;
-const formats2 = formats.uint32;
+const formats6 = uint16Format;
+const formats10 = uint64Format;
+const formats2 = uint32Format;
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1598,9 +1702,14 @@ let data0 = data.cases;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
-errors = vErrors.length;
+if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate48.errors;
+}
+else {
+for(const err of validate48.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate48.errorCount;
 }
 }
 }
@@ -1609,7 +1718,7 @@ const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -1626,7 +1735,7 @@ const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -1637,7 +1746,7 @@ const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -1653,7 +1762,7 @@ const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -1665,7 +1774,7 @@ const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -1680,7 +1789,7 @@ const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -1692,7 +1801,7 @@ const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -1704,7 +1813,7 @@ const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -1718,7 +1827,7 @@ const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -1731,7 +1840,7 @@ const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -1742,7 +1851,7 @@ const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -1752,7 +1861,7 @@ const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
@@ -1766,7 +1875,7 @@ const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
@@ -1777,7 +1886,7 @@ const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err13];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err13);
 }
 errors++;
@@ -1787,7 +1896,7 @@ const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err14];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err14);
 }
 errors++;
@@ -1800,7 +1909,7 @@ const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err15];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err15);
 }
 errors++;
@@ -1811,7 +1920,7 @@ const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err16];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err16);
 }
 errors++;
@@ -1826,7 +1935,7 @@ const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err17];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err17);
 }
 errors++;
@@ -1839,7 +1948,7 @@ const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err18];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err18);
 }
 errors++;
@@ -1850,7 +1959,7 @@ const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err19];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err19);
 }
 errors++;
@@ -1860,7 +1969,7 @@ const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err20];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err20);
 }
 errors++;
@@ -1874,7 +1983,7 @@ const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err21];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err21);
 }
 errors++;
@@ -1885,7 +1994,7 @@ const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err22];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err22);
 }
 errors++;
@@ -1895,7 +2004,7 @@ const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err23];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err23);
 }
 errors++;
@@ -1909,7 +2018,7 @@ const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err24];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err24);
 }
 errors++;
@@ -1920,7 +2029,7 @@ const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err25];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err25);
 }
 errors++;
@@ -1930,7 +2039,7 @@ const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err26];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err26);
 }
 errors++;
@@ -1943,7 +2052,7 @@ const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err27];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err27);
 }
 errors++;
@@ -1956,7 +2065,7 @@ const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err28];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err28);
 }
 errors++;
@@ -1967,7 +2076,7 @@ const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err29];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err29);
 }
 errors++;
@@ -1977,7 +2086,7 @@ const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err30];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err30);
 }
 errors++;
@@ -1990,7 +2099,7 @@ const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err31];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err31);
 }
 errors++;
@@ -2002,7 +2111,7 @@ const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/ser
 if(vErrors === null){
 vErrors = [err32];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err32);
 }
 errors++;
@@ -2014,18 +2123,19 @@ const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err33];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err33);
 }
 errors++;
 }
 validate47.errors = vErrors;
+validate47.errorCount = errors;
 return errors === 0;
 }
 
 const schema76 = {"description":"An example input for a workflow that can be used in UI dropdowns.","type":"object","properties":{"name":{"description":"Name of the example input for display purposes.","type":"string"},"description":{"description":"Optional description of what this example demonstrates.","type":["string","null"]},"input":{"description":"The input data for this example.","$ref":"#/$defs/Value"}},"required":["name","input"]};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2034,7 +2144,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -2044,7 +2154,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -2055,7 +2165,7 @@ const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/ty
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -2068,7 +2178,7 @@ const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -2080,17 +2190,18 @@ const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
 }
 validate59.errors = vErrors;
+validate59.errorCount = errors;
 return errors === 0;
 }
 
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2099,7 +2210,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -2109,7 +2220,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -2121,7 +2232,7 @@ const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/ty
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -2134,7 +2245,7 @@ const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -2147,7 +2258,7 @@ const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/vers
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -2165,7 +2276,7 @@ const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schem
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -2179,7 +2290,7 @@ const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -2192,7 +2303,7 @@ const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -2201,7 +2312,9 @@ else {
 errors = _errs8;
 if(vErrors !== null){
 if(_errs8){
+if(vErrors.length > _errs8){
 vErrors.length = _errs8;
+}
 }
 else {
 vErrors = null;
@@ -2221,7 +2334,7 @@ const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Sche
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -2235,7 +2348,7 @@ const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -2248,7 +2361,7 @@ const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/propertie
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -2257,7 +2370,9 @@ else {
 errors = _errs16;
 if(vErrors !== null){
 if(_errs16){
+if(vErrors.length > _errs16){
 vErrors.length = _errs16;
+}
 }
 else {
 vErrors = null;
@@ -2270,9 +2385,14 @@ let data5 = data.steps;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
+if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate32.errors;
+}
+else {
+for(const err of validate32.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate32.errorCount;
 }
 }
 }
@@ -2281,16 +2401,21 @@ const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
 }
 }
 if(data.output !== undefined){
-if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
+if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate40.errors;
+}
+else {
+for(const err of validate40.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate40.errorCount;
 }
 }
 if(data.test !== undefined){
@@ -2298,9 +2423,14 @@ let data8 = data.test;
 const _errs28 = errors;
 let valid7 = false;
 const _errs29 = errors;
-if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
+if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate47.errors;
+}
+else {
+for(const err of validate47.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate47.errorCount;
 }
 var _valid2 = _errs29 === errors;
 valid7 = valid7 || _valid2;
@@ -2311,7 +2441,7 @@ const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/a
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
@@ -2324,7 +2454,7 @@ const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/a
 if(vErrors === null){
 vErrors = [err13];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err13);
 }
 errors++;
@@ -2333,7 +2463,9 @@ else {
 errors = _errs28;
 if(vErrors !== null){
 if(_errs28){
+if(vErrors.length > _errs28){
 vErrors.length = _errs28;
+}
 }
 else {
 vErrors = null;
@@ -2346,9 +2478,14 @@ let data9 = data.examples;
 if(Array.isArray(data9)){
 const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-errors = vErrors.length;
+if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate59.errors;
+}
+else {
+for(const err of validate59.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate59.errorCount;
 }
 }
 }
@@ -2357,7 +2494,7 @@ const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/ex
 if(vErrors === null){
 vErrors = [err14];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err14);
 }
 errors++;
@@ -2370,7 +2507,7 @@ const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/sche
 if(vErrors === null){
 vErrors = [err15];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err15);
 }
 errors++;
@@ -2380,7 +2517,7 @@ const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/sche
 if(vErrors === null){
 vErrors = [err16];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err16);
 }
 errors++;
@@ -2392,18 +2529,19 @@ const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err17];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err17);
 }
 errors++;
 }
 validate88.errors = vErrors;
+validate88.errorCount = errors;
 return errors === 0;
 }
 
-export const Step = validate93;
+export const Step: CompiledValidator = validate93;
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2412,7 +2550,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -2422,7 +2560,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -2433,7 +2571,7 @@ const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -2445,7 +2583,7 @@ const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Compone
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -2463,7 +2601,7 @@ const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schem
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -2477,7 +2615,7 @@ const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -2490,7 +2628,7 @@ const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -2499,7 +2637,9 @@ else {
 errors = _errs7;
 if(vErrors !== null){
 if(_errs7){
+if(vErrors.length > _errs7){
 vErrors.length = _errs7;
+}
 }
 else {
 vErrors = null;
@@ -2519,7 +2659,7 @@ const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Sche
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -2533,7 +2673,7 @@ const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -2546,7 +2686,7 @@ const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -2555,7 +2695,9 @@ else {
 errors = _errs15;
 if(vErrors !== null){
 if(_errs15){
+if(vErrors.length > _errs15){
 vErrors.length = _errs15;
+}
 }
 else {
 vErrors = null;
@@ -2568,9 +2710,14 @@ let data4 = data.skipIf;
 const _errs23 = errors;
 let valid6 = false;
 const _errs24 = errors;
-if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate33.errors;
+}
+else {
+for(const err of validate33.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate33.errorCount;
 }
 var _valid2 = _errs24 === errors;
 valid6 = valid6 || _valid2;
@@ -2581,7 +2728,7 @@ const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skip
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -2594,7 +2741,7 @@ const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skip
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
@@ -2603,7 +2750,9 @@ else {
 errors = _errs23;
 if(vErrors !== null){
 if(_errs23){
+if(vErrors.length > _errs23){
 vErrors.length = _errs23;
+}
 }
 else {
 vErrors = null;
@@ -2612,15 +2761,25 @@ vErrors = null;
 }
 }
 if(data.onError !== undefined){
-if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
+if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate39.errors;
+}
+else {
+for(const err of validate39.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate39.errorCount;
 }
 }
 if(data.input !== undefined){
-if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
+if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate40.errors;
+}
+else {
+for(const err of validate40.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate40.errorCount;
 }
 }
 }
@@ -2629,27 +2788,33 @@ const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
 }
 validate93.errors = vErrors;
+validate93.errorCount = errors;
 return errors === 0;
 }
 
-export const FlowResult = validate97;
+export const FlowResult: CompiledValidator = validate97;
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-errors = vErrors.length;
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate50.errors;
+}
+else {
+for(const err of validate50.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate50.errorCount;
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -2663,7 +2828,7 @@ const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keywo
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -2674,7 +2839,7 @@ const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResul
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -2686,7 +2851,7 @@ const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -2702,9 +2867,14 @@ valid0 = true;
 passing0 = 1;
 }
 const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate52.errors;
+}
+else {
+for(const err of validate52.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate52.errorCount;
 }
 var _valid0 = _errs6 === errors;
 if(_valid0 && valid0){
@@ -2723,7 +2893,7 @@ const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingS
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -2732,7 +2902,9 @@ else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
+if(vErrors.length > _errs0){
 vErrors.length = _errs0;
+}
 }
 else {
 vErrors = null;
@@ -2740,12 +2912,13 @@ vErrors = null;
 }
 }
 validate97.errors = vErrors;
+validate97.errorCount = errors;
 return errors === 0;
 }
 
-export const TestConfig = validate100;
+export const TestConfig: CompiledValidator = validate100;
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2754,9 +2927,14 @@ let data0 = data.cases;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
-errors = vErrors.length;
+if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate48.errors;
+}
+else {
+for(const err of validate48.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate48.errorCount;
 }
 }
 }
@@ -2765,7 +2943,7 @@ const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -2782,7 +2960,7 @@ const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -2793,7 +2971,7 @@ const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -2809,7 +2987,7 @@ const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -2821,7 +2999,7 @@ const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -2836,7 +3014,7 @@ const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -2848,7 +3026,7 @@ const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -2860,7 +3038,7 @@ const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -2874,7 +3052,7 @@ const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -2887,7 +3065,7 @@ const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").r
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -2898,7 +3076,7 @@ const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -2908,7 +3086,7 @@ const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
@@ -2922,7 +3100,7 @@ const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
@@ -2933,7 +3111,7 @@ const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err13];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err13);
 }
 errors++;
@@ -2943,7 +3121,7 @@ const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err14];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err14);
 }
 errors++;
@@ -2956,7 +3134,7 @@ const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err15];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err15);
 }
 errors++;
@@ -2967,7 +3145,7 @@ const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err16];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err16);
 }
 errors++;
@@ -2982,7 +3160,7 @@ const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err17];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err17);
 }
 errors++;
@@ -2995,7 +3173,7 @@ const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err18];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err18);
 }
 errors++;
@@ -3006,7 +3184,7 @@ const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err19];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err19);
 }
 errors++;
@@ -3016,7 +3194,7 @@ const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err20];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err20);
 }
 errors++;
@@ -3030,7 +3208,7 @@ const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err21];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err21);
 }
 errors++;
@@ -3041,7 +3219,7 @@ const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err22];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err22);
 }
 errors++;
@@ -3051,7 +3229,7 @@ const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err23];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err23);
 }
 errors++;
@@ -3065,7 +3243,7 @@ const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err24];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err24);
 }
 errors++;
@@ -3076,7 +3254,7 @@ const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err25];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err25);
 }
 errors++;
@@ -3086,7 +3264,7 @@ const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err26];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err26);
 }
 errors++;
@@ -3099,7 +3277,7 @@ const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err27];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err27);
 }
 errors++;
@@ -3112,7 +3290,7 @@ const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err28];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err28);
 }
 errors++;
@@ -3123,7 +3301,7 @@ const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err29];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err29);
 }
 errors++;
@@ -3133,7 +3311,7 @@ const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err30];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err30);
 }
 errors++;
@@ -3146,7 +3324,7 @@ const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").
 if(vErrors === null){
 vErrors = [err31];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err31);
 }
 errors++;
@@ -3158,7 +3336,7 @@ const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/ser
 if(vErrors === null){
 vErrors = [err32];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err32);
 }
 errors++;
@@ -3170,18 +3348,19 @@ const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err33];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err33);
 }
 errors++;
 }
 validate100.errors = vErrors;
+validate100.errorCount = errors;
 return errors === 0;
 }
 
-export const TestCase = validate102;
+export const TestCase: CompiledValidator = validate102;
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3190,7 +3369,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -3200,7 +3379,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -3211,7 +3390,7 @@ const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/ty
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -3224,7 +3403,7 @@ const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -3235,9 +3414,14 @@ let data3 = data.output;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-errors = vErrors.length;
+if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate49.errors;
+}
+else {
+for(const err of validate49.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate49.errorCount;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
@@ -3248,7 +3432,7 @@ const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/outpu
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -3261,7 +3445,7 @@ const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/outpu
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -3270,7 +3454,9 @@ else {
 errors = _errs7;
 if(vErrors !== null){
 if(_errs7){
+if(vErrors.length > _errs7){
 vErrors.length = _errs7;
+}
 }
 else {
 vErrors = null;
@@ -3284,19 +3470,20 @@ const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
 }
 validate102.errors = vErrors;
+validate102.errorCount = errors;
 return errors === 0;
 }
 
-export const ComponentInfo = validate104;
+export const ComponentInfo: CompiledValidator = validate104;
 const schema86 = {"type":"object","properties":{"component":{"description":"The component ID.","$ref":"#/$defs/Component"},"description":{"description":"Optional description of the component.","type":["string","null"]},"input_schema":{"description":"The input schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"output_schema":{"description":"The output schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]}},"required":["component"]};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3305,7 +3492,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -3316,7 +3503,7 @@ const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Compone
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -3329,7 +3516,7 @@ const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -3347,7 +3534,7 @@ const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Sche
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -3361,7 +3548,7 @@ const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -3374,7 +3561,7 @@ const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -3383,7 +3570,9 @@ else {
 errors = _errs7;
 if(vErrors !== null){
 if(_errs7){
+if(vErrors.length > _errs7){
 vErrors.length = _errs7;
+}
 }
 else {
 vErrors = null;
@@ -3403,7 +3592,7 @@ const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Sch
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -3417,7 +3606,7 @@ const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/propertie
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -3430,7 +3619,7 @@ const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/propertie
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -3439,7 +3628,9 @@ else {
 errors = _errs15;
 if(vErrors !== null){
 if(_errs15){
+if(vErrors.length > _errs15){
 vErrors.length = _errs15;
+}
 }
 else {
 vErrors = null;
@@ -3453,19 +3644,20 @@ const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
 }
 validate104.errors = vErrors;
+validate104.errorCount = errors;
 return errors === 0;
 }
 
-export const InitializeParams = validate105;
+export const InitializeParams: CompiledValidator = validate105;
 const schema36 = {"description":"Sent from StepFlow to the component server to begin the initialization process.","type":"object","properties":{"runtime_protocol_version":{"description":"Maximum version of the protocol being used by the StepFlow runtime.","type":"integer","format":"uint32","minimum":0},"protocol_prefix":{"description":"The protocol prefix for components served by this plugin (e.g., \"python\", \"typescript\")","type":"string"}},"required":["runtime_protocol_version"]};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3474,7 +3666,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -3486,7 +3678,7 @@ const err1 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -3497,7 +3689,7 @@ const err2 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -3507,7 +3699,7 @@ const err3 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -3520,7 +3712,7 @@ const err4 = {instancePath:instancePath+"/protocol_prefix",schemaPath:"#/propert
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -3532,19 +3724,20 @@ const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
 }
 validate105.errors = vErrors;
+validate105.errorCount = errors;
 return errors === 0;
 }
 
-export const InitializeResult = validate106;
+export const InitializeResult: CompiledValidator = validate106;
 const schema82 = {"description":"Sent from the component server back to StepFlow with the result of initialization.\nThe component server will not be initialized until it receives the `initialized` notification.","type":"object","properties":{"server_protocol_version":{"description":"Version of the protocol being used by the component server.","type":"integer","format":"uint32","minimum":0}},"required":["server_protocol_version"]};
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3553,7 +3746,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -3565,7 +3758,7 @@ const err1 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -3576,7 +3769,7 @@ const err2 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -3586,7 +3779,7 @@ const err3 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -3599,19 +3792,20 @@ const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
 }
 validate106.errors = vErrors;
+validate106.errorCount = errors;
 return errors === 0;
 }
 
-export const Initialized = validate107;
+export const Initialized: CompiledValidator = validate107;
 const schema104 = {"description":"Sent from StepFlow to the component server after initialization is complete.","type":"object"};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3619,19 +3813,20 @@ const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
 }
 validate107.errors = vErrors;
+validate107.errorCount = errors;
 return errors === 0;
 }
 
-export const ComponentListParams = validate108;
+export const ComponentListParams: CompiledValidator = validate108;
 const schema42 = {"description":"Sent from StepFlow to the component server to request a list of all available components.","type":"object"};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3639,19 +3834,20 @@ const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
 }
 validate108.errors = vErrors;
+validate108.errorCount = errors;
 return errors === 0;
 }
 
-export const ListComponentsResult = validate109;
+export const ListComponentsResult: CompiledValidator = validate109;
 const schema90 = {"description":"Sent from the component server back to StepFlow with a list of all available components.","type":"object","properties":{"components":{"description":"A list of all available components.","type":"array","items":{"$ref":"#/$defs/ComponentInfo"}}},"required":["components"]};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3660,7 +3856,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -3671,7 +3867,7 @@ const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Compone
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -3684,7 +3880,7 @@ const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -3702,7 +3898,7 @@ const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Sche
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -3716,7 +3912,7 @@ const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -3729,7 +3925,7 @@ const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -3738,7 +3934,9 @@ else {
 errors = _errs7;
 if(vErrors !== null){
 if(_errs7){
+if(vErrors.length > _errs7){
 vErrors.length = _errs7;
+}
 }
 else {
 vErrors = null;
@@ -3758,7 +3956,7 @@ const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Sch
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -3772,7 +3970,7 @@ const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/propertie
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -3785,7 +3983,7 @@ const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/propertie
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -3794,7 +3992,9 @@ else {
 errors = _errs15;
 if(vErrors !== null){
 if(_errs15){
+if(vErrors.length > _errs15){
 vErrors.length = _errs15;
+}
 }
 else {
 vErrors = null;
@@ -3808,17 +4008,18 @@ const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
 }
 validate68.errors = vErrors;
+validate68.errorCount = errors;
 return errors === 0;
 }
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3827,7 +4028,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -3837,9 +4038,14 @@ let data0 = data.components;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate68(data0[i0], {instancePath:instancePath+"/components/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-errors = vErrors.length;
+if(!(validate68(data0[i0], {instancePath:instancePath+"/components/" + i0,parentData:data0,parentDataProperty:i0,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate68.errors;
+}
+else {
+for(const err of validate68.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate68.errorCount;
 }
 }
 }
@@ -3848,7 +4054,7 @@ const err1 = {instancePath:instancePath+"/components",schemaPath:"#/properties/c
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -3860,19 +4066,20 @@ const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
 }
 validate109.errors = vErrors;
+validate109.errorCount = errors;
 return errors === 0;
 }
 
-export const ComponentInfoParams = validate111;
+export const ComponentInfoParams: CompiledValidator = validate111;
 const schema40 = {"description":"Sent from StepFlow to the component server to request information about a specific component.","type":"object","properties":{"component":{"description":"The component to get information about.","$ref":"#/$defs/Component"}},"required":["component"]};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3881,7 +4088,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -3892,7 +4099,7 @@ const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Compone
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -3904,19 +4111,20 @@ const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
 }
 validate111.errors = vErrors;
+validate111.errorCount = errors;
 return errors === 0;
 }
 
-export const ComponentInfoResult = validate112;
+export const ComponentInfoResult: CompiledValidator = validate112;
 const schema85 = {"description":"Sent from the component server back to StepFlow with information about the requested component.","type":"object","properties":{"info":{"description":"Information about the component.","$ref":"#/$defs/ComponentInfo"}},"required":["info"]};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3925,15 +4133,20 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
 }
 if(data.info !== undefined){
-if(!(validate68(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-errors = vErrors.length;
+if(!(validate68(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate68.errors;
+}
+else {
+for(const err of validate68.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate68.errorCount;
 }
 }
 }
@@ -3942,19 +4155,20 @@ const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
 }
 validate112.errors = vErrors;
+validate112.errorCount = errors;
 return errors === 0;
 }
 
-export const ComponentExecuteParams = validate114;
+export const ComponentExecuteParams: CompiledValidator = validate114;
 const schema37 = {"description":"Sent from StepFlow to the component server to execute a specific component with the provided input.","type":"object","properties":{"component":{"description":"The component to execute.","$ref":"#/$defs/Component"},"input":{"description":"The input to the component.","$ref":"#/$defs/Value"}},"required":["component","input"]};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3963,7 +4177,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -3973,7 +4187,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -3984,7 +4198,7 @@ const err2 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Compone
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -3996,19 +4210,20 @@ const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
 }
 validate114.errors = vErrors;
+validate114.errorCount = errors;
 return errors === 0;
 }
 
-export const ComponentExecuteResult = validate115;
+export const ComponentExecuteResult: CompiledValidator = validate115;
 const schema83 = {"description":"Sent from the component server back to StepFlow with the result of the component execution.","type":"object","properties":{"output":{"description":"The result of the component execution.","$ref":"#/$defs/Value"}},"required":["output"]};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4017,7 +4232,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -4028,19 +4243,20 @@ const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
 }
 validate115.errors = vErrors;
+validate115.errorCount = errors;
 return errors === 0;
 }
 
-export const PutBlobParams = validate116;
+export const PutBlobParams: CompiledValidator = validate116;
 const schema45 = {"description":"Sent from the component server to the StepFlow to store a blob with the provided content.","type":"object","properties":{"data":{"$ref":"#/$defs/Value"}},"required":["data"]};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4049,7 +4265,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -4060,20 +4276,21 @@ const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
 }
 validate116.errors = vErrors;
+validate116.errorCount = errors;
 return errors === 0;
 }
 
-export const PutBlobResult = validate117;
+export const PutBlobResult: CompiledValidator = validate117;
 const schema93 = {"description":"Sent from the StepFlow back to the component server with the ID of the stored blob.","type":"object","properties":{"blob_id":{"$ref":"#/$defs/BlobId"}},"required":["blob_id"]};
 const schema44 = {"description":"A SHA-256 hash of the blob content, represented as a hexadecimal string.","type":"string"};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4082,7 +4299,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -4093,7 +4310,7 @@ const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/ty
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -4105,19 +4322,20 @@ const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
 }
 validate117.errors = vErrors;
+validate117.errorCount = errors;
 return errors === 0;
 }
 
-export const GetBlobParams = validate118;
+export const GetBlobParams: CompiledValidator = validate118;
 const schema43 = {"description":"Sent from the component server to the StepFlow to retrieve the content of a specific blob.","type":"object","properties":{"blob_id":{"description":"The ID of the blob to retrieve.","$ref":"#/$defs/BlobId"}},"required":["blob_id"]};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4126,7 +4344,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -4137,7 +4355,7 @@ const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/ty
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -4149,19 +4367,20 @@ const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
 }
 validate118.errors = vErrors;
+validate118.errorCount = errors;
 return errors === 0;
 }
 
-export const GetBlobResult = validate119;
+export const GetBlobResult: CompiledValidator = validate119;
 const schema91 = {"description":"Sent from the StepFlow back to the component server with the content of the requested blob.","type":"object","properties":{"data":{"$ref":"#/$defs/Value"}},"required":["data"]};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4170,7 +4389,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -4181,19 +4400,20 @@ const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
 }
 validate119.errors = vErrors;
+validate119.errorCount = errors;
 return errors === 0;
 }
 
-export const EvaluateFlowParams = validate120;
+export const EvaluateFlowParams: CompiledValidator = validate120;
 const schema47 = {"description":"Sent from the component server to the StepFlow to evaluate a flow with the provided input.","type":"object","properties":{"flow":{"description":"The flow to evaluate.","$ref":"#/$defs/Flow"},"input":{"description":"The input to provide to the flow.","$ref":"#/$defs/Value"}},"required":["flow","input"]};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4202,7 +4422,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -4212,7 +4432,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -4224,7 +4444,7 @@ const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/ty
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -4237,7 +4457,7 @@ const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -4250,7 +4470,7 @@ const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/vers
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -4268,7 +4488,7 @@ const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schem
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -4282,7 +4502,7 @@ const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -4295,7 +4515,7 @@ const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
@@ -4304,7 +4524,9 @@ else {
 errors = _errs8;
 if(vErrors !== null){
 if(_errs8){
+if(vErrors.length > _errs8){
 vErrors.length = _errs8;
+}
 }
 else {
 vErrors = null;
@@ -4324,7 +4546,7 @@ const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Sche
 if(vErrors === null){
 vErrors = [err8];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err8);
 }
 errors++;
@@ -4338,7 +4560,7 @@ const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties
 if(vErrors === null){
 vErrors = [err9];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err9);
 }
 errors++;
@@ -4351,7 +4573,7 @@ const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/propertie
 if(vErrors === null){
 vErrors = [err10];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err10);
 }
 errors++;
@@ -4360,7 +4582,9 @@ else {
 errors = _errs16;
 if(vErrors !== null){
 if(_errs16){
+if(vErrors.length > _errs16){
 vErrors.length = _errs16;
+}
 }
 else {
 vErrors = null;
@@ -4373,9 +4597,14 @@ let data5 = data.steps;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
+if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate32.errors;
+}
+else {
+for(const err of validate32.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate32.errorCount;
 }
 }
 }
@@ -4384,16 +4613,21 @@ const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps
 if(vErrors === null){
 vErrors = [err11];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err11);
 }
 errors++;
 }
 }
 if(data.output !== undefined){
-if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
+if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate40.errors;
+}
+else {
+for(const err of validate40.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate40.errorCount;
 }
 }
 if(data.test !== undefined){
@@ -4401,9 +4635,14 @@ let data8 = data.test;
 const _errs28 = errors;
 let valid7 = false;
 const _errs29 = errors;
-if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
+if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate47.errors;
+}
+else {
+for(const err of validate47.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate47.errorCount;
 }
 var _valid2 = _errs29 === errors;
 valid7 = valid7 || _valid2;
@@ -4414,7 +4653,7 @@ const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/a
 if(vErrors === null){
 vErrors = [err12];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err12);
 }
 errors++;
@@ -4427,7 +4666,7 @@ const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/a
 if(vErrors === null){
 vErrors = [err13];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err13);
 }
 errors++;
@@ -4436,7 +4675,9 @@ else {
 errors = _errs28;
 if(vErrors !== null){
 if(_errs28){
+if(vErrors.length > _errs28){
 vErrors.length = _errs28;
+}
 }
 else {
 vErrors = null;
@@ -4449,9 +4690,14 @@ let data9 = data.examples;
 if(Array.isArray(data9)){
 const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-errors = vErrors.length;
+if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate59.errors;
+}
+else {
+for(const err of validate59.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate59.errorCount;
 }
 }
 }
@@ -4460,7 +4706,7 @@ const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/ex
 if(vErrors === null){
 vErrors = [err14];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err14);
 }
 errors++;
@@ -4473,7 +4719,7 @@ const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/sche
 if(vErrors === null){
 vErrors = [err15];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err15);
 }
 errors++;
@@ -4483,7 +4729,7 @@ const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/sche
 if(vErrors === null){
 vErrors = [err16];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err16);
 }
 errors++;
@@ -4495,17 +4741,18 @@ const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "ob
 if(vErrors === null){
 vErrors = [err17];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err17);
 }
 errors++;
 }
 validate31.errors = vErrors;
+validate31.errorCount = errors;
 return errors === 0;
 }
 
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4514,7 +4761,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -4524,15 +4771,20 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
 }
 if(data.flow !== undefined){
-if(!(validate31(data.flow, {instancePath:instancePath+"/flow",parentData:data,parentDataProperty:"flow",rootData}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
+if(!(validate31(data.flow, {instancePath:instancePath+"/flow",parentData:data,parentDataProperty:"flow",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate31.errors;
+}
+else {
+for(const err of validate31.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate31.errorCount;
 }
 }
 }
@@ -4541,19 +4793,20 @@ const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
 }
 validate120.errors = vErrors;
+validate120.errorCount = errors;
 return errors === 0;
 }
 
-export const EvaluateFlowResult = validate122;
+export const EvaluateFlowResult: CompiledValidator = validate122;
 const schema95 = {"description":"Sent from the StepFlow back to the component server with the result of the flow evaluation.","type":"object","properties":{"result":{"description":"The result of the flow evaluation.","$ref":"#/$defs/FlowResult"}},"required":["result"]};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4562,15 +4815,20 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate49(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-errors = vErrors.length;
+if(!(validate49(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,maxErrors}))){
+if(vErrors === null){
+vErrors = validate49.errors;
+}
+else {
+for(const err of validate49.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+}
+errors += validate49.errorCount;
 }
 }
 }
@@ -4579,19 +4837,20 @@ const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
 }
 validate122.errors = vErrors;
+validate122.errorCount = errors;
 return errors === 0;
 }
 
-export const Error = validate124;
+export const Error: CompiledValidator = validate124;
 const schema99 = {"description":"An error returned from a method execution.","type":"object","properties":{"code":{"description":"A numeric code indicating the error type.","type":"integer","format":"int64"},"message":{"description":"Concise, single-sentence description of the error.","type":"string"},"data":{"description":"Primitive or structured value that contains additional information about the error.","anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]}},"required":["code","message"]};
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4600,7 +4859,7 @@ const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err0];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err0);
 }
 errors++;
@@ -4610,7 +4869,7 @@ const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{mi
 if(vErrors === null){
 vErrors = [err1];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err1);
 }
 errors++;
@@ -4622,7 +4881,7 @@ const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/ty
 if(vErrors === null){
 vErrors = [err2];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err2);
 }
 errors++;
@@ -4633,7 +4892,7 @@ const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/fo
 if(vErrors === null){
 vErrors = [err3];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err3);
 }
 errors++;
@@ -4646,7 +4905,7 @@ const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/mess
 if(vErrors === null){
 vErrors = [err4];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err4);
 }
 errors++;
@@ -4665,7 +4924,7 @@ const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/an
 if(vErrors === null){
 vErrors = [err5];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err5);
 }
 errors++;
@@ -4678,7 +4937,7 @@ const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/an
 if(vErrors === null){
 vErrors = [err6];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err6);
 }
 errors++;
@@ -4687,7 +4946,9 @@ else {
 errors = _errs6;
 if(vErrors !== null){
 if(_errs6){
+if(vErrors.length > _errs6){
 vErrors.length = _errs6;
+}
 }
 else {
 vErrors = null;
@@ -4701,12 +4962,13 @@ const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "obj
 if(vErrors === null){
 vErrors = [err7];
 }
-else {
+else if(errors < maxErrors){
 vErrors.push(err7);
 }
 errors++;
 }
 validate124.errors = vErrors;
+validate124.errorCount = errors;
 return errors === 0;
 }
 
