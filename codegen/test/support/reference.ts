@@ -4,7 +4,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { formats } from "@flowspec/runtime/ajv";
 import { UNCHECKED_STANDARD_FORMATS } from "../../src/validators.js";
 import { readConfig } from "../../src/config.js";
-import { applyOverlays, readOverlay, readSchemaFiles } from "../../src/schema-set.js";
+import { readSchemaFiles } from "@flowspec/schema-diff/schema-files";
+import { applyOverlays, readOverlay } from "../../src/schema-set.js";
 import { buildGraph } from "../../src/bundle.js";
 import { repoRoot } from "../../../test/support.js";
 
