@@ -28,4 +28,6 @@ export {
 } from "./document.js";
 export { startTimer } from "./timer.js";
 export { untilAborted } from "./abort.js";
-export { readUpTo } from "./read-limited.js";
+export { DEFAULT_MAX_RESPONSE_BYTES, readBodyBytes, readBodyText, readUpTo, ResponseTooLargeError, type BodyLimit } from "./read-limited.js";
+export { ERROR_BRAND, isErrorInstance } from "./error-brand.js";
+export { byteLimit } from "./jsonrpc/lines.js";

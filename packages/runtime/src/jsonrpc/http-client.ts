@@ -1,6 +1,6 @@
 import { createParser } from "eventsource-parser";
 import { JsonRpcTransportError } from "./errors.js";
-import { readUpTo } from "../read-limited.js";
+import { readBodyText, ResponseTooLargeError } from "../read-limited.js";
 import { byteLimit, DEFAULT_MAX_LINE_BYTES } from "./lines.js";
 import { classifyMessage, type JsonRpcRequest, type JsonRpcResponse } from "./messages.js";
 import { createPeer, type CallOptions, type PeerOptions } from "./peer.js";
@@ -49,11 +49,6 @@ export interface HttpReply {
  */
 export type HttpPost = (url: string, body: string, signal?: AbortSignal, maxMessageBytes?: number) => Promise<HttpReply>;
 
-/** The error a POST's `text()` rejects with for a body over the limit (`bytes` read, or declared). */
-export function bodyTooLarge(bytes: number, limit: number, declared: boolean): Error {
-  return new Error(`the body exceeds maxMessageBytes (${declared ? "" : "at least "}${bytes} bytes > ${limit})`);
-}
-
 export const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
 
 /** POSTs through `fetch` (any platform). */
@@ -65,7 +60,7 @@ export function fetchPost(doFetch: typeof fetch = fetch): HttpPost {
     return {
       status: response.status,
       contentType: response.headers.get("content-type") ?? "",
-      text: () => readFetchedText(response, maxMessageBytes),
+      text: () => readBodyText(response, { maxBytes: maxMessageBytes, request: `POST ${url}`, option: "maxMessageBytes" }),
       chunks() {
         reader = response.body!.getReader();
         return {
@@ -76,17 +71,6 @@ export function fetchPost(doFetch: typeof fetch = fetch): HttpPost {
       discard,
     };
   };
-}
-
-async function readFetchedText(response: Response, limit: number): Promise<string> {
-  // A declared length bounds the body, unless fetch is decompressing it.
-  const declared = response.headers.has("content-encoding") ? Number.NaN : Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw bodyTooLarge(declared, limit, true);
-  }
-  if (Number.isInteger(declared)) return response.text();
-  return new TextDecoder().decode(await readUpTo(response, limit, (size) => bodyTooLarge(size, limit, false)));
 }
 
 /**
@@ -126,6 +110,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const failed = (reading: boolean) => (error: Error) => {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof JsonRpcTransportError) throw error;
+      if (error instanceof ResponseTooLargeError) throw new JsonRpcTransportError(`${request.method}: ${error.message}`, { cause: error });
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message;
       const what = reading ? `reading the answer to ${request.method} from ${options.url}` : `POST ${options.url}`;

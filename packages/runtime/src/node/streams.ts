@@ -6,6 +6,7 @@ import { inspect, type InspectOptions } from "node:util";
 import { startTimer } from "../timer.js";
 import { byteLimit } from "../jsonrpc/lines.js";
 import { createLineReader, createPeer, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions, type RequestId } from "../jsonrpc/index.js";
+import { isErrorInstance } from "../error-brand.js";
 
 const BATCH_CHARS = 4096;
 /** How long `SpawnedPeer.close()` waits after SIGTERM before SIGKILL. */
@@ -106,6 +107,7 @@ export interface SpawnedPeer {
  * later call fails with this error, which says how, with the last lines of its stderr.
  */
 export class ChildEndedError extends JsonRpcTransportError {
+  static override readonly "~brand": string = "@flowspec/runtime:ChildEndedError";
   override name = "ChildEndedError";
   constructor(
     readonly command: string,
@@ -120,6 +122,10 @@ export class ChildEndedError extends JsonRpcTransportError {
 
 /** The command could not be started (not found, not executable). */
 export class SpawnError extends Error {
+  static readonly "~brand": string = "@flowspec/runtime:SpawnError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "SpawnError";
   constructor(
     readonly command: string,
