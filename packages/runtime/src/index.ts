@@ -30,4 +30,5 @@ export { startTimer } from "./timer.js";
 export { untilAborted } from "./abort.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, readBodyBytes, readBodyText, readUpTo, ResponseTooLargeError, type BodyLimit } from "./read-limited.js";
 export { ERROR_BRAND, isErrorInstance } from "./error-brand.js";
+export { createBoundedSseParser, type BoundedSseParser } from "./sse.js";
 export { byteLimit } from "./jsonrpc/lines.js";
