@@ -31,4 +31,5 @@ export { untilAborted } from "./abort.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, readBodyBytes, readBodyText, readUpTo, ResponseTooLargeError, type BodyLimit } from "./read-limited.js";
 export { ERROR_BRAND, isErrorInstance } from "./error-brand.js";
 export { createBoundedSseParser, type BoundedSseParser } from "./sse.js";
+export { backoffDelay, parseRetryAfter, retryDelay, sleep, type Backoff } from "./retry.js";
 export { byteLimit } from "./jsonrpc/lines.js";
