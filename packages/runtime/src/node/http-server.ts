@@ -7,7 +7,7 @@ export interface StreamableHttpOptions extends Omit<PeerOptions, "send"> {
   streams?(method: string, params: unknown): boolean;
   /** Extra fields of the `GET /health` body. */
   health?(): Record<string, unknown>;
-  /** The largest request body accepted (default 16 MiB). */
+  /** The largest request body accepted (default 16 MiB); a larger one is answered 413 as soon as it is known, and its connection closed. */
   maxBodyBytes?: number;
 }
 
@@ -48,7 +48,14 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
       return json(res, 406, { error: "Accept header must include application/json and text/event-stream" });
     }
     const body = await readBody(req, maxBodyBytes);
-    if (body === undefined) return json(res, 400, { error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: body exceeds ${maxBodyBytes} bytes` } });
+    if (typeof body !== "string") {
+      // Answered before the rest arrives, and the connection closed rather than drained for reuse.
+      const size = `${body.declared ? "Content-Length " : "at least "}${body.bytes} bytes > ${maxBodyBytes}`;
+      const message = `Invalid Request: the body exceeds maxBodyBytes (${size})`;
+      json(res, 413, { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message } }, { connection: "close" });
+      res.once("finish", () => req.destroy());
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(body);
@@ -131,17 +138,25 @@ function empty(res: ServerResponse, status: number): void {
   res.end();
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+/**
+ * The request body as text, or how far it went past `limit` (its Content-Length, or the bytes read
+ * when it passed): reading stops there, at once, without waiting for the rest.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<string | { bytes: number; declared: boolean }> {
+  const declared = Number(req.headers["content-length"]);
+  if (declared > limit) return Promise.resolve({ bytes: declared, declared: true });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooBig = false;
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) tooBig = true;
-      else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString("utf8")));
+      if (size <= limit) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.pause();
+      resolve({ bytes: size, declared: false });
+    };
+    req.on("data", onData);
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     // Node says only "aborted": say where.
     req.on("error", (error) => reject(new Error(`the client closed the connection before its request body was read (after ${size} bytes): ${error.message}`)));
   });
