@@ -49,11 +49,15 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
     }
     const body = await readBody(req, maxBodyBytes);
     if (typeof body !== "string") {
-      // Answered before the rest arrives, and the connection closed rather than drained for reuse.
+      // Answered before the rest arrives. Node discards what comes after (nothing is buffered), and the
+      // connection is dropped a moment later if the body goes on: closing at once, with the client
+      // still sending, would reset the connection and could lose the answer on its way.
       const size = `${body.declared ? "Content-Length " : "at least "}${body.bytes} bytes > ${maxBodyBytes}`;
       const message = `Invalid Request: the body exceeds maxBodyBytes (${size})`;
-      json(res, 413, { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message } }, { connection: "close" });
-      res.once("finish", () => req.destroy());
+      json(res, 413, { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message } });
+      const drop = setTimeout(() => req.destroy(), LINGER_MS);
+      req.once("close", () => clearTimeout(drop));
+      req.once("end", () => clearTimeout(drop));
       return;
     }
     let value: unknown;
@@ -137,6 +141,9 @@ function empty(res: ServerResponse, status: number): void {
   res.writeHead(status, { "content-length": 0 });
   res.end();
 }
+
+/** How long an oversized request may go on being sent (and discarded) after its 413, before its connection is dropped. */
+const LINGER_MS = 1000;
 
 /**
  * The request body as text, or how far it went past `limit` (its Content-Length, or the bytes read

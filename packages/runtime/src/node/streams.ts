@@ -38,10 +38,24 @@ function connectStreamsUntil(input: Readable, output: Writable, options: StreamP
   // other side starts on it while this side is still producing (pipelining: measured best between
   // 2 and 8 KiB with 100 calls in flight; whole-turn batches left both processes idle in turn).
   let queued = "";
+  // Backpressure: while the output will not take more (the other side is not reading), reading
+  // input, which makes more output (answers), stops; it goes on at 'drain'. Not while this side
+  // waits for answers on that input: two peers both waiting for the other to read would deadlock.
+  let paused = false;
+  const resume = () => {
+    if (!paused) return;
+    paused = false;
+    input.resume();
+  };
+  output.on("drain", resume);
   const flush = () => {
     const text = queued;
     queued = "";
-    if (text !== "" && !output.destroyed && !output.writableEnded) output.write(text);
+    if (text === "" || output.destroyed || output.writableEnded) return;
+    if (!output.write(text) && !paused && peer.pendingCount === 0) {
+      paused = true;
+      input.pause();
+    }
   };
   const writeLine = (line: string) => {
     if (queued === "") process.nextTick(flush);
@@ -53,6 +67,8 @@ function connectStreamsUntil(input: Readable, output: Writable, options: StreamP
     send(message) {
       if (output.destroyed || output.writableEnded) throw new JsonRpcTransportError("the output stream is closed");
       writeLine(JSON.stringify(message));
+      // A call's answer comes on the input.
+      if ("method" in message && "id" in message) resume();
     },
   });
   const reader = createLineReader(
