@@ -32,4 +32,5 @@ export { DEFAULT_MAX_RESPONSE_BYTES, readBodyBytes, readBodyText, readUpTo, Resp
 export { ERROR_BRAND, isErrorInstance } from "./error-brand.js";
 export { createBoundedSseParser, type BoundedSseParser } from "./sse.js";
 export { backoffDelay, parseRetryAfter, retryDelay, sleep, type Backoff } from "./retry.js";
+export { DEFAULT_MAX_REDIRECTS, fetchFollowingRedirects, RedirectError, type RedirectPolicy } from "./redirect.js";
 export { byteLimit } from "./jsonrpc/lines.js";

@@ -2,13 +2,13 @@
  * The errors the RunsClient throws (protocol notes §4.4), named as openai-node names them. Catch
  * `AgentServiceError` for all of them, `ApiError` for any HTTP error answer.
  */
-import { formatIssues, isErrorInstance, ResponseTooLargeError, ValidationError, type ValidationIssue } from "@flowspec/runtime";
+import { formatIssues, isErrorInstance, RedirectError, ResponseTooLargeError, ValidationError, type ValidationIssue } from "@flowspec/runtime";
 
-export { ResponseTooLargeError, ValidationError };
+export { RedirectError, ResponseTooLargeError, ValidationError };
 
 /**
- * Base class of every error this package throws (except `ValidationError` and `ResponseTooLargeError`,
- * shared with @flowspec/runtime).
+ * Base class of every error this package throws (except `ValidationError`, `ResponseTooLargeError` and
+ * `RedirectError`, shared with @flowspec/runtime).
  */
 export class AgentServiceError extends Error {
   static readonly "~brand": string = "@flowspec/agent-service:AgentServiceError";

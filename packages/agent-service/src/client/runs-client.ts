@@ -50,6 +50,11 @@ export interface RunsClientOptions {
   headers?: Record<string, string>;
   /** The largest response body read, in bytes (default 16 MiB); a larger one fails with ResponseTooLargeError. */
   maxResponseBytes?: number;
+  /**
+   * Follow a redirect to another origin for a POST or the run stream (default false: a RedirectError).
+   * GETs follow one either way; every header but the defaults (`authorization`, `headers`) is dropped on the way.
+   */
+  allowCrossOriginRedirects?: boolean;
   /** Validate create bodies with the `strict` variant (default `response`, whose enums are open). */
   strictRequests?: boolean;
 }
@@ -123,6 +128,7 @@ export class RunsClient {
       retry: resolveRetry(options.retry),
       headers: options.headers ?? {},
       maxResponseBytes: byteLimit("maxResponseBytes", options.maxResponseBytes),
+      allowCrossOriginRedirects: options.allowCrossOriginRedirects ?? false,
     };
     // Routes are appended to these, so a trailing slash would make `//v1/…`, which no route matches.
     const base = (url: string) => url.replace(/\/+$/, "");

@@ -9,7 +9,7 @@ import { ApiError, StreamFrameError, StreamProtocolError, type FramePosition } f
 import { authHeaders, buildUrl, isRetryableError, readBody, retryDelay, unwrap, type HttpConfig } from "./http.js";
 import { checkCount, checkInteger, checkMs } from "./options.js";
 import { createFrameDecoder, type Frame } from "./frames.js";
-import { byteLimit, ResponseTooLargeError, startTimer, untilAborted } from "@flowspec/runtime";
+import { byteLimit, fetchFollowingRedirects, RedirectError, ResponseTooLargeError, startTimer, untilAborted } from "@flowspec/runtime";
 import { backoffDelay } from "./retry.js";
 
 export interface UnknownFrame {
@@ -209,9 +209,11 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
       });
       let response: Response;
       try {
-        response = await config.fetch(url, { method: "GET", headers, signal: controller.signal });
+        const redirects = { stream: true, allowCrossOrigin: config.allowCrossOriginRedirects };
+        response = await fetchFollowingRedirects(config.fetch, url, { method: "GET", headers, signal: controller.signal }, redirects);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
+        if (error instanceof RedirectError) throw error;
         throw new Dropped(idled ? "idle timeout while connecting" : "connection failed", error);
       }
       // An error body too large to read is an error of its own; one cut off by the connection is read as empty.

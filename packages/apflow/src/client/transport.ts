@@ -1,5 +1,5 @@
 import { ApflowRpcError, ApflowTransportError, specCodeOf } from "./errors.js";
-import { byteLimit, readBodyText, ResponseTooLargeError, untilAborted } from "@flowspec/runtime";
+import { byteLimit, fetchFollowingRedirects, readBodyText, RedirectError, ResponseTooLargeError, untilAborted } from "@flowspec/runtime";
 import { redact, secretsOf } from "../redact.js";
 import { timeoutSignal } from "../timeout-signal.js";
 import type { ApflowClientOptions, CallOptions } from "./types.js";
@@ -55,7 +55,7 @@ export function createTransport(options: ApflowClientOptions): Transport {
     let headers: Headers | undefined;
     try {
       headers = await headersFor(accept, combined);
-      const response = await doFetch(url, { method: "POST", headers, body, signal: combined });
+      const response = await fetchFollowingRedirects(doFetch, url, { method: "POST", headers, body, signal: combined }, { allowCrossOrigin: options.allowCrossOriginRedirects === true });
       const secrets = () => secretsOf(headers);
       const failure = (error: unknown) => transportFailure(method, url, secrets(), error, timeout, signal, timeoutMs, response.status);
       return {
@@ -71,6 +71,7 @@ export function createTransport(options: ApflowClientOptions): Transport {
       };
     } catch (error) {
       stopTimer();
+      if (error instanceof RedirectError) throw error;
       throw transportFailure(method, url, secretsOf(headers ?? options.headers), error, timeout, signal, timeoutMs);
     }
   };

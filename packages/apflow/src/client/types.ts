@@ -18,6 +18,8 @@ export interface ApflowClientOptions {
   maxResponseBytes?: number;
   /** The largest event of a streaming `tasks.execute`, in bytes of data (default 16 MiB); a larger one ends the stream with ApflowStreamError. */
   maxEventBytes?: number;
+  /** Follow a redirect to another origin (default false: a RedirectError); every header but the defaults is dropped on the way. */
+  allowCrossOriginRedirects?: boolean;
   /** A fetch implementation (default the global one). */
   fetch?: typeof fetch;
 }

@@ -1,5 +1,6 @@
 import { JsonRpcTransportError } from "./errors.js";
 import { readBodyText, ResponseTooLargeError } from "../read-limited.js";
+import { fetchFollowingRedirects } from "../redirect.js";
 import { createBoundedSseParser } from "../sse.js";
 import { byteLimit, DEFAULT_MAX_LINE_BYTES } from "./lines.js";
 import { classifyMessage, type JsonRpcRequest, type JsonRpcResponse } from "./messages.js";
@@ -17,6 +18,8 @@ export interface HttpClientOptions extends Omit<PeerOptions, "send"> {
    * without being read whole, and its connection is dropped.
    */
   maxMessageBytes?: number;
+  /** With the default `post`: follow a redirect to another origin (default false, see `fetchPost`). */
+  allowCrossOriginRedirects?: boolean;
 }
 
 export interface HttpClient {
@@ -51,10 +54,14 @@ export type HttpPost = (url: string, body: string, signal?: AbortSignal, maxMess
 
 export const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
 
-/** POSTs through `fetch` (any platform). */
-export function fetchPost(doFetch: typeof fetch = fetch): HttpPost {
+/**
+ * POSTs through `fetch` (any platform), following redirects by runtime's policy: a redirect to
+ * another origin is refused (a RedirectError) unless `allowCrossOriginRedirects`.
+ */
+export function fetchPost(doFetch: typeof fetch = fetch, options: { allowCrossOriginRedirects?: boolean } = {}): HttpPost {
+  const policy = { allowCrossOrigin: options.allowCrossOriginRedirects === true };
   return async (url, body, signal, maxMessageBytes = DEFAULT_MAX_LINE_BYTES) => {
-    const response = await doFetch(url, { method: "POST", headers: POST_HEADERS, body, signal });
+    const response = await fetchFollowingRedirects(doFetch, url, { method: "POST", headers: POST_HEADERS, body, signal }, policy);
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     const discard = async () => void (await (reader ?? response.body)?.cancel().catch(() => undefined));
     return {
@@ -80,7 +87,7 @@ export function fetchPost(doFetch: typeof fetch = fetch): HttpPost {
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxMessageBytes = byteLimit("maxMessageBytes", options.maxMessageBytes);
-  const send = options.post ?? fetchPost(options.fetch);
+  const send = options.post ?? fetchPost(options.fetch, options);
   const post = (message: unknown, signal?: AbortSignal) => send(options.url, JSON.stringify(message), signal, maxMessageBytes);
   const peer = createPeer({
     ...options,
