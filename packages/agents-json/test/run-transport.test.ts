@@ -222,7 +222,8 @@ describe("runFlow over a loopback server", () => {
     expect((await answer("sized")).result).toEqual({ success: { ok: true } });
     const error = await answer("sized-big", { maxResponseBytes: 1000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect((error as Error).message).toMatch(/action "get" \(operation "answer", GET .*\/answer\/sized-big\): the response body is over maxResponseBytes \(1000\)/);
+    expect((error as Error).message).toMatch(/^action "get" \(operation "answer", GET .*\/answer\/sized-big\): the response body exceeds maxResponseBytes \(Content-Length \d+ bytes > 1000\)$/);
+    expect((error as Error).cause).toMatchObject({ name: "ResponseTooLargeError", limit: 1000, declared: true });
     expect((await answer("sized-big", { maxResponseBytes: 10_000 })).result).toEqual({ success: JSON.parse(big) });
   });
 

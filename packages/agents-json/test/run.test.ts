@@ -86,6 +86,7 @@ const document = {
 const doc = load(document, { file: join(fixtures, "widgets.agents.json") });
 
 let server: Awaited<ReturnType<typeof startServer>>;
+let guesses = 0;
 let attempts = 0;
 beforeAll(async () => {
   server = await startServer([
@@ -103,6 +104,7 @@ beforeAll(async () => {
     (r) => (r.path === "/status/html" ? { raw: "<html>not json</html>", headers: { "content-type": "application/json" } } : undefined),
     (r) => (r.path === "/status/array" ? { body: [1, 2] } : undefined),
     (r) => (r.path === "/status/big" ? { body: { blob: "x".repeat(5000) } } : undefined),
+    (r) => (r.path === "/status/guess" ? (++guesses < 2 ? { status: 503, headers: { "retry-after": "1e3" }, body: {} } : { body: { attempts: guesses } }) : undefined),
     (r) => (r.path === "/status/flaky" ? (++attempts < 2 ? { status: 503, headers: { "retry-after": "0" }, body: {} } : { body: { attempts } }) : undefined),
   ]);
 });
@@ -181,6 +183,16 @@ describe("runFlow with the widgets fixture (header, cookie, styles, bodies)", ()
   it("retries idempotent methods on 503, honouring Retry-After", async () => {
     attempts = 0;
     const { result } = await runFlow(doc, "status_flow", { parameters: { code: "flaky" } }, { servers: { widgets: server.url }, retry: { limit: 2 } });
+    expect(result).toEqual({ success: { attempts: 2 } });
+  });
+});
+
+describe("runFlow retries by runtime's rules", () => {
+  // "1e3" is neither delay-seconds nor an HTTP-date: a bare Number() read it as 1000 s (capped to a
+  // 60 s wait). Unreadable advice is ignored, and the backoff (1 ms here, with jitter) applies.
+  it("ignores a Retry-After that is neither delay-seconds nor an HTTP-date", { timeout: 5_000 }, async () => {
+    guesses = 0;
+    const { result } = await runFlow(doc, "status_flow", { parameters: { code: "guess" } }, { servers: { widgets: server.url }, retry: { limit: 2, baseDelayMs: 1 } });
     expect(result).toEqual({ success: { attempts: 2 } });
   });
 });

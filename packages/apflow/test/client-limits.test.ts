@@ -223,7 +223,8 @@ describe("RPC error messages are bounded", () => {
     const huge = "x".repeat(10 * 1024 * 1024);
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: huge, data: huge } });
     const fetch = (async () => new Response(body, { status: 500 })) as unknown as typeof globalThis.fetch;
-    const error = (await createApflowClient({ baseUrl: "http://apflow.test", fetch }).health().catch((e: unknown) => e)) as ApflowRpcError;
+    // The body is 20 MB: over the default maxResponseBytes, which the next test is not about.
+    const error = (await createApflowClient({ baseUrl: "http://apflow.test", fetch, maxResponseBytes: 32 * 1024 * 1024 }).health().catch((e: unknown) => e)) as ApflowRpcError;
     expect(error).toBeInstanceOf(ApflowRpcError);
     expect(error.message.length).toBeLessThan(1000);
     expect(error.message).toMatch(/^system.health failed: x+… \(10485\d+ more characters\) \(code -32603, HTTP 500\): x+… \(10485\d+ more characters\)$/);

@@ -1,5 +1,6 @@
 import { Composer, YAMLParseError, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node } from "yaml";
 import { parsePointer } from "./validation.js";
+import { isErrorInstance } from "./error-brand.js";
 
 /** A 1-based line and column in a source text. */
 export interface SourceLocation {
@@ -24,6 +25,10 @@ export interface SourceDocument {
 
 /** A syntax error in a JSON or YAML text, with the parser's position. */
 export class DocumentParseError extends Error {
+  static readonly "~brand": string = "@flowspec/runtime:DocumentParseError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "DocumentParseError";
   constructor(
     readonly reason: string,

@@ -30,4 +30,9 @@ export {
 } from "./document.js";
 export { startTimer } from "./timer.js";
 export { untilAborted } from "./abort.js";
-export { readUpTo } from "./read-limited.js";
+export { DEFAULT_MAX_RESPONSE_BYTES, readBodyBytes, readBodyText, readUpTo, ResponseTooLargeError, type BodyLimit } from "./read-limited.js";
+export { ERROR_BRAND, isErrorInstance } from "./error-brand.js";
+export { createBoundedSseParser, type BoundedSseParser } from "./sse.js";
+export { backoffDelay, parseRetryAfter, retryDelay, sleep, type Backoff } from "./retry.js";
+export { DEFAULT_MAX_REDIRECTS, fetchFollowingRedirects, RedirectError, type RedirectPolicy } from "./redirect.js";
+export { byteLimit } from "./jsonrpc/lines.js";

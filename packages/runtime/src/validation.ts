@@ -1,5 +1,6 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import { issuesFromAjv, type AjvErrorObject } from "./issues.js";
+import { isErrorInstance } from "./error-brand.js";
 
 /** One reason a value does not match a schema. */
 export interface ValidationIssue {
@@ -54,6 +55,10 @@ export type Assert<T> = (value: unknown, options?: ValidateOptions) => asserts v
 
 /** Thrown by `assertX` functions; the message lists every issue as `JSON Pointer: message`. */
 export class ValidationError extends Error {
+  static readonly "~brand": string = "@flowspec/runtime:ValidationError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "ValidationError";
   constructor(
     /** The name of the type that was expected, such as `Flow`. */

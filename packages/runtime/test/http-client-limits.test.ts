@@ -121,7 +121,10 @@ describe.each(posts)("createHttpClient's maxMessageBytes through %s", (_name, ma
     server = await misbehaving();
     client = createHttpClient({ url: server.url, post: makePost(), maxMessageBytes: LIMIT });
   };
-  const failure = (method: string, what: string) => new RegExp(`^reading the answer to ${method} from ${server.url} failed: ${what} exceeds maxMessageBytes \\(.*> ${LIMIT}\\)`);
+  const failure = (method: string, what: string) =>
+    what === "the body"
+      ? new RegExp(`^${method}: POST ${server.url}: the response body exceeds maxMessageBytes \\(.*> ${LIMIT}\\)`)
+      : new RegExp(`^reading the answer to ${method} from ${server.url} failed: ${what} exceeds maxMessageBytes \\(.*> ${LIMIT}\\)`);
 
   it.each([
     { name: "a JSON body whose Content-Length is over the limit, without reading it", method: "declared", what: "the body" },
@@ -134,6 +137,7 @@ describe.each(posts)("createHttpClient's maxMessageBytes through %s", (_name, ma
     const error = await client.request(method, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JsonRpcTransportError);
     expect((error as Error).message).toMatch(failure(method, what));
+    if (what === "the body") expect((error as Error).cause).toMatchObject({ name: "ResponseTooLargeError", limit: LIMIT, request: `POST ${server.url}` });
     await server.closed(method);
   });
 
@@ -160,7 +164,7 @@ describe("createHttpClient's maxMessageBytes", () => {
   it("defaults to the stdio line limit, 16 MiB", { timeout: HANG }, async () => {
     const server = await misbehaving();
     const client = createHttpClient({ url: server.url, post: fetchPost() });
-    await expect(client.request("declared", {})).rejects.toThrow(`the body exceeds maxMessageBytes (${2 ** 30} bytes > ${DEFAULT_MAX_LINE_BYTES})`);
+    await expect(client.request("declared", {})).rejects.toThrow(`declared: POST ${server.url}: the response body exceeds maxMessageBytes (Content-Length ${2 ** 30} bytes > ${DEFAULT_MAX_LINE_BYTES})`);
     expect(DEFAULT_MAX_LINE_BYTES).toBe(16 * 1024 * 1024);
   });
 

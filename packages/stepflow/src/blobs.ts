@@ -2,9 +2,14 @@
  * The blob store shared by a run, its nested runs, the builtins and (next) component servers
  * (protocol notes §4.3, §7.2).
  */
+import { isErrorInstance } from "@flowspec/runtime";
 
 /** Thrown by `BlobStore.get` for an id that was never stored. */
 export class BlobNotFoundError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:BlobNotFoundError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "BlobNotFoundError";
   constructor(readonly blobId: string) {
     super(`no blob with id ${JSON.stringify(blobId)}`);

@@ -4,12 +4,17 @@
  * `["name"]`/`['name']` and `[N]` segments. Nothing else (no wildcards, no recursive descent, no
  * negative indices).
  */
+import { isErrorInstance } from "@flowspec/runtime";
 
 /** One step of a parsed path: a field of an object or an index into an array. */
 export type PathSegment = { field: string } | { index: number };
 
 /** A path string that does not parse; `reason` is the 0.2.x runtime's own wording. */
 export class PathSyntaxError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:PathSyntaxError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "PathSyntaxError";
   constructor(
     readonly path: string,
@@ -106,6 +111,10 @@ export function normalizePath(path: string): string {
 
 /** Why a path does not resolve against a value. */
 export class PathResolutionError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:PathResolutionError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "PathResolutionError";
   constructor(
     readonly segments: readonly PathSegment[],

@@ -65,7 +65,7 @@ describe("review: a component server that writes what is not a JSON-RPC message"
     const { client, errors } = await connectCollecting({ timeoutMs: 500 });
     try {
       await expect(client.execute("/x", { mode: "object-id" })).rejects.toThrow("components/execute timed out after 500 ms");
-      expect(errors).toEqual([expect.stringMatching(/^received an invalid message \("id" must be a string or an integer\): \{"jsonrpc":"2.0","id":\{"id":/)]);
+      expect(errors).toEqual([expect.stringMatching(/^received an invalid message \("id" must be a string or an integer of at most 2\^53 - 1 in size\): \{"jsonrpc":"2.0","id":\{"id":/)]);
     } finally {
       await client.close();
     }

@@ -2,17 +2,25 @@
  * The errors the RunsClient throws (protocol notes §4.4), named as openai-node names them. Catch
  * `AgentServiceError` for all of them, `ApiError` for any HTTP error answer.
  */
-import { formatIssues, ValidationError, type ValidationIssue } from "@flowspec/runtime";
+import { formatIssues, isErrorInstance, RedirectError, ResponseTooLargeError, ValidationError, type ValidationIssue } from "@flowspec/runtime";
 
-export { ValidationError };
+export { RedirectError, ResponseTooLargeError, ValidationError };
 
-/** Base class of every error this package throws (except `ValidationError`, shared with @flowspec/runtime). */
+/**
+ * Base class of every error this package throws (except `ValidationError`, `ResponseTooLargeError` and
+ * `RedirectError`, shared with @flowspec/runtime).
+ */
 export class AgentServiceError extends Error {
+  static readonly "~brand": string = "@flowspec/agent-service:AgentServiceError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "AgentServiceError";
 }
 
 /** The server answered with an error: a non-2xx status, or a 200 whose envelope `code` is not 0. */
 export class ApiError extends AgentServiceError {
+  static override readonly "~brand": string = "@flowspec/agent-service:ApiError";
   override name = "ApiError";
   constructor(
     /** HTTP status. */
@@ -35,14 +43,38 @@ export class ApiError extends AgentServiceError {
     return typeof body?.message === "string" ? body.message : this.message;
   }
 }
-export class BadRequestError extends ApiError { override name = "BadRequestError"; }
-export class AuthenticationError extends ApiError { override name = "AuthenticationError"; }
-export class PermissionDeniedError extends ApiError { override name = "PermissionDeniedError"; }
-export class NotFoundError extends ApiError { override name = "NotFoundError"; }
-export class ConflictError extends ApiError { override name = "ConflictError"; }
-export class UnprocessableEntityError extends ApiError { override name = "UnprocessableEntityError"; }
-export class RateLimitError extends ApiError { override name = "RateLimitError"; }
-export class InternalServerError extends ApiError { override name = "InternalServerError"; }
+export class BadRequestError extends ApiError {
+  static override readonly "~brand": string = "@flowspec/agent-service:BadRequestError";
+  override name = "BadRequestError";
+}
+export class AuthenticationError extends ApiError {
+  static override readonly "~brand": string = "@flowspec/agent-service:AuthenticationError";
+  override name = "AuthenticationError";
+}
+export class PermissionDeniedError extends ApiError {
+  static override readonly "~brand": string = "@flowspec/agent-service:PermissionDeniedError";
+  override name = "PermissionDeniedError";
+}
+export class NotFoundError extends ApiError {
+  static override readonly "~brand": string = "@flowspec/agent-service:NotFoundError";
+  override name = "NotFoundError";
+}
+export class ConflictError extends ApiError {
+  static override readonly "~brand": string = "@flowspec/agent-service:ConflictError";
+  override name = "ConflictError";
+}
+export class UnprocessableEntityError extends ApiError {
+  static override readonly "~brand": string = "@flowspec/agent-service:UnprocessableEntityError";
+  override name = "UnprocessableEntityError";
+}
+export class RateLimitError extends ApiError {
+  static override readonly "~brand": string = "@flowspec/agent-service:RateLimitError";
+  override name = "RateLimitError";
+}
+export class InternalServerError extends ApiError {
+  static override readonly "~brand": string = "@flowspec/agent-service:InternalServerError";
+  override name = "InternalServerError";
+}
 
 const BY_STATUS: Record<number, typeof ApiError> = {
   400: BadRequestError,
@@ -69,6 +101,7 @@ export function apiErrorFor(
 
 /** The request never got an answer: DNS, refused connection, reset socket. */
 export class ApiConnectionError extends AgentServiceError {
+  static override readonly "~brand": string = "@flowspec/agent-service:ApiConnectionError";
   override name = "ApiConnectionError";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -77,6 +110,7 @@ export class ApiConnectionError extends AgentServiceError {
 
 /** The request got no answer within `timeoutMs`. */
 export class ApiTimeoutError extends ApiConnectionError {
+  static override readonly "~brand": string = "@flowspec/agent-service:ApiTimeoutError";
   override name = "ApiTimeoutError";
   constructor(readonly timeoutMs: number) {
     super(`request timed out after ${timeoutMs} ms`);
@@ -85,6 +119,7 @@ export class ApiTimeoutError extends ApiConnectionError {
 
 /** The server answered 2xx, but the body is not the envelope or its `data` is not what the route returns. */
 export class ResponseValidationError extends AgentServiceError {
+  static override readonly "~brand": string = "@flowspec/agent-service:ResponseValidationError";
   override name = "ResponseValidationError";
   constructor(
     readonly typeName: string,
@@ -109,6 +144,7 @@ export interface FramePosition {
 
 /** A stream frame that is not JSON, or not a valid envelope, keepalive or terminal. */
 export class StreamFrameError extends AgentServiceError {
+  static override readonly "~brand": string = "@flowspec/agent-service:StreamFrameError";
   override name = "StreamFrameError";
   constructor(
     readonly position: FramePosition,
@@ -123,8 +159,24 @@ export class StreamFrameError extends AgentServiceError {
   }
 }
 
+/** A stream frame passed `maxEventBytes`: it was not read further, and the stream ends. */
+export class StreamEventTooLargeError extends StreamFrameError {
+  static override readonly "~brand": string = "@flowspec/agent-service:StreamEventTooLargeError";
+  override name = "StreamEventTooLargeError";
+  constructor(
+    position: FramePosition,
+    readonly limit: number,
+    /** The frame's size, or what had arrived of it when reading stopped (unless `whole`). */
+    readonly bytesRead: number,
+    whole: boolean,
+  ) {
+    super(position, `the event exceeds maxEventBytes (${whole ? "" : "at least "}${bytesRead} bytes > ${limit})`, "");
+  }
+}
+
 /** The stream broke its contract: a gap that persists after reconnecting, a foreign run id, too many reconnects. */
 export class StreamProtocolError extends AgentServiceError {
+  static override readonly "~brand": string = "@flowspec/agent-service:StreamProtocolError";
   override name = "StreamProtocolError";
   constructor(
     message: string,
@@ -136,6 +188,7 @@ export class StreamProtocolError extends AgentServiceError {
 
 /** `waitForCompletion` ran out of time; the run was not cancelled. */
 export class WaitTimeoutError extends AgentServiceError {
+  static override readonly "~brand": string = "@flowspec/agent-service:WaitTimeoutError";
   override name = "WaitTimeoutError";
   constructor(
     readonly runId: string,
@@ -150,6 +203,7 @@ export type WebhookCheck = "headers" | "timestamp" | "secret" | "signature" | "p
 
 /** A webhook delivery failed verification or parsing; `check` names what failed. */
 export class WebhookVerificationError extends AgentServiceError {
+  static override readonly "~brand": string = "@flowspec/agent-service:WebhookVerificationError";
   override name = "WebhookVerificationError";
   constructor(
     readonly check: WebhookCheck,

@@ -10,7 +10,7 @@ import type { ValidationIssue } from "@flowspec/runtime";
 import type { RunStreamTerminal, SequencedOutputEnvelope } from "../generated/index.js";
 import { STREAM_CHANNELS, type StreamTransport } from "../routes.js";
 import { isSequencedOutputEnvelopeResponse, validateRunStreamTerminalResponse, validateSequencedOutputEnvelopeResponse, validateStreamKeepaliveResponse } from "../validate.js";
-import { StreamFrameError, type FramePosition } from "./errors.js";
+import { StreamEventTooLargeError, StreamFrameError, type FramePosition } from "./errors.js";
 
 export type Frame =
   | { kind: "envelope"; envelope: SequencedOutputEnvelope; position: FramePosition }
@@ -28,18 +28,43 @@ export interface FrameDecoder {
 const LF = 10;
 const CR = 13;
 
-export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
+/** The default `maxEventBytes`: 16 MiB, as the Streamable HTTP client's `maxMessageBytes`. */
+export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+/** An SSE block whose first lines came in an earlier chunk than its end. */
+interface OpenBlock {
+  line: number;
+  byteOffset: number;
+  /** Its complete lines so far, as text with their line ends: joined once, if the parser needs the block. */
+  parts: string[];
+  hasData: boolean;
+  simple: boolean;
+  eventName: string | undefined;
+  eventData: string | undefined;
+}
+
+/**
+ * Cost is linear in the body's size: the bytes after the last complete line are kept as they came
+ * and joined once, when a line end arrives; an SSE block's complete lines are read once and carried
+ * to the chunk that ends the block. A frame (an SSE block with its blank line, or an NDJSON line)
+ * over `maxEventBytes` is an error frame, as soon as that many bytes of it have arrived; the
+ * decoder then reads nothing more.
+ */
+export function createFrameDecoder(transport: StreamTransport, maxEventBytes = DEFAULT_MAX_EVENT_BYTES): FrameDecoder {
   // Each push decodes on its own, so the decoder keeps a BOM and push drops the body's first one
   // (WHATWG): a U+FEFF that starts a later chunk is part of its line.
   const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-  let leftover: Uint8Array | undefined;
-  let leftoverOffset = 0; // body offset of leftover[0]
-  let leftoverLine = 1; // line number of leftover[0]
+  let tail: Uint8Array[] = []; // the bytes after the last complete line
+  let tailSize = 0;
+  let tailOffset = 0; // body offset of the tail's first byte
+  let tailLine = 1; // line number of the tail's first byte
+  let open: OpenBlock | undefined;
   let frameIndex = 0;
+  let failed = false;
   let out: Frame[] = [];
   // SSE: the position of the block being fed to the parser, which dispatches at most one event for it.
   let blockPosition: FramePosition | undefined;
-  const lastResort = (): FramePosition => ({ transport, frameIndex, line: leftoverLine, byteOffset: leftoverOffset });
+  const lastResort = (): FramePosition => ({ transport, frameIndex, line: tailLine, byteOffset: tailOffset });
 
   const sse = createParser({
     onEvent: (message) => out.push(classifySse(message.event, message.data, blockPosition ?? lastResort())),
@@ -54,45 +79,51 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
     sse.feed(block.charCodeAt(block.length - 1) === CR ? `${block}\n` : block);
     blockPosition = undefined;
   };
+  /** Ends decoding with an error frame for the frame at `line`/`byteOffset`, `bytes` long (so far, unless `whole`). */
+  const tooLarge = (line: number, byteOffset: number, bytes: number, whole: boolean) => {
+    out.push({ kind: "error", error: new StreamEventTooLargeError({ transport, frameIndex, line, byteOffset }, maxEventBytes, bytes, whole) });
+    failed = true;
+    tail = [];
+    open = undefined;
+  };
 
   return {
     push(chunk) {
       out = [];
-      let data = chunk;
-      if (leftover && leftover.length > 0) {
-        data = new Uint8Array(leftover.length + chunk.length);
-        data.set(leftover);
-        data.set(chunk, leftover.length);
-      }
-      // Lines are cut and frames found in the decoded text, one decode per chunk. Line ends are
-      // ASCII, so the complete lines decode to complete characters.
-      const end = completeLinesEnd(data, transport);
-      if (end === 0) {
-        leftover = data;
+      if (failed || chunk.length === 0) return out;
+      // Lines are cut and frames found in the decoded text, one decode per chunk that ends a line.
+      // Line ends are ASCII, so the complete lines decode to complete characters.
+      const cut = completeLinesEnd(chunk, transport, tailSize > 0 && tailEndsWithCr(tail));
+      if (cut === -1) {
+        tail.push(chunk);
+        tailSize += chunk.length;
+        const bytes = tailOffset + tailSize - (open?.byteOffset ?? tailOffset);
+        if (bytes > maxEventBytes) tooLarge(open?.line ?? tailLine, open?.byteOffset ?? tailOffset, bytes, false);
         return out;
       }
+      const data = tailSize === 0 ? chunk : join([...tail, chunk], tailSize + chunk.length);
+      const end = tailSize + cut;
       const decoded = utf8.decode(data.subarray(0, end));
-      const text = leftoverOffset === 0 && decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+      const text = tailOffset === 0 && decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
       // Byte offset of the text's line `n` (counted from 0): its string offset while every byte
       // decoded to one UTF-16 unit (ASCII), else looked up in the bytes' own line starts.
       let byteLines: number[] | undefined;
       const lineOffset =
         text.length === end ? (n: number, at: number) => at : (n: number) => (byteLines ??= lineStarts(data, end, transport))[n]!;
-      const base = leftoverOffset;
-      const firstLine = leftoverLine;
+      const base = tailOffset;
+      const firstLine = tailLine;
+      // A frame can only be over the limit when its text is over a third of it: a UTF-16 unit is at most 3 bytes.
+      const mayBeOver = (from: number, to: number) => (to - from) * 3 > maxEventBytes;
       let line = firstLine;
-      let start = 0; // string offset of the unfinished frame
-      let startLine = line;
       let pos = 0;
-      let hasData = false; // SSE: the current block has a data line
-      // SSE: the current block's `event` and single `data` value, while it has only id, event and
-      // one data line (`simple`); such a block is read here, any other goes to the parser.
-      let simple = true;
-      let eventName: string | undefined;
-      let eventData: string | undefined;
       if (transport === "ndjson") {
         for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
           const to = lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
+          if (mayBeOver(pos, lf + 1)) {
+            const from = lineOffset(line - firstLine, pos);
+            const bytes = lineOffset(line + 1 - firstLine, lf + 1) - from;
+            if (bytes > maxEventBytes) return tooLarge(line, base + from, bytes, true), out;
+          }
           if (!isBlank(text, pos, to)) {
             const position = { transport, frameIndex: frameIndex++, line, byteOffset: base + lineOffset(line - firstLine, pos) };
             out.push(classifyJson(text.slice(pos, to), undefined, position));
@@ -100,23 +131,40 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
           line++;
           pos = lf + 1;
         }
-        start = pos;
-        startLine = line;
       } else {
+        // The block being read: carried over from an earlier chunk, or begun in this one.
+        const carried = open;
+        let blockLine = carried?.line ?? line;
+        let blockByte = carried?.byteOffset ?? -1; // -1: not known yet (found from `start` when needed)
+        let hasData = carried?.hasData ?? false; // the current block has a data line
+        // The current block's `event` and single `data` value, while it has only id, event and one
+        // data line (`simple`); such a block is read here, any other goes to the parser.
+        let simple = carried?.simple ?? true;
+        let eventName = carried?.eventName;
+        let eventData = carried?.eventData;
+        let inBlock = carried !== undefined; // the block has lines before `pos`
+        let start = 0; // string offset of the block's text in this chunk
+        const blockStart = () => (blockByte !== -1 ? blockByte : (blockByte = base + lineOffset(blockLine - firstLine, start)));
         let cr = text.indexOf("\r");
         for (;;) {
           if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
-          if (pos === start) {
+          if (!inBlock && pos === start) {
             // A whole block in the form servers write: read with two searches instead of one per line.
             const dataStart = eventDataStart(text, pos);
             const dataEnd = dataStart === -1 ? -1 : text.indexOf("\n", dataStart);
             if (dataEnd !== -1 && text.charCodeAt(dataEnd + 1) === LF && (cr === -1 || cr > dataEnd)) {
-              const position = { transport, frameIndex, line, byteOffset: base + lineOffset(line - firstLine, pos) };
-              out.push(classifyJson(text.slice(dataStart, dataEnd), STREAM_CHANNELS.event, position));
+              const lines = dataStart - EVENT_DATA.length > pos ? 4 : 3; // [id,] event, data, blank
+              const byteOffset = base + lineOffset(line - firstLine, pos);
+              if (mayBeOver(pos, dataEnd + 2)) {
+                const bytes = base + lineOffset(line + lines - firstLine, dataEnd + 2) - byteOffset;
+                if (bytes > maxEventBytes) return tooLarge(line, byteOffset, bytes, true), out;
+              }
+              out.push(classifyJson(text.slice(dataStart, dataEnd), STREAM_CHANNELS.event, { transport, frameIndex, line, byteOffset }));
               if (frameIndex++ === 0) sse.feed(""); // as for a simple block, below
-              line += dataStart - EVENT_DATA.length > pos ? 4 : 3; // [id,] event, data, blank
+              line += lines;
               pos = start = dataEnd + 2;
-              startLine = line;
+              blockLine = line;
+              blockByte = -1;
               continue;
             }
           }
@@ -132,24 +180,34 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
           } else break;
           line++;
           if (lineEnd === pos) {
-            if (lineEnd > start) {
-              const position = hasData ? { transport, frameIndex, line: startLine, byteOffset: base + lineOffset(startLine - firstLine, start) } : undefined;
-              if (!simple) feedBlock(text.slice(start, next), position);
-              else {
+            if (inBlock) {
+              if (open !== undefined || mayBeOver(start, next)) {
+                const bytes = base + lineOffset(line - firstLine, next) - blockStart();
+                if (bytes > maxEventBytes) return tooLarge(blockLine, blockStart(), bytes, true), out;
+              }
+              const position = hasData ? { transport, frameIndex, line: blockLine, byteOffset: blockStart() } : undefined;
+              if (!simple) {
+                const own = text.slice(start, next);
+                feedBlock(open ? open.parts.join("") + own : own, position);
+              } else {
                 if (eventData !== undefined) out.push(classifySse(eventName, eventData, position!));
                 // The parser takes the first text it is fed for the start of the stream (where it
                 // drops a byte order mark); when that is not this block, it must not be a later one.
                 if (frameIndex === 0) sse.feed("");
               }
               frameIndex++;
+              open = undefined;
             }
+            inBlock = false;
             hasData = false;
             simple = true;
             eventName = eventData = undefined;
             pos = next;
             start = pos;
-            startLine = line;
+            blockLine = line;
+            blockByte = -1;
           } else {
+            inBlock = true;
             // WHATWG field parsing, for the three fields of a simple block: the value follows the
             // colon and one optional space; the last event wins; the id is not used here.
             if (isDataLine(text, pos, lineEnd)) {
@@ -162,14 +220,38 @@ export function createFrameDecoder(transport: StreamTransport): FrameDecoder {
             pos = next;
           }
         }
+        // The block still open at the end of the complete lines goes on in a later chunk.
+        if (inBlock) {
+          const parts = open?.parts ?? [];
+          if (start < text.length) parts.push(text.slice(start));
+          open = { line: blockLine, byteOffset: blockStart(), parts, hasData, simple, eventName, eventData };
+        }
       }
-      const startByte = lineOffset(startLine - firstLine, start);
-      leftover = data.subarray(startByte);
-      leftoverOffset = base + startByte;
-      leftoverLine = startLine;
+      tail = end < data.length ? [data.subarray(end)] : [];
+      tailSize = data.length - end;
+      tailOffset = base + end;
+      tailLine = line;
+      const pending = tailOffset + tailSize - (open?.byteOffset ?? tailOffset);
+      if (pending > maxEventBytes) tooLarge(open?.line ?? tailLine, open?.byteOffset ?? tailOffset, pending, false);
       return out;
     },
   };
+}
+
+/** `parts` joined into one array of `size` bytes (their total). */
+function join(parts: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+function tailEndsWithCr(tail: Uint8Array[]): boolean {
+  const last = tail[tail.length - 1]!;
+  return last[last.length - 1] === CR;
 }
 
 /** The lines of an event block after its optional id line, up to the data value. */
@@ -191,14 +273,17 @@ function eventDataStart(text: string, pos: number): number {
 }
 
 /**
- * Where the complete lines of `data` end: after its last line break. A CR as the last byte may be
- * the first half of a CR LF, so its line is not complete yet. NDJSON lines end at LF only.
+ * How many bytes of `chunk` complete lines: up to and with its last line break, or -1 when it ends
+ * none. A CR as the last byte may be the first half of a CR LF, so its line is not complete yet; a
+ * CR that ended the bytes before `chunk` (`afterCr`) is complete once `chunk` does not start with LF.
+ * NDJSON lines end at LF only.
  */
-function completeLinesEnd(data: Uint8Array, transport: StreamTransport): number {
-  const lf = data.lastIndexOf(LF);
-  if (transport === "ndjson") return lf + 1;
-  for (let i = data.length - 2; i > lf; i--) if (data[i] === CR) return i + 1;
-  return lf + 1;
+function completeLinesEnd(chunk: Uint8Array, transport: StreamTransport, afterCr: boolean): number {
+  const lf = chunk.lastIndexOf(LF);
+  if (transport === "ndjson") return lf === -1 ? -1 : lf + 1;
+  for (let i = chunk.length - 2; i > lf; i--) if (chunk[i] === CR) return i + 1;
+  if (lf !== -1) return lf + 1;
+  return afterCr && chunk[0] !== LF ? 0 : -1;
 }
 
 /** The byte offset of each line start in `data[0, end)`, and `end`: SSE lines end at CR, LF or CR LF, NDJSON lines at LF. */

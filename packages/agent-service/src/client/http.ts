@@ -6,7 +6,7 @@
 import type { ValidationIssue, ValidationResult } from "@flowspec/runtime";
 import { REQUEST_ID_HEADER } from "../routes.js";
 import { ApiConnectionError, ApiError, apiErrorFor, ApiTimeoutError, ResponseValidationError } from "./errors.js";
-import { startTimer, untilAborted } from "@flowspec/runtime";
+import { fetchFollowingRedirects, readBodyText, RedirectError, ResponseTooLargeError, startTimer, untilAborted } from "@flowspec/runtime";
 import { checkMs } from "./options.js";
 import { backoffDelay, parseRetryAfter, type ResolvedRetry } from "./retry.js";
 
@@ -19,6 +19,10 @@ export interface HttpConfig {
   timeoutMs: number;
   retry: ResolvedRetry;
   headers: Record<string, string>;
+  /** The largest response body read, in bytes. */
+  maxResponseBytes: number;
+  /** Follow redirects to another origin for POSTs and streams (runtime's redirect policy). */
+  allowCrossOriginRedirects: boolean;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -100,13 +104,20 @@ async function once<T>(config: HttpConfig, spec: RequestSpec<T>, url: string): P
     if (spec.body !== undefined) headers["content-type"] = "application/json";
     const init: RequestInit = { method: spec.method, headers, signal: controller.signal };
     if (spec.body !== undefined) init.body = JSON.stringify(spec.body);
-    const response = await config.fetch(url, init).catch(noAnswer);
-    const text = await response.text().catch(noAnswer);
+    const response = await fetchFollowingRedirects(config.fetch, url, init, { allowCrossOrigin: config.allowCrossOriginRedirects }).catch((error: unknown) =>
+      error instanceof RedirectError ? Promise.reject(error) : noAnswer(error),
+    );
+    const text = await readBody(config, response, `${spec.method} ${url}`).catch((error: unknown) => (error instanceof ResponseTooLargeError ? Promise.reject(error) : noAnswer(error)));
     return unwrap(response, text, spec);
   } finally {
     stopTimer();
     spec.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** A response's body as text, never more than `maxResponseBytes` of it (else a ResponseTooLargeError). */
+export function readBody(config: HttpConfig, response: Response, request: string): Promise<string> {
+  return readBodyText(response, { maxBytes: config.maxResponseBytes, request });
 }
 
 /** Turns an answer into its `data`, or the typed error it stands for. */

@@ -1,5 +1,5 @@
-/** Backoff and `Retry-After` (protocol notes §4.4): openai-node's defaults, injectable for tests. */
-import { startTimer } from "@flowspec/runtime";
+/** Backoff and `Retry-After` (protocol notes §4.4): openai-node's defaults, injectable for tests; the rules are runtime's. */
+import { backoffDelay as runtimeBackoff, sleep } from "@flowspec/runtime";
 import { DEFAULTS } from "../routes.js";
 import { checkCount, checkMs } from "./options.js";
 
@@ -33,33 +33,7 @@ export function resolveRetry(options: RetryOptions = {}): ResolvedRetry {
 
 /** The delay before retry number `retry` (0-based): doubling from the initial delay, capped, minus up to 25 % jitter. */
 export function backoffDelay(retry: number, options: ResolvedRetry): number {
-  const base = Math.min(options.initialDelayMs * 2 ** retry, options.maxDelayMs);
-  return Math.round(base * (1 - DEFAULTS.jitter * options.random()));
+  return runtimeBackoff(retry, { ...options, jitter: DEFAULTS.jitter });
 }
 
-/** `Retry-After` in ms (seconds or an HTTP date), or undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  // Every HTTP-date form opens with a day name; Date.parse alone takes "-1" or "2." for a day in 2001.
-  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/i.test(text)) return undefined;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Waits `ms`, rejecting with the signal's reason if it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      stop();
-      reject(signal!.reason);
-    };
-    const stop = startTimer(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+export { parseRetryAfter, sleep } from "@flowspec/runtime";

@@ -24,7 +24,7 @@ import {
 } from "../validate.js";
 import { ValidationError, WaitTimeoutError } from "./errors.js";
 import { request, type FetchLike, type HttpConfig, type Query } from "./http.js";
-import { startTimer } from "@flowspec/runtime";
+import { byteLimit, startTimer } from "@flowspec/runtime";
 import { checkInteger, checkMs } from "./options.js";
 import { backoffDelay, resolveRetry, type RetryOptions } from "./retry.js";
 import { openRunStream, type RunStream, type StreamOptions } from "./stream.js";
@@ -48,6 +48,13 @@ export interface RunsClientOptions {
   fetch?: FetchLike;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /** The largest response body read, in bytes (default 16 MiB); a larger one fails with ResponseTooLargeError. */
+  maxResponseBytes?: number;
+  /**
+   * Follow a redirect to another origin for a POST or the run stream (default false: a RedirectError).
+   * GETs follow one either way; every header but the defaults (`authorization`, `headers`) is dropped on the way.
+   */
+  allowCrossOriginRedirects?: boolean;
   /** Validate create bodies with the `strict` variant (default `response`, whose enums are open). */
   strictRequests?: boolean;
 }
@@ -121,6 +128,8 @@ export class RunsClient {
       timeoutMs: checkMs("timeoutMs", options.timeoutMs) ?? DEFAULTS.timeoutMs,
       retry: resolveRetry(options.retry),
       headers: options.headers ?? {},
+      maxResponseBytes: byteLimit("maxResponseBytes", options.maxResponseBytes),
+      allowCrossOriginRedirects: options.allowCrossOriginRedirects ?? false,
     };
     // Routes are appended to these, so a trailing slash would make `//v1/…`, which no route matches.
     const base = (url: string) => url.replace(/\/+$/, "");

@@ -6,10 +6,10 @@
 import type { Run, RunStreamTerminal, SequencedOutputEnvelope } from "../generated/index.js";
 import { DEFAULTS, isTerminalRun, QUERY, ROUTES, STREAM_CONTENT_TYPES, type StreamTransport } from "../routes.js";
 import { ApiError, StreamFrameError, StreamProtocolError, type FramePosition } from "./errors.js";
-import { authHeaders, buildUrl, isRetryableError, retryDelay, unwrap, type HttpConfig } from "./http.js";
+import { authHeaders, buildUrl, isRetryableError, readBody, retryDelay, unwrap, type HttpConfig } from "./http.js";
 import { checkCount, checkInteger, checkMs } from "./options.js";
 import { createFrameDecoder, type Frame } from "./frames.js";
-import { startTimer, untilAborted } from "@flowspec/runtime";
+import { byteLimit, fetchFollowingRedirects, RedirectError, ResponseTooLargeError, startTimer, untilAborted } from "@flowspec/runtime";
 import { backoffDelay } from "./retry.js";
 
 export interface UnknownFrame {
@@ -30,6 +30,11 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Reconnect when nothing (not even a keepalive) arrives for this long (default 45 s; 0 or Infinity for none). */
   idleTimeoutMs?: number;
+  /**
+   * The largest frame read, in bytes (default 16 MiB): an SSE block with its blank line, or an NDJSON
+   * line. A larger one ends the stream with StreamEventTooLargeError as soon as that much has arrived.
+   */
+  maxEventBytes?: number;
   /** Consecutive failed connections before giving up with StreamProtocolError (default 10). */
   maxReconnects?: number;
   /** Called for a frame of no known kind, which is skipped (default: a console warning). */
@@ -80,6 +85,7 @@ export function openRunStream(deps: StreamDeps, runId: string, options: StreamOp
   checkMs("idleTimeoutMs", options.idleTimeoutMs);
   checkCount("maxReconnects", options.maxReconnects);
   checkInteger("afterSequence", options.afterSequence, 0);
+  byteLimit("maxEventBytes", options.maxEventBytes);
   const start = options.afterSequence ?? 0;
   const state: State = { terminal: undefined, last: start, delivered: start, reconnects: 0 };
   let iterated = false;
@@ -203,13 +209,17 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
       });
       let response: Response;
       try {
-        response = await config.fetch(url, { method: "GET", headers, signal: controller.signal });
+        const redirects = { stream: true, allowCrossOrigin: config.allowCrossOriginRedirects };
+        response = await fetchFollowingRedirects(config.fetch, url, { method: "GET", headers, signal: controller.signal }, redirects);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
+        if (error instanceof RedirectError) throw error;
         throw new Dropped(idled ? "idle timeout while connecting" : "connection failed", error);
       }
+      // An error body too large to read is an error of its own; one cut off by the connection is read as empty.
+      const bodyText = () => readBody(config, response, `GET ${url}`).catch((error: unknown) => (error instanceof ResponseTooLargeError ? Promise.reject(error) : ""));
       if (!response.ok) {
-        const text = await response.text().catch(() => "");
+        const text = await bodyText();
         try {
           unwrap(response, text, { typeName: "stream", validate: () => ({ ok: true, value: undefined }) });
         } catch (error) {
@@ -225,12 +235,12 @@ async function* iterate(deps: StreamDeps, runId: string, options: StreamOptions,
           : undefined;
       if (!bodyTransport && contentType.includes("application/json")) {
         // A `{code, message}` envelope instead of a stream: a non-zero code is the server's error (§4.4).
-        unwrap(response, await response.text().catch(() => ""), { typeName: "stream", validate: () => ({ ok: true, value: undefined }) });
+        unwrap(response, await bodyText(), { typeName: "stream", validate: () => ({ ok: true, value: undefined }) });
       }
       if (!bodyTransport || !response.body) {
         throw new StreamProtocolError(`the stream answered with Content-Type ${JSON.stringify(contentType)}, not SSE or NDJSON`);
       }
-      const decoder = createFrameDecoder(bodyTransport);
+      const decoder = createFrameDecoder(bodyTransport, options.maxEventBytes);
       const bodyReader = (reader = response.body.getReader());
 
       // Read frames.

@@ -1,5 +1,5 @@
 import { HttpError, ResponseParseError, ResponseTooLargeError, TransportError, type RunErrorDetails } from "../errors.js";
-import { readUpTo } from "@flowspec/runtime";
+import { readBodyBytes, ResponseTooLargeError as BodyTooLargeError, retryDelay, sleep } from "@flowspec/runtime";
 import { bareMediaType } from "../sources/media.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
@@ -69,9 +69,10 @@ export async function sendRequest(
         continue;
       }
       try {
-        bodyBytes = await readBody(response, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, details);
+        bodyBytes = await readBodyBytes(response, { maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, request: what() });
       } catch (error) {
-        if (error instanceof ResponseTooLargeError) throw error;
+        // runtime's error, in this package's hierarchy (a FlowRunError carrying the trace).
+        if (error instanceof BodyTooLargeError) throw new ResponseTooLargeError(error.message, { ...details, cause: error });
         throw new TransportError(`${what()}: reading the response failed: ${run.timedOut ? `no response within ${timeoutMs} ms` : (error as Error).message}`, { ...details, cause: error });
       }
     } finally {
@@ -178,27 +179,6 @@ function describeNetworkError(error: unknown): string {
   return cause?.code ? `${cause.code} ${cause.message ?? ""}`.trim() : (error as Error).message;
 }
 
-/** The body's bytes, never more than `maxBytes`. Not an async function: each path returns its read's own promise (one hop less per call). */
-function readBody(response: Response, maxBytes: number, what: () => string, details: RunErrorDetails): Promise<Uint8Array> {
-  const declared = response.headers.get("content-length");
-  const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : NaN;
-  const tooLarge = () => new ResponseTooLargeError(`${what()}: the response body is over maxResponseBytes (${maxBytes})`, details);
-  if (length > maxBytes) {
-    return Promise.resolve(response.body?.cancel()).then(() => {
-      throw tooLarge();
-    });
-  }
-  // A declared length within the limit can be read in one go (cheaper than a reader loop), unless
-  // the body is content-encoded: fetch decodes it, and the decoded body can be far larger. Anything
-  // but digits (empty, repeated "10, 10", "lots") promises nothing, and the body is counted instead.
-  if (Number.isFinite(length) && !isEncoded(response.headers.get("content-encoding"))) return response.arrayBuffer().then((buffer) => new Uint8Array(buffer));
-  return readUpTo(response, maxBytes, tooLarge);
-}
-
-function isEncoded(encoding: string | null): boolean {
-  return encoding !== null && encoding.trim() !== "" && encoding.trim().toLowerCase() !== "identity";
-}
-
 function parseBody(response: Response, bytes: Uint8Array, what: () => string, details: RunErrorDetails, redactor: Redactor): unknown {
   if (response.status === 204 || bytes.byteLength === 0) return null;
   const type = bareMediaType(response.headers.get("content-type") ?? "");
@@ -230,28 +210,16 @@ function textDecoder(contentType: string): typeof decoder {
   }
 }
 
+/**
+ * The wait before retry `attempt`: `Retry-After` when the server sent one that reads (capped at
+ * 60 s), else 200 ms (`baseDelayMs`) doubling to 5 s, minus up to 25 % jitter. Runtime's rules, as
+ * every flowspec client's.
+ */
 function backoff(retry: NonNullable<RunOptions["retry"]>, attempt: number, retryAfter: string | null | undefined): number {
-  if (retryAfter) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
-    const date = Date.parse(retryAfter);
-    if (Number.isFinite(date)) return Math.max(0, Math.min(date - Date.now(), 60_000));
-  }
-  return Math.min((retry.baseDelayMs ?? 200) * 2 ** attempt, 5_000);
+  return retryDelay(attempt, retryAfter, { initialDelayMs: retry.baseDelayMs ?? 200, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 });
 }
 
 /** Waits out a retry back-off; the caller's signal ends it early, and keeps no listener after it. */
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new TransportError("the run was aborted"));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new TransportError("the run was aborted"));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  return sleep(ms, signal).catch(() => Promise.reject(new TransportError("the run was aborted")));
 }

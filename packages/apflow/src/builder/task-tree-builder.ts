@@ -3,6 +3,7 @@ import type { Issue } from "../checks/issue.js";
 import { isoNow } from "../lifecycle.js";
 import { taskTreeToList } from "../tree/convert.js";
 import type { Task, TaskTreeNode } from "../validate.js";
+import { isErrorInstance } from "@flowspec/runtime";
 
 /** 0 urgent, 1 high, 2 normal (the default), 3 low. */
 export type Priority = 0 | 1 | 2 | 3;
@@ -55,6 +56,10 @@ export interface TaskTreeBuilder {
 
 /** Thrown by `build()` when the tree would not pass the checks (a dependency cycle, bad inputs…). */
 export class TaskTreeBuildError extends Error {
+  static readonly "~brand": string = "@flowspec/apflow:TaskTreeBuildError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "TaskTreeBuildError";
   constructor(readonly issues: readonly Issue[]) {
     super(`the task tree is invalid:\n${issues.map((i) => `  ${i.path || "/"}: [${i.code}] ${i.message}`).join("\n")}`);

@@ -1,4 +1,4 @@
-import { startTimer } from "@flowspec/runtime";
+import { byteLimit, startTimer } from "@flowspec/runtime";
 import { checkTask, checkTaskTree } from "../checks/check.js";
 import type { Issue } from "../checks/issue.js";
 import type { Task, TaskTreeNode } from "../validate.js";
@@ -73,6 +73,7 @@ export function createApflowClient(options: ApflowClientOptions): ApflowClient {
     throw new RangeError(`pollIntervalMs must be a number of milliseconds ≥ 1 (or Infinity), got ${shown(pollInterval)}`);
   }
   const transport = createTransport(options);
+  const maxEventBytes = byteLimit("maxEventBytes", options.maxEventBytes);
   const validate = options.validateResponses ?? true;
 
   const tasksCall = (method: string, params: unknown, callOptions: CallOptions = {}) => transport.call("/tasks", method, params, callOptions);
@@ -143,7 +144,7 @@ export function createApflowClient(options: ApflowClientOptions): ApflowClient {
           try {
             const exchange = await transport.open("/tasks", "tasks.execute", { ...stripExecute(params), use_streaming: true }, callOptions);
             try {
-              yield* readExecutionStream("tasks.execute", exchange, state);
+              yield* readExecutionStream("tasks.execute", exchange, state, maxEventBytes);
             } finally {
               exchange.stopTimer(); // no timer outlives the stream, however it ended
             }

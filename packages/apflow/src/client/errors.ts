@@ -1,4 +1,5 @@
 import type { Issue } from "../checks/issue.js";
+import { isErrorInstance } from "@flowspec/runtime";
 import { clip } from "../redact.js";
 
 /** How much of a server's error message (and string `data`) an ApflowRpcError's `message` repeats; the fields keep all of it. */
@@ -9,6 +10,10 @@ const SHOWN_CHARS = 300;
  * at most 300 characters of the server's message and of string `data`; `rpcMessage` and `data` are whole.
  */
 export class ApflowRpcError extends Error {
+  static readonly "~brand": string = "@flowspec/apflow:ApflowRpcError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "ApflowRpcError";
   constructor(
     readonly method: string,
@@ -25,6 +30,10 @@ export class ApflowRpcError extends Error {
 
 /** The exchange itself failed: network error, timeout, abort, or a body that is not a JSON-RPC response. */
 export class ApflowTransportError extends Error {
+  static readonly "~brand": string = "@flowspec/apflow:ApflowTransportError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "ApflowTransportError";
   constructor(
     message: string,
@@ -39,6 +48,10 @@ export class ApflowTransportError extends Error {
 
 /** A response whose task dicts fail the wire-mode checks (`validateResponses`). */
 export class ApflowResponseError extends Error {
+  static readonly "~brand": string = "@flowspec/apflow:ApflowResponseError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "ApflowResponseError";
   constructor(
     readonly method: string,
@@ -50,6 +63,10 @@ export class ApflowResponseError extends Error {
 
 /** A streaming `tasks.execute` broke off mid-body; poll `tasks.tree` with `rootTaskId` to see where it got. */
 export class ApflowStreamError extends Error {
+  static readonly "~brand": string = "@flowspec/apflow:ApflowStreamError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "ApflowStreamError";
   constructor(
     message: string,

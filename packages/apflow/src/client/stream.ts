@@ -1,4 +1,4 @@
-import { createParser } from "eventsource-parser";
+import { createBoundedSseParser } from "@flowspec/runtime";
 import { ApflowStreamError } from "./errors.js";
 import { redact } from "../redact.js";
 import { readEnvelope, type Exchange } from "./transport.js";
@@ -17,28 +17,22 @@ export interface StreamState {
  * Only `stream_end` or a clean end of the body ends the stream, never `final: true`. A broken
  * connection or unparseable `data:` throws ApflowStreamError with the root task id seen so far;
  * the call's timeout firing before the first event throws the ApflowTransportError of `stream.failure`.
- * Errors mask the request's credentials (`stream.secrets`, asked for only when one is built).
+ * Errors mask the request's credentials (`stream.secrets`, asked for only when one is built). An event
+ * over `maxEventBytes` (its data, in bytes) ends the stream with ApflowStreamError as soon as that
+ * much has arrived; the non-stream body is read up to the client's `maxResponseBytes`.
  */
-export async function* readExecutionStream(method: string, stream: Exchange, state: StreamState): AsyncGenerator<StreamEvent, void> {
+export async function* readExecutionStream(method: string, stream: Exchange, state: StreamState, maxEventBytes: number): AsyncGenerator<StreamEvent, void> {
   const { response, secrets } = stream;
   const type = response.headers.get("content-type") ?? "";
   if (!/text\/event-stream/i.test(type)) {
     // Not a stream: an error envelope (or something worse) in a plain body, read under the timeout.
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw stream.failure(error);
-    } finally {
-      stream.stopTimer();
-    }
-    readEnvelope(method, text, response.status, secrets);
+    readEnvelope(method, await stream.readText(), response.status, secrets);
     throw new ApflowStreamError(`${method}: expected an event stream, got ${type || "no content type"} (HTTP ${response.status})`, undefined);
   }
   if (!response.body) throw new ApflowStreamError(`${method}: the event stream has no body`, undefined);
 
   const pending: string[] = [];
-  const parser = createParser({ onEvent: (event) => pending.push(event.data) });
+  const parser = createBoundedSseParser(maxEventBytes, (event) => pending.push(event.data));
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let first = true;
@@ -53,6 +47,11 @@ export async function* readExecutionStream(method: string, stream: Exchange, sta
       }
       if (chunk.done) parser.feed(decoder.decode() + "\n\n");
       else parser.feed(decoder.decode(chunk.value, { stream: true }));
+      const oversize = parser.oversize;
+      if (oversize) {
+        const size = `${oversize.whole ? "" : "at least "}${oversize.bytes} bytes > ${maxEventBytes}`;
+        throw new ApflowStreamError(`${method}: an event exceeds maxEventBytes (${size}); the stream was closed`, state.rootTaskId);
+      }
       while (pending.length > 0) {
         const data = pending.shift()!;
         let payload: unknown;

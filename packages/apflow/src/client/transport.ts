@@ -1,5 +1,5 @@
 import { ApflowRpcError, ApflowTransportError, specCodeOf } from "./errors.js";
-import { untilAborted } from "@flowspec/runtime";
+import { byteLimit, fetchFollowingRedirects, readBodyText, RedirectError, ResponseTooLargeError, untilAborted } from "@flowspec/runtime";
 import { redact, secretsOf } from "../redact.js";
 import { timeoutSignal } from "../timeout-signal.js";
 import type { ApflowClientOptions, CallOptions } from "./types.js";
@@ -22,12 +22,15 @@ export interface Exchange {
   failure(error: unknown): Error;
   /** The credentials the request carried, to mask in an error; call only while building one. */
   secrets(): readonly string[];
+  /** The whole body, up to `maxResponseBytes` (else a ResponseTooLargeError); a failed read is `failure(error)`. Stops the timer. */
+  readText(): Promise<string>;
 }
 
 export function createTransport(options: ApflowClientOptions): Transport {
   const base = options.baseUrl.replace(/\/+$/, "");
   const doFetch = options.fetch ?? globalThis.fetch;
   const defaultTimeout = options.timeoutMs ?? 30_000;
+  const maxResponseBytes = byteLimit("maxResponseBytes", options.maxResponseBytes);
   let nextId = 1;
 
   const headersFor = async (accept: string, signal: AbortSignal | undefined): Promise<Headers> => {
@@ -52,17 +55,23 @@ export function createTransport(options: ApflowClientOptions): Transport {
     let headers: Headers | undefined;
     try {
       headers = await headersFor(accept, combined);
-      const response = await doFetch(url, { method: "POST", headers, body, signal: combined });
+      const response = await fetchFollowingRedirects(doFetch, url, { method: "POST", headers, body, signal: combined }, { allowCrossOrigin: options.allowCrossOriginRedirects === true });
       const secrets = () => secretsOf(headers);
+      const failure = (error: unknown) => transportFailure(method, url, secrets(), error, timeout, signal, timeoutMs, response.status);
       return {
         response,
         stopTimer,
         timedOut: () => timeout?.aborted === true,
-        failure: (error) => transportFailure(method, url, secrets(), error, timeout, signal, timeoutMs, response.status),
+        failure,
         secrets,
+        readText: () =>
+          readBodyText(response, { maxBytes: maxResponseBytes, request: redact(`${method}: POST ${url}`, secrets()) })
+            .catch((error: unknown) => Promise.reject(error instanceof ResponseTooLargeError ? error : failure(error)))
+            .finally(stopTimer),
       };
     } catch (error) {
       stopTimer();
+      if (error instanceof RedirectError) throw error;
       throw transportFailure(method, url, secretsOf(headers ?? options.headers), error, timeout, signal, timeoutMs);
     }
   };
@@ -72,15 +81,7 @@ export function createTransport(options: ApflowClientOptions): Transport {
       if (callOptions.timeoutMs !== undefined) checkTimeoutMs(callOptions.timeoutMs);
       const timeoutMs = callOptions.noTimeout ? (callOptions.timeoutMs ?? 0) : (callOptions.timeoutMs ?? defaultTimeout);
       const exchange = await post(endpoint, method, params, "application/json", callOptions.signal, timeoutMs);
-      let text: string;
-      try {
-        text = await exchange.response.text();
-      } catch (error) {
-        throw exchange.failure(error);
-      } finally {
-        exchange.stopTimer();
-      }
-      return readEnvelope(method, text, exchange.response.status, exchange.secrets);
+      return readEnvelope(method, await exchange.readText(), exchange.response.status, exchange.secrets);
     },
     async open(endpoint, method, params, callOptions) {
       if (callOptions.timeoutMs !== undefined) checkTimeoutMs(callOptions.timeoutMs);

@@ -14,6 +14,12 @@ export interface ApflowClientOptions {
   validateResponses?: boolean;
   /** How often to poll `tasks.tree` after a stream ends (default 1000 ms). */
   pollIntervalMs?: number;
+  /** The largest response body read, in bytes (default 16 MiB); a larger one fails with ResponseTooLargeError. */
+  maxResponseBytes?: number;
+  /** The largest event of a streaming `tasks.execute`, in bytes of data (default 16 MiB); a larger one ends the stream with ApflowStreamError. */
+  maxEventBytes?: number;
+  /** Follow a redirect to another origin (default false: a RedirectError); every header but the defaults is dropped on the way. */
+  allowCrossOriginRedirects?: boolean;
   /** A fetch implementation (default the global one). */
   fetch?: typeof fetch;
 }

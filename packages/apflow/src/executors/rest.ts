@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_RESPONSE_BYTES, readBodyText, ResponseTooLargeError } from "@flowspec/runtime";
 import { clip, redact, secretsOf } from "../redact.js";
 import { timeoutSignal } from "../timeout-signal.js";
 import type { ExecutorObject } from "../scheduler/registry.js";
@@ -15,6 +16,8 @@ export interface RestInputs {
   body?: unknown;
   /** Seconds (default 30). */
   timeout?: number;
+  /** The largest response body read, in bytes (default 16 MiB); a larger one fails the task with ResponseTooLargeError. */
+  max_response_bytes?: number;
 }
 
 const inputSchema = {
@@ -26,6 +29,7 @@ const inputSchema = {
     headers: { type: "object", additionalProperties: { type: "string" } },
     params: { type: "object", additionalProperties: { type: ["string", "number", "boolean"] } },
     timeout: { type: "number", exclusiveMinimum: 0 },
+    max_response_bytes: { type: "integer", minimum: 1 },
   },
 };
 
@@ -36,7 +40,7 @@ const inputSchema = {
  * (secret headers and query values, a userinfo password) are masked in every message.
  */
 export const restExecutor: ExecutorObject = {
-  description: "An HTTP request via fetch: inputs {url, method, headers, params, json, body, timeout}; result {status_code, headers, body}",
+  description: "An HTTP request via fetch: inputs {url, method, headers, params, json, body, timeout, max_response_bytes}; result {status_code, headers, body}",
   inputSchema,
   async execute(rawInputs, ctx) {
     const inputs = rawInputs as unknown as RestInputs;
@@ -71,8 +75,10 @@ export const restExecutor: ExecutorObject = {
     let text: string;
     try {
       response = await fetch(url, { method, headers, body, signal });
-      text = await response.text();
+      const request = redact(`${method} ${url.href}`, secretsOf(inputs.headers, url));
+      text = await readBodyText(response, { maxBytes: inputs.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES, request, option: "max_response_bytes" });
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
       if (timeout.aborted) throw failure(`timed out after ${seconds} s`);
       if (ctx.signal.aborted) throw failure("was cancelled");
       const cause = (error as { cause?: { message?: string } }).cause?.message;

@@ -2,6 +2,7 @@ import type { CheckMode, Issue } from "../checks/issue.js";
 import type { TaskStatus } from "../lifecycle.js";
 import type { Task, TaskTreeNode } from "../validate.js";
 import type { ExecutorRegistry } from "./registry.js";
+import { isErrorInstance } from "@flowspec/runtime";
 
 export interface RunOptions {
   /** Where executors are looked up, by `schemas.method` or else `name`, when each task is dispatched. */
@@ -51,6 +52,10 @@ export interface RunHandle {
 
 /** `done` rejects with this when the input fails validation or cannot be run as it is. */
 export class TaskTreeRunError extends Error {
+  static readonly "~brand": string = "@flowspec/apflow:TaskTreeRunError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "TaskTreeRunError";
   constructor(
     message: string,

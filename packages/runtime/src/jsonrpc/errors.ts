@@ -1,3 +1,5 @@
+import { isErrorInstance } from "../error-brand.js";
+
 /** The JSON-RPC 2.0 error codes. Protocols add their own (StepFlow: -32000…-32007). */
 export const ErrorCode = {
   ParseError: -32700,
@@ -19,6 +21,10 @@ export interface JsonRpcErrorObject {
  * answer with that code; `request()` rejects with one when the other side answered with an error.
  */
 export class JsonRpcError extends Error {
+  static readonly "~brand": string = "@flowspec/runtime:JsonRpcError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "JsonRpcError";
   constructor(
     readonly code: number,
@@ -35,5 +41,9 @@ export class JsonRpcError extends Error {
 
 /** The call failed without an answer: the connection closed, the call timed out or was aborted. */
 export class JsonRpcTransportError extends Error {
+  static readonly "~brand": string = "@flowspec/runtime:JsonRpcTransportError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "JsonRpcTransportError";
 }

@@ -1,6 +1,7 @@
-import { createParser } from "eventsource-parser";
 import { JsonRpcTransportError } from "./errors.js";
-import { readUpTo } from "../read-limited.js";
+import { readBodyText, ResponseTooLargeError } from "../read-limited.js";
+import { fetchFollowingRedirects } from "../redirect.js";
+import { createBoundedSseParser } from "../sse.js";
 import { byteLimit, DEFAULT_MAX_LINE_BYTES } from "./lines.js";
 import { classifyMessage, type JsonRpcRequest, type JsonRpcResponse } from "./messages.js";
 import { createPeer, type CallOptions, type PeerOptions } from "./peer.js";
@@ -17,6 +18,8 @@ export interface HttpClientOptions extends Omit<PeerOptions, "send"> {
    * without being read whole, and its connection is dropped.
    */
   maxMessageBytes?: number;
+  /** With the default `post`: follow a redirect to another origin (default false, see `fetchPost`). */
+  allowCrossOriginRedirects?: boolean;
 }
 
 export interface HttpClient {
@@ -49,23 +52,22 @@ export interface HttpReply {
  */
 export type HttpPost = (url: string, body: string, signal?: AbortSignal, maxMessageBytes?: number) => Promise<HttpReply>;
 
-/** The error a POST's `text()` rejects with for a body over the limit (`bytes` read, or declared). */
-export function bodyTooLarge(bytes: number, limit: number, declared: boolean): Error {
-  return new Error(`the body exceeds maxMessageBytes (${declared ? "" : "at least "}${bytes} bytes > ${limit})`);
-}
-
 export const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
 
-/** POSTs through `fetch` (any platform). */
-export function fetchPost(doFetch: typeof fetch = fetch): HttpPost {
+/**
+ * POSTs through `fetch` (any platform), following redirects by runtime's policy: a redirect to
+ * another origin is refused (a RedirectError) unless `allowCrossOriginRedirects`.
+ */
+export function fetchPost(doFetch: typeof fetch = fetch, options: { allowCrossOriginRedirects?: boolean } = {}): HttpPost {
+  const policy = { allowCrossOrigin: options.allowCrossOriginRedirects === true };
   return async (url, body, signal, maxMessageBytes = DEFAULT_MAX_LINE_BYTES) => {
-    const response = await doFetch(url, { method: "POST", headers: POST_HEADERS, body, signal });
+    const response = await fetchFollowingRedirects(doFetch, url, { method: "POST", headers: POST_HEADERS, body, signal }, policy);
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     const discard = async () => void (await (reader ?? response.body)?.cancel().catch(() => undefined));
     return {
       status: response.status,
       contentType: response.headers.get("content-type") ?? "",
-      text: () => readFetchedText(response, maxMessageBytes),
+      text: () => readBodyText(response, { maxBytes: maxMessageBytes, request: `POST ${url}`, option: "maxMessageBytes" }),
       chunks() {
         reader = response.body!.getReader();
         return {
@@ -78,17 +80,6 @@ export function fetchPost(doFetch: typeof fetch = fetch): HttpPost {
   };
 }
 
-async function readFetchedText(response: Response, limit: number): Promise<string> {
-  // A declared length bounds the body, unless fetch is decompressing it.
-  const declared = response.headers.has("content-encoding") ? Number.NaN : Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw bodyTooLarge(declared, limit, true);
-  }
-  if (Number.isInteger(declared)) return response.text();
-  return new TextDecoder().decode(await readUpTo(response, limit, (size) => bodyTooLarge(size, limit, false)));
-}
-
 /**
  * The client side of Streamable HTTP: every message is a POST to `url`. A request is answered by a
  * JSON body or by an SSE stream that may carry requests from the server (each handled
@@ -96,9 +87,7 @@ async function readFetchedText(response: Response, limit: number): Promise<strin
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxMessageBytes = byteLimit("maxMessageBytes", options.maxMessageBytes);
-  // A UTF-16 code unit is at most 3 bytes of UTF-8: only an SSE event longer than this can be over the limit.
-  const countEventsFrom = maxMessageBytes / 3;
-  const send = options.post ?? fetchPost(options.fetch);
+  const send = options.post ?? fetchPost(options.fetch, options);
   const post = (message: unknown, signal?: AbortSignal) => send(options.url, JSON.stringify(message), signal, maxMessageBytes);
   const peer = createPeer({
     ...options,
@@ -126,6 +115,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const failed = (reading: boolean) => (error: Error) => {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof JsonRpcTransportError) throw error;
+      if (error instanceof ResponseTooLargeError) throw new JsonRpcTransportError(`${request.method}: ${error.message}`, { cause: error });
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message;
       const what = reading ? `reading the answer to ${request.method} from ${options.url}` : `POST ${options.url}`;
@@ -162,37 +152,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const readStream = async (response: HttpReply, request: JsonRpcRequest) => {
     const handlers: Promise<void>[] = [];
     let final: JsonRpcResponse | undefined;
-    let oversize: string | undefined;
     // Why the event answering the request is not a response (no result, a bad error): the call
     // fails with it, as over stdio, instead of reading on for an answer that will not come.
     let invalid: string | undefined;
-    const parser = createParser({
-      // Bounds what the parser holds of an unfinished event (its data and the line being received,
-      // in UTF-16 code units, never more than its bytes) to the limit, plus room for the `data: `
-      // and line end of that line: an event of exactly the limit is not cut off mid-line. Whole
-      // events are counted in bytes as they are dispatched.
-      maxBufferSize: maxMessageBytes + SSE_LINE_ROOM,
-      onError(error) {
-        if (error.type === "max-buffer-size-exceeded") oversize ??= `at least ${maxMessageBytes + 1} bytes`;
-      },
-      onEvent(event) {
-        if (final || oversize || invalid) return;
-        if (event.data.length > countEventsFrom) {
-          const bytes = utf8Length(event.data);
-          if (bytes > maxMessageBytes) return void (oversize = `${bytes} bytes`);
-        }
-        let message: unknown;
-        try {
-          message = JSON.parse(event.data);
-        } catch {
-          options.onError?.(new JsonRpcTransportError(`skipped an SSE event that is not JSON: ${event.data.slice(0, 200)}`));
-          return;
-        }
-        const classified = classifyMessage(message);
-        if (classified.kind === "request") handlers.push(answerServerRequest(classified.message));
-        else if (classified.kind === "response" && classified.message.id === request.id) final = classified.message;
-        else if (classified.kind === "invalid" && classified.response && classified.id === request.id) invalid = classified.reason;
-      },
+    const parser = createBoundedSseParser(maxMessageBytes, (event) => {
+      if (final || invalid) return;
+      let message: unknown;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        options.onError?.(new JsonRpcTransportError(`skipped an SSE event that is not JSON: ${event.data.slice(0, 200)}`));
+        return;
+      }
+      const classified = classifyMessage(message);
+      if (classified.kind === "request") handlers.push(answerServerRequest(classified.message));
+      else if (classified.kind === "response" && classified.message.id === request.id) final = classified.message;
+      else if (classified.kind === "invalid" && classified.response && classified.id === request.id) invalid = classified.reason;
     });
     const chunks = response.chunks();
     const decoder = new TextDecoder();
@@ -201,9 +176,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const { done, value } = await chunks.next();
         if (done) break;
         parser.feed(decoder.decode(value, { stream: true }));
+        const oversize = parser.oversize;
         if (oversize) {
           await chunks.return?.();
-          throw new Error(`an SSE event exceeds maxMessageBytes (${oversize} > ${maxMessageBytes})`);
+          throw new Error(`an SSE event exceeds maxMessageBytes (${oversize.whole ? "" : "at least "}${oversize.bytes} bytes > ${maxMessageBytes})`);
         }
       }
     } finally {
@@ -249,18 +225,4 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       return peer.close();
     },
   };
-}
-
-/** What a line of an SSE event adds to the data it carries: `data: ` and a line end. */
-const SSE_LINE_ROOM = "data: \r\n".length;
-
-/** The length of a string in UTF-8, without encoding it (from a decoder: no lone surrogates). */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    // 1 byte below U+0080, 2 below U+0800, 3 above; a surrogate pair's 4 bytes are 2 per half.
-    if (code >= 0x80) bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2;
-  }
-  return bytes;
 }

@@ -43,7 +43,11 @@ export type Classified =
       response: boolean;
     };
 
-const isId = (id: unknown): id is RequestId => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+/**
+ * A string, or an integer JSON reads exactly: one past 2^53 - 1 has already become another number
+ * (9007199254740993 reads as …992), and an answer under it would not match its request.
+ */
+const isId = (id: unknown): id is RequestId => typeof id === "string" || Number.isSafeInteger(id);
 
 /**
  * The structural check every JSON-RPC 2.0 peer needs: `jsonrpc` is `"2.0"`; `method` + `id` is a
@@ -58,7 +62,7 @@ export function classifyMessage(value: unknown): Classified {
   const id = isId(m.id) ? m.id : null;
   const invalid = (id: RequestId | null, reason: string): Classified => ({ kind: "invalid", id, reason, response: !("method" in m) });
   if (m.jsonrpc !== "2.0") return invalid(id, `"jsonrpc" must be "2.0"`);
-  if ("id" in m && m.id !== null && !isId(m.id)) return invalid(null, `"id" must be a string or an integer`);
+  if ("id" in m && m.id !== null && !isId(m.id)) return invalid(null, `"id" must be a string or an integer of at most 2^53 - 1 in size`);
   if ("method" in m) {
     if (typeof m.method !== "string") return invalid(id, `"method" must be a string`);
     if (id !== null) return { kind: "request", message: m as unknown as JsonRpcRequest };

@@ -3,6 +3,7 @@ import { startTimer } from "../timer.js";
 import type { ValidationIssue } from "../validation.js";
 import { ErrorCode, JsonRpcError, JsonRpcTransportError } from "./errors.js";
 import { classifyMessage, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from "./messages.js";
+import { isErrorInstance } from "../error-brand.js";
 
 /** What a request handler gets besides the params: how to call back to the side that asked. */
 export interface RequestContext {
@@ -40,6 +41,10 @@ export interface PeerOptions {
 
 /** The other side's answer was an error or did not match the method's result schema. */
 export class JsonRpcResultError extends Error {
+  static readonly "~brand": string = "@flowspec/runtime:JsonRpcResultError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "JsonRpcResultError";
   constructor(
     readonly method: string,

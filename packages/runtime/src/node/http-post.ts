@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { bodyTooLarge } from "../jsonrpc/http-client.js";
+import { ResponseTooLargeError } from "../read-limited.js";
 import { DEFAULT_MAX_LINE_BYTES, POST_HEADERS, type HttpPost, type HttpReply } from "../jsonrpc/index.js";
 
 export interface NodeHttpPost extends HttpPost {
@@ -19,7 +19,7 @@ export function createNodeHttpPost(): NodeHttpPost {
       const secure = url.startsWith("https:");
       const options: RequestOptions = { method: "POST", agent: secure ? agents.https : agents.http, headers: { ...POST_HEADERS, "content-length": Buffer.byteLength(body) } };
       if (signal) options.signal = signal;
-      const request = (secure ? httpsRequest : httpRequest)(url, options, (response) => resolve(reply(response, maxMessageBytes)));
+      const request = (secure ? httpsRequest : httpRequest)(url, options, (response) => resolve(reply(response, maxMessageBytes, url)));
       request.once("error", reject);
       request.end(body);
     });
@@ -35,7 +35,7 @@ export function createNodeHttpPost(): NodeHttpPost {
  * The reply to hand back: a JSON (or any non-SSE) body is read whole first (up to `limit` bytes),
  * so the caller gets it with the reply in one step; an SSE body is left to stream.
  */
-function reply(response: IncomingMessage, limit: number): Promise<HttpReply> {
+function reply(response: IncomingMessage, limit: number, url: string): Promise<HttpReply> {
   const contentType = response.headers["content-type"] ?? "";
   const base = {
     status: response.statusCode ?? 0,
@@ -43,8 +43,8 @@ function reply(response: IncomingMessage, limit: number): Promise<HttpReply> {
     chunks: () => response[Symbol.asyncIterator](),
     discard: async () => drainOrDrop(response),
   };
-  if (contentType.includes("text/event-stream")) return Promise.resolve({ ...base, text: () => readText(response, limit) });
-  return readText(response, limit).then(
+  if (contentType.includes("text/event-stream")) return Promise.resolve({ ...base, text: () => readText(response, limit, url) });
+  return readText(response, limit, url).then(
     (text) => ({ ...base, text: async () => text }),
     (error: Error) => ({ ...base, text: () => Promise.reject(error) }),
   );
@@ -80,12 +80,12 @@ function drainOrDrop(response: IncomingMessage): void {
   read();
 }
 
-function readText(response: IncomingMessage, limit: number): Promise<string> {
+function readText(response: IncomingMessage, limit: number, url: string): Promise<string> {
   return new Promise((resolve, reject) => {
     // Reading the rest to keep the connection is what the limit is there to avoid: it goes.
     const tooLarge = (bytes: number, declared: boolean) => {
       response.destroy();
-      reject(bodyTooLarge(bytes, limit, declared));
+      reject(new ResponseTooLargeError(`POST ${url}`, limit, bytes, declared, "maxMessageBytes"));
     };
     response.on("error", reject);
     const declared = Number(response.headers["content-length"]);

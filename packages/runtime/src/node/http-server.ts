@@ -7,7 +7,7 @@ export interface StreamableHttpOptions extends Omit<PeerOptions, "send"> {
   streams?(method: string, params: unknown): boolean;
   /** Extra fields of the `GET /health` body. */
   health?(): Record<string, unknown>;
-  /** The largest request body accepted (default 16 MiB). */
+  /** The largest request body accepted (default 16 MiB); a larger one is answered 413 as soon as it is known, and its connection closed. */
   maxBodyBytes?: number;
 }
 
@@ -48,7 +48,18 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
       return json(res, 406, { error: "Accept header must include application/json and text/event-stream" });
     }
     const body = await readBody(req, maxBodyBytes);
-    if (body === undefined) return json(res, 400, { error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: body exceeds ${maxBodyBytes} bytes` } });
+    if (typeof body !== "string") {
+      // Answered before the rest arrives. Node discards what comes after (nothing is buffered), and the
+      // connection is dropped a moment later if the body goes on: closing at once, with the client
+      // still sending, would reset the connection and could lose the answer on its way.
+      const size = `${body.declared ? "Content-Length " : "at least "}${body.bytes} bytes > ${maxBodyBytes}`;
+      const message = `Invalid Request: the body exceeds maxBodyBytes (${size})`;
+      json(res, 413, { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message } });
+      const drop = setTimeout(() => req.destroy(), LINGER_MS);
+      req.once("close", () => clearTimeout(drop));
+      req.once("end", () => clearTimeout(drop));
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(body);
@@ -131,17 +142,28 @@ function empty(res: ServerResponse, status: number): void {
   res.end();
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+/** How long an oversized request may go on being sent (and discarded) after its 413, before its connection is dropped. */
+const LINGER_MS = 1000;
+
+/**
+ * The request body as text, or how far it went past `limit` (its Content-Length, or the bytes read
+ * when it passed): reading stops there, at once, without waiting for the rest.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<string | { bytes: number; declared: boolean }> {
+  const declared = Number(req.headers["content-length"]);
+  if (declared > limit) return Promise.resolve({ bytes: declared, declared: true });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooBig = false;
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) tooBig = true;
-      else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString("utf8")));
+      if (size <= limit) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.pause();
+      resolve({ bytes: size, declared: false });
+    };
+    req.on("data", onData);
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     // Node says only "aborted": say where.
     req.on("error", (error) => reject(new Error(`the client closed the connection before its request body was read (after ${size} bytes): ${error.message}`)));
   });

@@ -6,6 +6,7 @@ import { inspect, type InspectOptions } from "node:util";
 import { startTimer } from "../timer.js";
 import { byteLimit } from "../jsonrpc/lines.js";
 import { createLineReader, createPeer, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions, type RequestId } from "../jsonrpc/index.js";
+import { isErrorInstance } from "../error-brand.js";
 
 const BATCH_CHARS = 4096;
 /** How long `SpawnedPeer.close()` waits after SIGTERM before SIGKILL. */
@@ -37,10 +38,24 @@ function connectStreamsUntil(input: Readable, output: Writable, options: StreamP
   // other side starts on it while this side is still producing (pipelining: measured best between
   // 2 and 8 KiB with 100 calls in flight; whole-turn batches left both processes idle in turn).
   let queued = "";
+  // Backpressure: while the output will not take more (the other side is not reading), reading
+  // input, which makes more output (answers), stops; it goes on at 'drain'. Not while this side
+  // waits for answers on that input: two peers both waiting for the other to read would deadlock.
+  let paused = false;
+  const resume = () => {
+    if (!paused) return;
+    paused = false;
+    input.resume();
+  };
+  output.on("drain", resume);
   const flush = () => {
     const text = queued;
     queued = "";
-    if (text !== "" && !output.destroyed && !output.writableEnded) output.write(text);
+    if (text === "" || output.destroyed || output.writableEnded) return;
+    if (!output.write(text) && !paused && peer.pendingCount === 0) {
+      paused = true;
+      input.pause();
+    }
   };
   const writeLine = (line: string) => {
     if (queued === "") process.nextTick(flush);
@@ -52,6 +67,8 @@ function connectStreamsUntil(input: Readable, output: Writable, options: StreamP
     send(message) {
       if (output.destroyed || output.writableEnded) throw new JsonRpcTransportError("the output stream is closed");
       writeLine(JSON.stringify(message));
+      // A call's answer comes on the input.
+      if ("method" in message && "id" in message) resume();
     },
   });
   const reader = createLineReader(
@@ -106,6 +123,7 @@ export interface SpawnedPeer {
  * later call fails with this error, which says how, with the last lines of its stderr.
  */
 export class ChildEndedError extends JsonRpcTransportError {
+  static override readonly "~brand": string = "@flowspec/runtime:ChildEndedError";
   override name = "ChildEndedError";
   constructor(
     readonly command: string,
@@ -120,6 +138,10 @@ export class ChildEndedError extends JsonRpcTransportError {
 
 /** The command could not be started (not found, not executable). */
 export class SpawnError extends Error {
+  static readonly "~brand": string = "@flowspec/runtime:SpawnError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "SpawnError";
   constructor(
     readonly command: string,

@@ -14,6 +14,7 @@ import { isObject } from "../values.js";
 import type { Component } from "./components.js";
 import type { PathValue, ValidPath } from "./path-types.js";
 import { Literal, Ref, refSegments } from "./ref.js";
+import { isErrorInstance } from "@flowspec/runtime";
 
 export const FLOW_SCHEMA = "https://stepflow.org/schemas/v1/flow.json" as const;
 
@@ -76,6 +77,10 @@ export class StepHandle<O> {
 
 /** A flow the builder refuses: what is wrong, each with a JSON Pointer into the emitted flow (and `file:line:column` for a loaded text). */
 export class FlowBuildError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:FlowBuildError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "FlowBuildError";
   constructor(readonly issues: readonly { path: string; message: string; location?: string }[]) {
     super(`cannot build the flow:\n${issues.map((i) => `  ${i.location ? `${i.location} ` : ""}${i.path || "(root)"}: ${i.message}`).join("\n")}`);

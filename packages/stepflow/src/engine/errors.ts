@@ -6,7 +6,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { failed } from "./result.js";
 import type { FlowResultFailed } from "../generated/index.js";
-import type { ValidationIssue } from "@flowspec/runtime";
+import { isErrorInstance, type ValidationIssue } from "@flowspec/runtime";
 
 export const REASONS = {
   stepFailed: (id: string) => `step ${JSON.stringify(id)} failed`,
@@ -17,6 +17,10 @@ export const REASONS = {
 } as const;
 
 export class ExecutionError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:ExecutionError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "ExecutionError";
   constructor(
     /** The runtime's phrase after "Flow execution failed: ". */
@@ -43,6 +47,10 @@ export class ExecutionError extends Error {
  * malformed `$from`/`$literal`, invalid paths. `issues` carry JSON Pointers.
  */
 export class InvalidFlowError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:InvalidFlowError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "InvalidFlowError";
   constructor(readonly issues: readonly (ValidationIssue | Diagnostic)[]) {
     super(`invalid flow:\n${issues.map((i) => `  ${"location" in i && i.location ? `${i.location} ` : ""}${i.path || "(root)"}: ${i.message}`).join("\n")}`);

@@ -4,7 +4,7 @@
  * behaviour keys are kept as values, not stringified.
  */
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
-import { toPointer } from "@flowspec/runtime";
+import { isErrorInstance, toPointer } from "@flowspec/runtime";
 import { isObject } from "../values.js";
 
 export interface RouteCondition {
@@ -42,6 +42,10 @@ export function defaultConfig(): StepflowConfig {
 
 /** A config that is not what the runtime accepts, with where (JSON Pointer, file:line:column). */
 export class ConfigError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:ConfigError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "ConfigError";
   constructor(
     readonly reason: string,

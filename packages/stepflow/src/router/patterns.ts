@@ -3,6 +3,7 @@
  * `{*name}` (the rest of the path, at least one character, last). Literal segments win over
  * parameters, parameters over catch-alls; matching backtracks when a preferred branch fails.
  */
+import { isErrorInstance } from "@flowspec/runtime";
 
 export type Params = Record<string, string>;
 
@@ -15,6 +16,10 @@ interface Node<T> {
 }
 
 export class PatternError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:PatternError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "PatternError";
   constructor(
     readonly pattern: string,

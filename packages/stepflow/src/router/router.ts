@@ -3,7 +3,7 @@
  * step's `component` to a plugin and the name it receives (protocol notes §4.4). It also holds
  * what every run of an engine shares: the blob store and the working directory.
  */
-import { toPointer } from "@flowspec/runtime";
+import { isErrorInstance, toPointer } from "@flowspec/runtime";
 import { createBlobStore, type BlobStore } from "../blobs.js";
 import type { FlowResult } from "../generated/index.js";
 import { parsePath, selectPath } from "../path.js";
@@ -54,6 +54,10 @@ export interface Route {
 
 /** No route for a component ("error routing component"). */
 export class RoutingError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:RoutingError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "RoutingError";
   constructor(
     readonly component: string,

@@ -4,6 +4,7 @@ import { isThenable, type ValidationIssue } from "@flowspec/runtime/validation";
 import { methodValidation, type ComponentInfo, type FlowResult } from "../validate.js";
 import { componentName, componentsByName } from "../plugins/functions.js";
 import { isStandardSchema, jsonSchemaOf, type FlowInput, type ServerComponent, type ServerComponentContext } from "./components.js";
+import { isErrorInstance } from "@flowspec/runtime";
 
 /** The error codes of the StepFlow 0.2.x component protocol docs (protocol notes §5). */
 export const ComponentErrorCode = {
@@ -140,6 +141,10 @@ function contextFor(rpc: RequestContext): ServerComponentContext {
 
 /** `evaluateFlowValue`: the nested flow was skipped. */
 export class FlowSkippedError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:FlowSkippedError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "FlowSkippedError";
   constructor() {
     super("the flow was skipped");
@@ -148,6 +153,10 @@ export class FlowSkippedError extends Error {
 
 /** `evaluateFlowValue`: the nested flow failed. */
 export class FlowFailedError extends Error {
+  static readonly "~brand": string = "@flowspec/stepflow:FlowFailedError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "FlowFailedError";
   constructor(
     readonly code: number,
