@@ -101,11 +101,13 @@ console.log(JSON.stringify(report));
 
 describe("TypeScript (strict, skipLibCheck: false) importing every entry point", () => {
   // ESM and CommonJS files in one program per resolution mode; node10 reads `typesVersions`.
+  // `types: ["node"]`: pyodide (a dependency of @flowspec/stepflow-python) installs @types/emscripten,
+  // which TypeScript includes by default and which needs the DOM lib (packages/stepflow-python/README.md).
   const modes = {
-    node16: { compilerOptions: { module: "node16", moduleResolution: "node16", lib: ["es2023"] }, files: ["esm.mts", "cjs.cts"] },
-    nodenext: { compilerOptions: { module: "nodenext", moduleResolution: "nodenext", lib: ["es2023"] }, files: ["esm.mts", "cjs.cts"] },
+    node16: { compilerOptions: { module: "node16", moduleResolution: "node16", lib: ["es2023"], types: ["node"] }, files: ["esm.mts", "cjs.cts"] },
+    nodenext: { compilerOptions: { module: "nodenext", moduleResolution: "nodenext", lib: ["es2023"], types: ["node"] }, files: ["esm.mts", "cjs.cts"] },
     bundler: { compilerOptions: { module: "preserve", moduleResolution: "bundler", lib: ["es2023", "dom"] }, files: ["esm.ts", "cjs.cts"] },
-    node10: { compilerOptions: { module: "commonjs", moduleResolution: "node10", lib: ["es2023"] }, files: ["index.ts"] },
+    node10: { compilerOptions: { module: "commonjs", moduleResolution: "node10", lib: ["es2023"], types: ["node"] }, files: ["index.ts"] },
   };
 
   it.each(Object.keys(modes))("%s", async (mode) => {

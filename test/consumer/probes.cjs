@@ -50,6 +50,14 @@ const probes = {
     return "dialectOf reads $schema";
   },
   // @flowspec/schema-diff comes with the cli-light branch (the diff split out of codegen).
+  // Starts Python (Pyodide from the installed dependency) and runs one UDF, as a flow routed to it would.
+  "@flowspec/stepflow-python": async (m) => {
+    const blobs = new Map([["udf", { code: "math.floor(input['a'] / input['b'])", input_schema: { type: "object", required: ["a", "b"] } }]]);
+    const context = { getBlob: async (id) => blobs.get(id), putBlob: async () => assert.fail("the UDF stores no blob"), signal: new AbortController().signal };
+    assert.equal(await m.default["/udf"].handler({ blob_id: "udf", input: { a: 7, b: 2 } }, context), 3);
+    await assert.rejects(m.pythonUdf.handler({ blob_id: "udf", input: { a: 7 } }, context), /b/);
+    return "/udf runs Python on Pyodide and checks its input_schema";
+  },
   "@flowspec/schema-diff": (m) => {
     const before = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "string" } } };
     const { changes } = m.diffSchemas(before, { ...before, required: ["a"] });
