@@ -63,7 +63,7 @@ function lintFieldRefs(doc: Compat.AgentsJson, flow: Compat.Flow, f: number, rep
       if (ref.startsWith("#") && resolvesIn(doc, ref) === false) {
         report("fields-ref-defined", path, `$ref ${JSON.stringify(ref)} names nothing in this document`, "define it, or write the schema inline: fields schemas must be self-contained");
       } else {
-        report("fields-self-contained", path, `$ref ${JSON.stringify(ref)}: tool export refuses $refs in fields schemas`, "write the schema inline");
+        report("fields-self-contained", path, `$ref ${JSON.stringify(ref)}: tool export (openai and anthropic formats) refuses $refs in fields schemas`, "write the schema inline");
       }
     }
     const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, i) => [i, item]) : Object.entries(value);
