@@ -22,7 +22,7 @@ import { collect, configError, loadOverlays, OVERLAY_HELP } from "./stepflow-opt
 import { outputFormat, readRunInput, writeOutput, type InputOptions } from "./stepflow-io.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
-/** `flowspec stepflow test|check|run|serve`: test, check and run flows; serve components. */
+/** `flowspec stepflow test|check (validate)|run|list-components|serve`: test, check and run flows; list and serve components. */
 export function registerStepflow(stepflow: Command, io: CliIo, setExit: (code: number) => void): void {
   stepflow
     .command("test")
