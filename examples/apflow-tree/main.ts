@@ -49,8 +49,8 @@ try {
   // 4. Run locally: built-in executors plus one of our own, two tasks at a time.
   const registry = registerBuiltinExecutors(createExecutorRegistry());
   registry.register("summarise", (_inputs, ctx) => {
-    const collected = Object.values(ctx.dependencyResults)[0] as { results: Record<string, { body: { city: string; celsius: number } }> };
-    const lines = Object.values(collected.results).map((r) => `${r.body.city} ${r.body.celsius}°C`);
+    const collected = Object.values(ctx.dependencyResults)[0] as { results: Record<string, { json: { city: string; celsius: number } }> };
+    const lines = Object.values(collected.results).map((r) => `${r.json.city} ${r.json.celsius}°C`);
     ctx.reportProgress(1);
     return { summary: lines.join(", ") };
   });

@@ -15,5 +15,5 @@ export type { TraceStep } from "./executor/trace.js";
 export { flowInputSchema, toJsonSchema } from "./tools/input-schema.js";
 export { agentsJson, AgentsJsonBuilder, type AgentsJsonBuilderOptions } from "./builder/document.js";
 export { FlowBuilder, type LinkOrigin, type LinkTarget, type ParameterOptions, type RequestBodyOptions } from "./builder/flow.js";
-export { exportTools, flowsPrompt, type ExportToolsOptions, type ToolFormat, type Tool, type OpenAiChatTool, type OpenAiResponsesTool, type AnthropicTool } from "./tools/export.js";
+export { exportTools, flowsPrompt, type ExportToolsOptions, type ToolFormat, type Tool, type OpenAiChatTool, type OpenAiResponsesTool, type AnthropicTool, type JsonTool } from "./tools/export.js";
 export { parseToolCalls, dispatchToolCalls, type ToolCall, type ToolCallResult } from "./tools/calls.js";

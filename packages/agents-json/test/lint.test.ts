@@ -88,8 +88,8 @@ describe("lintAgentsJson rules without corpus findings", () => {
     expect(await codes(input, { resolver: { map: { resend: resendSpec } }, severities: { "flow-input-unused": "off" }, parameterDefaults: { resend: { email_id: "e" } } })).toEqual([]);
   });
 
-  it("knows every rule of §7", () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(24);
+  it("knows every rule of §7, and the two $ref rules of fields schemas", () => {
+    expect(Object.keys(LINT_RULES)).toHaveLength(26);
   });
 });
 
@@ -134,5 +134,48 @@ describe("lintAgentsJson: bad options and sources are reported, not dropped", ()
     const input = doc(ok);
     input.sources[0]!.path = path;
     expect((await codes(input)).includes("warning source-path-portable /sources/0/path")).toBe(reported);
+  });
+});
+
+describe("lint: $refs in fields schemas (tool export refuses them)", () => {
+  const withBody = (schema: unknown, extra: Record<string, unknown> = {}) => {
+    const d = doc(ok, extra);
+    d.flows[0]!.fields.requestBody = { content: { "application/json": { schema } } } as never;
+    return d;
+  };
+
+  it("a #/components/schemas/… the document does not define is an error at the $ref, with file:line:column", async () => {
+    const text = JSON.stringify(withBody({ type: "object", properties: { to: { $ref: "#/components/schemas/Recipient" } } }), null, 2);
+    const report = await lintAgentsJson(text, { file: "mail.json" });
+    const finding = report.findings.find((d) => d.code === "fields-ref-defined");
+    expect(finding).toMatchObject({
+      severity: "error",
+      path: "/flows/0/fields/requestBody/content/application~1json/schema/properties/to/$ref",
+      message: '$ref "#/components/schemas/Recipient" names nothing in this document',
+      file: "mail.json",
+    });
+    const line = text.split("\n").findIndex((l) => l.includes('"$ref"')) + 1;
+    expect([finding!.line, finding!.column]).toEqual([line, text.split("\n")[line - 1]!.indexOf('"#/') + 1]);
+    expect(report.ok).toBe(false);
+  });
+
+  it("a $ref the document defines, or one to another document, is a warning: fields schemas must be self-contained", async () => {
+    const defined = withBody({ type: "array", items: { $ref: "#/components/schemas/Recipient" } }, { components: { schemas: { Recipient: { type: "string" } } } });
+    expect(await codes(defined)).toEqual(["warning fields-self-contained /flows/0/fields/requestBody/content/application~1json/schema/items/$ref"]);
+    expect(await codes(withBody({ $ref: "other.json#/Recipient" }))).toEqual(["warning fields-self-contained /flows/0/fields/requestBody/content/application~1json/schema/$ref"]);
+  });
+
+  it("finds them in responses and in compat parameter keys too, at any depth", async () => {
+    const d = doc(ok);
+    d.flows[0]!.fields.responses = { success: { $ref: "#/nowhere" } } as never;
+    (d.flows[0]!.fields.parameters[0] as Record<string, unknown>).items = { $ref: "#/nowhere/either" };
+    expect((await codes(d)).filter((c) => c.includes("fields-"))).toEqual([
+      "error fields-ref-defined /flows/0/fields/parameters/0/items/$ref",
+      "error fields-ref-defined /flows/0/fields/responses/success/$ref",
+    ]);
+    let deep: Record<string, unknown> = { $ref: "#/missing" };
+    for (let i = 0; i < 200; i++) deep = { type: "array", items: deep };
+    const report = await lintAgentsJson(withBody(deep));
+    expect(report.findings.filter((f) => f.code === "fields-ref-defined")).toHaveLength(1);
   });
 });

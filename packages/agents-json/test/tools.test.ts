@@ -273,3 +273,33 @@ describe("tool calls", () => {
     expect(results.map((r) => [r.id, r.ok, r.content])).toEqual([["call_1", true, JSON.stringify({ success: { data: [{ q: "owls" }] } })]]);
   });
 });
+
+describe("exportTools format json (the Python SDK's ToolFormat.JSON)", () => {
+  it("wraps each flow's fields, as written, in an OpenAI function envelope", () => {
+    const doc = corpus("theodds");
+    const raw = JSON.parse(readFileSync(join(dir, "agents_json__theodds__agents.json"), "utf8"));
+    const tools = exportTools(doc, { format: "json" });
+    expect(tools).toHaveLength(raw.flows.length);
+    expect(tools[0]).toEqual({ type: "function", function: { name: raw.flows[0].id, description: raw.flows[0].description, parameters: raw.flows[0].fields } });
+  });
+
+  it("keeps rule (f): no nulls for absent keys, parameterDefaults hide their parameters, a requestBody: null is left out", () => {
+    const hubspot = load(readFileSync(join(dir, "agents_json__hubspotcontacts__agents.json"), "utf8"));
+    const withNullBody = hubspot.raw.flows.findIndex((f) => (f.fields as { requestBody?: unknown }).requestBody === null);
+    expect(withNullBody).toBeGreaterThanOrEqual(0);
+    const tool = exportTools(hubspot, { format: "json" })[withNullBody] as { function: { parameters: Record<string, unknown> } };
+    expect(tool.function.parameters).not.toHaveProperty("requestBody");
+    const odds = exportTools(corpus("theodds"), { format: "json", parameterDefaults: { theodds: { apiKey: "k" } } }) as { function: { parameters: { parameters: { name: string }[] } } }[];
+    expect(odds.every((t) => t.function.parameters.parameters.every((p) => p.name !== "apiKey"))).toBe(true);
+    const untyped = { ...base, flows: [{ id: "f", title: "f", description: "d", actions: [{ id: "a", sourceId: "s", operationId: "o" }], links: [], fields: { parameters: [{ name: "q" }], responses: { success: {} } } }] };
+    expect(JSON.stringify(exportTools(untyped, { format: "json" }))).not.toContain("null");
+  });
+
+  it("returns copies, and refuses openaiStrict", () => {
+    const doc = corpus("theodds");
+    const [tool] = exportTools(doc, { format: "json" }) as { function: { parameters: { parameters: unknown[] } } }[];
+    tool!.function.parameters.parameters.length = 0;
+    expect(doc.document.flows[0]!.fields.parameters.length).toBeGreaterThan(0);
+    expect(() => exportTools(doc, { format: "json", openaiStrict: true })).toThrow(ToolExportError);
+  });
+});

@@ -196,10 +196,13 @@ describe("dependency cycles", () => {
     const r = checkTaskList([T("r", { priority: 9, dependencies: [{ id: "r2" }] }), T("r2", { parent_id: "r", status: "bogus", dependencies: [{ id: "r" }] })], { mode: "wire" });
     expect(codes(r.errors)).toEqual(["schema", "schema", "dependency-cycle"]);
   });
-  it("warns on mixed user ids", () => {
+  it("mixed user ids are an error in a flat list, as v1's tasks.create rejects them, and a warning in a tree (notes §3.4)", () => {
     const r = checkTaskList([T("r", { user_id: "u1" }), T("c", { parent_id: "r", user_id: "u2" })], { mode: "wire" });
-    expect(r.ok).toBe(true);
-    expect(find(r, "mixed-user-id").map((i) => i.path)).toEqual(["/1/user_id"]);
+    expect(r.ok).toBe(false);
+    expect(r.errors.filter((i) => i.code === "mixed-user-id").map((i) => [i.path, i.taskId])).toEqual([["/1/user_id", "c"]]);
+    const tree = checkTaskTree({ task: T("r", { user_id: "u1" }), children: [{ task: T("c", { parent_id: "r", user_id: "u2" }) }] }, { mode: "wire" });
+    expect(tree.ok).toBe(true);
+    expect(tree.warnings.filter((i) => i.code === "mixed-user-id").map((i) => i.path)).toEqual(["/children/0/task/user_id"]);
   });
 });
 

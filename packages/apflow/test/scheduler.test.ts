@@ -429,8 +429,81 @@ describe("built-in executors", () => {
       [task("r", { name: "ok" }), task("b", { parent_id: "r", name: "bad" }), task("agg", { parent_id: "r", schemas: { method: "aggregate_results_executor" }, dependencies: deps("?b", "r") })],
       { mode: "wire", registry },
     ).done;
-    expect(result.tasks.agg!.result).toEqual({ results: { r: { v: 1 } }, count: 1 });
+    expect(result.tasks.agg!.result).toEqual({ summary: "Aggregated 1 task result. from: r", timestamp: expect.any(String), results: { r: { v: 1 } }, result_count: 1 });
+    expect(Date.parse((result.tasks.agg!.result as { timestamp: string }).timestamp)).not.toBeNaN();
     expect(aggregateResultsExecutor.description).toBeTruthy();
+  });
+
+  it.each([
+    [[], "No task results to aggregate"],
+    [["a", "b", "c"], "Aggregated 3 task results. from: a, b, c"],
+    [["a", "b", "c", "d"], "Aggregated 4 task results"],
+  ])("aggregate_results_executor's summary over %j is v1's", async (ids, summary) => {
+    const registry = registerBuiltinExecutors(createExecutorRegistry({ leaf: () => ({}) }));
+    const tasks = [task("agg", { schemas: { method: "aggregate_results_executor" }, dependencies: deps(...ids) }), ...ids.map((id) => task(id, { parent_id: "agg", name: "leaf" }))];
+    const result = await runTaskTree(tasks, { mode: "wire", registry }).done;
+    expect(result.tasks.agg!.result).toMatchObject({ summary, result_count: ids.length });
+  });
+});
+
+describe("executor resolution (notes §5, revised 2026-11-27): schemas.method, then params.executor_id, then name", () => {
+  it.each([
+    [{ schemas: { method: "by_method" }, params: { executor_id: "by_id" }, name: "by_name" }, "by_method"],
+    [{ schemas: { method: "" }, params: { executor_id: "by_id" }, name: "by_name" }, "by_id"],
+    [{ schemas: { type: "stdio" }, params: { executor_id: "by_id" }, name: "by_name" }, "by_id"],
+    [{ params: { executor_id: "" }, name: "by_name" }, "by_name"],
+    [{ params: { executor_id: 7 }, name: "by_name" }, "by_name"],
+  ])("%j runs %s", async (fields, expected) => {
+    const registry = createExecutorRegistry({ by_method: () => ({ by: "method" }), by_id: () => ({ by: "id" }), by_name: () => ({ by: "name" }) });
+    const result = await runTaskTree([task("t", fields as Partial<Task>)], { mode: "wire", registry }).done;
+    expect(result.tasks.t!.result).toEqual({ by: expected.slice(3) });
+  });
+
+  // v1's tests/integration/test_aggregate_results_integration.py, as a v1 server receives the tree.
+  const aggregateTree = (): Task[] => [
+    {
+      id: "aggregate-system-info",
+      user_id: "test-user",
+      name: "Aggregate System Information",
+      status: "pending",
+      priority: 3,
+      has_children: true,
+      dependencies: [{ id: "cpu-info", required: true }, { id: "memory-info", required: true }, { id: "disk-info", required: true }],
+      params: { executor_id: "aggregate_results_executor" },
+      inputs: {},
+    } as Task,
+    ...["cpu", "memory", "disk"].map(
+      (resource) =>
+        ({
+          id: `${resource}-info`,
+          parent_id: "aggregate-system-info",
+          user_id: "test-user",
+          name: `Get ${resource} Information`,
+          status: "pending",
+          priority: 1,
+          has_children: false,
+          dependencies: [],
+          schemas: { method: "system_info_executor" },
+          inputs: { resource },
+        }) as Task,
+    ),
+  ];
+
+  it("runs v1's aggregate integration tree: the root's executor comes from params.executor_id", async () => {
+    const registry = registerBuiltinExecutors(createExecutorRegistry({ system_info_executor: (inputs) => ({ system: "test", resource: inputs.resource }) }));
+    const result = await runTaskTree(aggregateTree(), { mode: "wire", registry }).done;
+    expect(result.status).toBe("completed");
+    expect(result.tasks["aggregate-system-info"]!.result).toMatchObject({
+      summary: "Aggregated 3 task results. from: cpu-info, memory-info, disk-info",
+      result_count: 3,
+      results: { "cpu-info": { resource: "cpu" }, "memory-info": { resource: "memory" }, "disk-info": { resource: "disk" } },
+    });
+  });
+
+  it("without system_info_executor, the children fail for that reason and the aggregate is cancelled naming the first", async () => {
+    const result = await runTaskTree(aggregateTree(), { mode: "wire", registry: registerBuiltinExecutors(createExecutorRegistry()) }).done;
+    expect(result.tasks["cpu-info"]).toMatchObject({ status: "failed", error: "Executor 'system_info_executor' not found in registry" });
+    expect(result.tasks["aggregate-system-info"]).toMatchObject({ status: "cancelled", error: "dependency cpu-info failed" });
   });
 });
 

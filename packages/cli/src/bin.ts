@@ -16,7 +16,18 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${VERSION}\n`);
 } else {
   import("./program.js")
-    .then(({ runCli }) => runCli(argv, { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env }))
+    .then(({ runCli }) =>
+      runCli(argv, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        // A getter: only `stepflow run` reads stdin, and only then is Node's stdin stream made.
+        get stdin() {
+          return process.stdin;
+        },
+        cwd: process.cwd(),
+        env: process.env,
+      }),
+    )
     .then(
       (code) => {
         process.exitCode = code;

@@ -2,6 +2,8 @@
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** Read by `stepflow run` when no input option is given (and it is not a terminal); absent = no input. */
+  stdin?: AsyncIterable<Uint8Array | string> & { isTTY?: boolean };
   cwd: string;
   env: Record<string, string | undefined>;
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -187,6 +187,7 @@ describe("flowspec agents-json tools", () => {
     ["openai", (t: Record<string, unknown>) => (t.function as { name: string }).name],
     ["openai-responses", (t: Record<string, unknown>) => t.name],
     ["anthropic", (t: Record<string, unknown>) => t.name],
+    ["json", (t: Record<string, unknown>) => (t.function as { name: string }).name],
   ])("exports one tool per flow as %s", async (format, name) => {
     const { code, stdout } = await cli("agents-json", "tools", "agents_json__linkup__agents.json", "--format", format);
     expect(code).toBe(0);
@@ -196,6 +197,14 @@ describe("flowspec agents-json tools", () => {
 
   it("rejects an unknown format", async () => {
     expect((await cli("agents-json", "tools", "agents_json__linkup__agents.json", "--format", "gemini")).code).toBe(2);
+  });
+
+  it("--format json carries the flow's fields as written (the Python SDK's format); an empty requestBody {} means none (D3)", async () => {
+    const { stdout } = await cli("agents-json", "tools", "agents_json__linkup__agents.json", "--format", "json");
+    const raw = JSON.parse(readFileSync(join(corpusDir("agents-json"), "agents_json__linkup__agents.json"), "utf8"));
+    const { requestBody, ...fields } = raw.flows[0].fields;
+    expect(requestBody).toEqual({});
+    expect(JSON.parse(stdout)).toEqual([{ type: "function", function: { name: "linkup_search_flow", description: raw.flows[0].description, parameters: fields } }]);
   });
 
   it("has help with examples and exit codes", async () => {

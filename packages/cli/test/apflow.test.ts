@@ -89,7 +89,8 @@ describe("flowspec apflow run", () => {
     const r = await cli("apflow", "run", "tree.json", "--concurrency", "1");
     expect(r.code).toBe(0);
     expect(r.out).toContain(`completed report ${R}`);
-    expect(r.out).toContain(`result: {"results":{"${A}":{"results":{},"count":0},"${B}":{"results":{},"count":0}},"count":2}`);
+    const empty = `{"summary":"No task results to aggregate","timestamp":"[^"]+","results":{},"result_count":0}`;
+    expect(r.out).toMatch(new RegExp(`result: \\{"summary":"Aggregated 2 task results\\. from: ${A}, ${B}","timestamp":"[^"]+","results":\\{"${A}":${empty},"${B}":${empty}\\},"result_count":2\\}`));
     expect(r.out).toMatch(/run completed\n$/);
   });
   it("prints the final tree as JSON and exits 1 when a task fails", async () => {
@@ -140,5 +141,49 @@ describe("flowspec apflow plan --format json", () => {
     const plan = JSON.parse(run.stdout) as { steps: { name: string }[][]; skipped: unknown[] };
     expect(plan.steps.length).toBeGreaterThan(0);
     expect(Array.isArray(plan.skipped)).toBe(true);
+  });
+});
+
+describe("flowspec apflow check|plan|run on upstream's task arrays (as tasks.create takes them)", () => {
+  // The shape of v1's tests/integration/test_aggregate_results_integration.py: flat, linked by
+  // parent_id, no status, the root's executor in params.executor_id.
+  const upstream = (memoryUser = "test-user") =>
+    JSON.stringify(
+      [
+        { id: "aggregate-system-info", user_id: "test-user", name: "Aggregate System Information", priority: 3, has_children: true, params: { executor_id: "aggregate_results_executor" }, dependencies: [{ id: "cpu-info", required: true }, { id: "memory-info", required: true }], inputs: {} },
+        { id: "cpu-info", parent_id: "aggregate-system-info", user_id: "test-user", name: "Get CPU Information", priority: 1, schemas: { method: "system_info_executor" }, inputs: { resource: "cpu" } },
+        { id: "memory-info", parent_id: "aggregate-system-info", user_id: memoryUser, name: "Get Memory Information", priority: 1, schemas: { method: "system_info_executor" }, inputs: { resource: "memory" } },
+      ],
+      null,
+      2,
+    );
+
+  it("checks and plans a flat array whose tasks have no status (pending, as tasks.create fills it in)", async () => {
+    writeFileSync(join(dir, "upstream.json"), upstream());
+    const check = await cli("apflow", "check", "upstream.json", "--mode", "wire");
+    expect(check.out.split("\n")[0]).toBe("valid   upstream.json: apflow list (wire), 0 error(s), 7 warning(s)");
+    expect(check.code).toBe(0);
+    const plan = await cli("apflow", "plan", "upstream.json", "--mode", "wire");
+    expect(plan.out).toBe(
+      "step 1: Get CPU Information (priority 1, executor system_info_executor), Get Memory Information (priority 1, executor system_info_executor)\n" +
+        "step 2: Aggregate System Information (priority 3, executor aggregate_results_executor)\n",
+    );
+  });
+
+  it("runs it: the missing system_info_executor fails the children by name, and the aggregate is cancelled", async () => {
+    writeFileSync(join(dir, "upstream.json"), upstream());
+    const { code, out: stdout } = await cli("apflow", "run", "upstream.json", "--mode", "wire");
+    expect(stdout).toContain("failed    Get CPU Information cpu-info\n  error: Executor 'system_info_executor' not found in registry\n");
+    expect(stdout).toContain("cancelled Aggregate System Information aggregate-system-info\n  error: dependency cpu-info failed\n");
+    expect(code).toBe(1);
+  });
+
+  it.each([["check"], ["plan"], ["run"]])("mixed user_ids in a flat list are an error, located (%s)", async (command) => {
+    writeFileSync(join(dir, "mixed.json"), upstream("other-user"));
+    const { code, out: stdout } = await cli("apflow", command, "mixed.json", "--mode", "wire");
+    expect(stdout).toContain('mixed.json:39:16 error mixed-user-id /2/user_id: user_id "other-user" differs from "test-user"; a v1 server rejects trees of mixed users\n');
+    expect(code).toBe(1);
+    const json = JSON.parse((await cli("apflow", command, "mixed.json", "--mode", "wire", "--format", "json")).out);
+    expect(json.errors).toEqual([expect.objectContaining({ code: "mixed-user-id", path: "/2/user_id", taskId: "memory-info", line: 39, column: 16 })]);
   });
 });

@@ -81,16 +81,17 @@ test:
 
 describe("flowspec stepflow usage", () => {
   it("a missing argument is a usage error, not an exit of the process", async () => {
-    const { code, stderr } = await cli(["stepflow", "run"]);
+    const { code, stderr } = await cli(["stepflow", "test"]);
     expect(code).toBe(2);
-    expect(stderr).toContain("missing required argument 'flow'");
+    expect(stderr).toContain("missing required argument 'paths'");
   });
 
-  it("--help lists the three commands", async () => {
+  it("--help lists the commands", async () => {
     const { code, stdout } = await cli(["stepflow", "--help"]);
     expect(stdout).toMatch(/test \[options\] <paths\.\.\.>/);
-    expect(stdout).toMatch(/check \[options\] <flows\.\.\.>/);
-    expect(stdout).toMatch(/run \[options\] <flow>/);
+    expect(stdout).toMatch(/check\|validate \[options\] \[flows\.\.\.\]/);
+    expect(stdout).toMatch(/run \[options\] \[flow\]/);
+    expect(stdout).toMatch(/list-components \[options\]/);
     expect(code).toBe(0);
   });
 });

@@ -19,6 +19,7 @@ export {
   type RouteRule,
   type StepflowConfig,
 } from "./router/config.js";
+export { listComponents, routesTo, type ComponentListing, type ListComponentsOptions, type ListedComponent, type RouteMatch } from "./router/list.js";
 export { layerConfig, parseConfigOverlay, type ConfigOverlay } from "./router/overlay.js";
 export { builtinPlugin, BUILTIN_COMPONENTS } from "./plugins/builtin.js";
 export { mockPlugin, type MockBehavior, type MockComponent, type MockPluginConfig } from "./plugins/mock.js";

@@ -10,3 +10,4 @@ export {
   type ResolveConfigOptions,
 } from "./files/files.js";
 export { testFlow, testPaths, findFlowFiles, FLOW_SCHEMA_URL, type FlowTestReport, type TestOptions, type TestSummary } from "./files/test-files.js";
+export { updateTestOutputs, withTestOutputs, type OutputUpdate } from "./files/update-outputs.js";

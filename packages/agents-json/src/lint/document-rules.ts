@@ -1,4 +1,4 @@
-import { toPointer } from "@flowspec/runtime";
+import { parsePointer, toPointer } from "@flowspec/runtime";
 import type { Diagnostic, Mode } from "../diagnostics.js";
 import { parseFieldPath } from "../fieldpath.js";
 import { checkRoot, endpointNode, isSchemaStylePath } from "../links.js";
@@ -31,7 +31,61 @@ export function lintDocument(doc: Compat.AgentsJson, report: Report): void {
     seenFlows.add(flow.id);
     if (!SNAKE_CASE.test(flow.id)) report("id-snake-case", ["flows", f, "id"], `flow id "${flow.id}" is not snake_case`);
     lintFlow(flow, f, seenSources, report);
+    lintFieldRefs(doc, flow, f, report);
   });
+}
+
+/**
+ * `$ref`s in a flow's `fields` schemas: one into this document (`#/…`) that names nothing is
+ * `fields-ref-defined`; any other is `fields-self-contained`, since tool export (notes §4.9)
+ * refuses every `$ref`. Walked with a stack, so nesting depth costs no recursion.
+ */
+function lintFieldRefs(doc: Compat.AgentsJson, flow: Compat.Flow, f: number, report: Report): void {
+  // Each entry keeps its key and its parent's entry, so a path is built only for a finding.
+  interface Entry {
+    value: unknown;
+    key: string | number;
+    parent: Entry | undefined;
+  }
+  const pathOf = (entry: Entry): (string | number)[] => {
+    const keys: (string | number)[] = [];
+    for (let at: Entry | undefined = entry; at; at = at.parent) keys.push(at.key);
+    return ["flows", f, ...keys.reverse()];
+  };
+  const stack: Entry[] = [{ value: flow.fields, key: "fields", parent: undefined }];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    const { value } = entry;
+    if (typeof value !== "object" || value === null) continue;
+    const ref = (value as Record<string, unknown>).$ref;
+    if (!Array.isArray(value) && typeof ref === "string") {
+      const path = [...pathOf(entry), "$ref"];
+      if (ref.startsWith("#") && resolvesIn(doc, ref) === false) {
+        report("fields-ref-defined", path, `$ref ${JSON.stringify(ref)} names nothing in this document`, "define it, or write the schema inline: fields schemas must be self-contained");
+      } else {
+        report("fields-self-contained", path, `$ref ${JSON.stringify(ref)}: tool export (openai and anthropic formats) refuses $refs in fields schemas`, "write the schema inline");
+      }
+    }
+    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, i) => [i, item]) : Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: entry });
+  }
+}
+
+/** Whether a `#/json/pointer` fragment names a value of the document (own keys only); undefined for a fragment that is not a pointer. */
+function resolvesIn(doc: unknown, ref: string): boolean | undefined {
+  let tokens: string[];
+  try {
+    tokens = parsePointer(decodeURIComponent(ref.slice(1)));
+  } catch {
+    return undefined;
+  }
+  let at: unknown = doc;
+  for (const token of tokens) {
+    if (Array.isArray(at) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < at.length) at = at[Number(token)];
+    else if (typeof at === "object" && at !== null && !Array.isArray(at) && Object.hasOwn(at, token)) at = (at as Record<string, unknown>)[token];
+    else return false;
+  }
+  return true;
 }
 
 function lintFlow(flow: Compat.Flow, f: number, sourceIds: Set<string>, report: Report): void {

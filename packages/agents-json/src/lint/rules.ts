@@ -21,6 +21,8 @@ export const LINT_RULES = {
   "link-schema-style-path": { strict: "warning", compat: "warning", src: false },
   "flow-input-declared": { strict: "warning", compat: "warning", src: false },
   "flow-input-unused": { strict: "warning", compat: "warning", src: false },
+  "fields-ref-defined": { strict: "error", compat: "error", src: false },
+  "fields-self-contained": { strict: "warning", compat: "warning", src: false },
   "operation-resolved": { strict: "error", compat: "error", src: true },
   "action-param-declared": { strict: "warning", compat: "warning", src: true },
   "action-body-declared": { strict: "error", compat: "error", src: true },

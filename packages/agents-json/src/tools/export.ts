@@ -1,15 +1,20 @@
 import { ToolExportError } from "../errors.js";
 import { hiddenParameters } from "../executor/run.js";
 import { load } from "../loader/load.js";
-import type { LoadedAgentsJson, NormalisedAgentsJson } from "../loader/types.js";
+import { cloneJson } from "../fieldpath.js";
+import type { LoadedAgentsJson, NormalisedAgentsJson, NormalisedFlow } from "../loader/types.js";
 import { flowInputSchema } from "./input-schema.js";
 
-export type ToolFormat = "openai-chat" | "openai-responses" | "anthropic";
+export type ToolFormat = "openai-chat" | "openai-responses" | "anthropic" | "json";
 
 export interface ExportToolsOptions {
-  /** `openai-chat` (Chat Completions), `openai-responses` (Responses API) or `anthropic` (Messages). */
+  /**
+   * `openai-chat` (Chat Completions), `openai-responses` (Responses API), `anthropic` (Messages), or
+   * `json`: the Python SDK's `ToolFormat.JSON`, the flow's `fields` as written inside an OpenAI
+   * function envelope (not a JSON Schema).
+   */
   format: ToolFormat;
-  /** OpenAI strict mode: `strict: true`, every property required, optional ones widened with "null". */
+  /** OpenAI strict mode: `strict: true`, every property required, optional ones widened with "null". Not for `json`. */
   openaiStrict?: boolean;
   /** Flow parameters these supply for every source of a flow are hidden from the model (§4.9). */
   parameterDefaults?: Record<string, Record<string, unknown>>;
@@ -20,7 +25,9 @@ export interface ExportToolsOptions {
 export type OpenAiChatTool = { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean } };
 export type OpenAiResponsesTool = { type: "function"; name: string; description: string; parameters: Record<string, unknown>; strict?: boolean };
 export type AnthropicTool = { name: string; description: string; input_schema: Record<string, unknown> };
-export type Tool = OpenAiChatTool | OpenAiResponsesTool | AnthropicTool;
+/** The Python SDK's JSON tool: `parameters` is the flow's `fields` (parameters, requestBody, responses), not a JSON Schema. */
+export type JsonTool = { type: "function"; function: { name: string; description: string; parameters: NormalisedFlow["fields"] } };
+export type Tool = OpenAiChatTool | OpenAiResponsesTool | AnthropicTool | JsonTool;
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -31,6 +38,7 @@ export function asLoaded(document: LoadedAgentsJson | string | object): LoadedAg
 
 /** One tool per flow (§4.9), named by the flow id, with the `{parameters, requestBody}` input schema. */
 export function exportTools(document: LoadedAgentsJson | string | object, options: ExportToolsOptions): Tool[] {
+  if (options.format === "json" && options.openaiStrict) throw new ToolExportError("openaiStrict applies to the openai formats, not to json");
   const { document: doc } = asLoaded(document);
   const flows = selectFlows(doc, options.flows);
   // Both providers refuse two tools with one name, and runFlow could not tell the two flows apart.
@@ -42,7 +50,13 @@ export function exportTools(document: LoadedAgentsJson | string | object, option
     if (!TOOL_NAME.test(flow.id)) {
       throw new ToolExportError(`flow id "${flow.id}" cannot be a tool name (must match ^[a-zA-Z0-9_-]{1,64}$); tool names are never renamed silently`);
     }
-    let schema = flowInputSchema(flow, { hidden: hiddenParameters(flow, options) });
+    const hidden = hiddenParameters(flow, options);
+    if (options.format === "json") {
+      // As the Python SDK writes it, but without what rule (f) keeps from the model: hidden parameters, and nulls for absent keys.
+      const fields = cloneJson({ ...flow.fields, parameters: flow.fields.parameters.filter((p) => !hidden.has(p.name)) });
+      return { type: "function", function: { name: flow.id, description: flow.description, parameters: fields } };
+    }
+    let schema = flowInputSchema(flow, { hidden });
     if (options.openaiStrict) schema = strictSchema(schema);
     const strict = options.openaiStrict ? { strict: true } : {};
     switch (options.format) {
@@ -53,7 +67,7 @@ export function exportTools(document: LoadedAgentsJson | string | object, option
       case "anthropic":
         return { name: flow.id, description: flow.description, input_schema: schema };
       default:
-        throw new ToolExportError(`unknown tool format "${String(options.format)}" (openai-chat, openai-responses or anthropic)`);
+        throw new ToolExportError(`unknown tool format "${String(options.format)}" (openai-chat, openai-responses, anthropic or json)`);
     }
   });
 }

@@ -62,5 +62,5 @@ function checkScope(sink: IssueSink, scope: TaskScope, options: CheckOptions, is
   const index = indexIds(sink, scope);
   if (isList) checkListParents(sink, scope, index);
   checkDependencyGraph(sink, scope, index);
-  checkUserIds(sink, scope);
+  checkUserIds(sink, scope, isList);
 }

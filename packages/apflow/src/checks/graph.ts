@@ -151,8 +151,11 @@ export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<s
   }
 }
 
-/** `mixed-user-id` (warning): tasks of one tree or list carry different non-null user_ids. */
-export function checkUserIds(sink: IssueSink, scope: TaskScope): void {
+/**
+ * `mixed-user-id`: tasks of one tree or list carry different non-null user_ids. An error in a flat
+ * list, which v1's `tasks.create` rejects; a warning in a tree (notes §3.4).
+ */
+export function checkUserIds(sink: IssueSink, scope: TaskScope, isList: boolean): void {
   const { tasks } = scope;
   let first: string | undefined;
   for (let i = 0; i < tasks.length; i++) {
@@ -160,7 +163,9 @@ export function checkUserIds(sink: IssueSink, scope: TaskScope): void {
     if (!isObject(task) || typeof task.user_id !== "string") continue;
     if (first === undefined) first = task.user_id;
     else if (task.user_id !== first) {
-      sink.warn("mixed-user-id", `${scope.pointer(i)}/user_id`, `user_id ${JSON.stringify(task.user_id)} differs from ${JSON.stringify(first)}; a v1 server rejects trees of mixed users`, withId(task));
+      const message = `user_id ${JSON.stringify(task.user_id)} differs from ${JSON.stringify(first)}; a v1 server rejects trees of mixed users`;
+      if (isList) sink.error("mixed-user-id", `${scope.pointer(i)}/user_id`, message, withId(task));
+      else sink.warn("mixed-user-id", `${scope.pointer(i)}/user_id`, message, withId(task));
     }
   }
 }

@@ -35,7 +35,7 @@ export interface ExecutorRegistry {
   unregister(id: string): boolean;
 }
 
-/** A registry mapping executor ids (a task's `schemas.method`, else its `name`) to executors. */
+/** A registry mapping executor ids (a task's `schemas.method`, else `params.executor_id`, else its `name`) to executors. */
 export function createExecutorRegistry(executors: Record<string, Executor> = {}): ExecutorRegistry {
   const entries = new Map<string, ExecutorObject>();
   const registry: ExecutorRegistry = {
@@ -58,9 +58,13 @@ export function createExecutorRegistry(executors: Record<string, Executor> = {})
   return registry;
 }
 
-/** The registry key of a task: `schemas.method` when non-empty, otherwise `name` (notes §5). */
+/**
+ * The registry key of a task (notes §5, revised 2026-11-27): `schemas.method` when non-empty, else
+ * `params.executor_id` when non-empty (how v1 trees name their executor), else `name`.
+ */
 export function executorKeyOf(task: Task): string {
-  const schemas = task.schemas;
+  const { schemas, params } = task;
   if (schemas && typeof schemas === "object" && typeof schemas.method === "string" && schemas.method !== "") return schemas.method;
+  if (params && typeof params === "object" && typeof params.executor_id === "string" && params.executor_id !== "") return params.executor_id;
   return task.name;
 }

@@ -139,7 +139,7 @@ Examples:
     .command("tools")
     .description("Export every flow as an LLM tool definition (one tool per flow)")
     .argument("<file>", "agents.json document")
-    .option("--format <format>", "openai (Chat Completions), openai-responses or anthropic", "openai")
+    .option("--format <format>", "openai (Chat Completions), openai-responses, anthropic, or json (the Python SDK's format: each flow's fields as written)", "openai")
     .addHelpText(
       "after",
       `
@@ -147,12 +147,13 @@ Exit codes: 0 exported, 2 usage error, an unreadable file, an invalid document o
 
 Examples:
   flowspec agents-json tools agents.json
-  flowspec agents-json tools agents.json --format anthropic > tools.json`,
+  flowspec agents-json tools agents.json --format anthropic > tools.json
+  flowspec agents-json tools agents.json --format json`,
     )
     .action((file: string, options: { format: string }) => {
-      const formats: Record<string, ToolFormat> = { openai: "openai-chat", "openai-chat": "openai-chat", "openai-responses": "openai-responses", anthropic: "anthropic" };
-      const format = formats[options.format];
-      if (!format) throw new CliError(`--format must be openai, openai-responses or anthropic, not "${options.format}"`);
+      const formats: Record<string, ToolFormat> = { openai: "openai-chat", "openai-chat": "openai-chat", "openai-responses": "openai-responses", anthropic: "anthropic", json: "json" };
+      const format = Object.hasOwn(formats, options.format) ? formats[options.format] : undefined;
+      if (!format) throw new CliError(`--format must be openai, openai-responses, anthropic or json, not "${options.format}"`);
       const { text, path } = readDocument(io, file);
       const loaded = guardSync(() => withLocation(text, file, path, "compat"));
       const tools = guardSync(() => exportTools(loaded, { format }));

@@ -37,6 +37,16 @@ function shapeOf(value: unknown): Shape {
   return "task";
 }
 
+/**
+ * The value to check, plan or run: a flat list is read as v1's `tasks.create` reads it, where a
+ * task without `status` is pending. Only that key is added, so every JSON Pointer still points
+ * into the file.
+ */
+function asCreated(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((task) => (typeof task === "object" && task !== null && !Array.isArray(task) && !("status" in task) ? { ...task, status: "pending" } : task));
+}
+
 function located(document: SourceDocument, issue: Issue) {
   return { ...issue, ...document.locate(issue.path) };
 }
@@ -66,7 +76,7 @@ function runnable(io: CliIo, file: string, mode: CheckMode): { document: SourceD
   const document = readDocument(io.cwd, file);
   const shape = shapeOf(document.value);
   if (shape === "task") throw new CliError(`${file}: expected a TaskTreeNode ({"task": …, "children": […]}) or a flat task list, not a single task; check it with flowspec apflow check`);
-  return { document, input: document.value as TaskTreeNode | Task[] };
+  return { document, input: asCreated(document.value) as TaskTreeNode | Task[] };
 }
 
 export function registerApflow(apflow: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -80,8 +90,9 @@ export function registerApflow(apflow: Command, io: CliIo, setExit: (code: numbe
       "after",
       `
 The shape is detected: an array is a task list, an object with "task" a TaskTreeNode, anything
-else a single Task. Each issue has a rule id (uuid, dependency-cycle, root-count, …), a JSON
-Pointer and file:line:column.
+else a single Task. A task list is read as v1's tasks.create takes it: flat, linked by parent_id,
+a task without status is pending, and different user_ids are an error (mixed-user-id). Each issue
+has a rule id (uuid, dependency-cycle, root-count, …), a JSON Pointer and file:line:column.
 
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error or unreadable file.
 
@@ -95,7 +106,7 @@ Examples:
       const document = readDocument(io.cwd, file);
       const shape = shapeOf(document.value);
       const check = shape === "list" ? checkTaskList : shape === "tree" ? checkTaskTree : checkTask;
-      const result = check(document.value, { mode, checkInputs: true });
+      const result = check(asCreated(document.value), { mode, checkInputs: true });
       if (format === "json") {
         io.stdout.write(
           JSON.stringify({ file, shape, mode, ok: result.ok, errors: result.errors.map((i) => located(document, i)), warnings: result.warnings.map((i) => located(document, i)) }, null, 2) + "\n",
@@ -119,8 +130,9 @@ Examples:
     .addHelpText(
       "after",
       `
-Tasks are resolved by schemas.method, else by name; any other executor fails its task with
-"Executor '<key>' not found in registry", and its required dependents are cancelled.
+Tasks are resolved by schemas.method, else params.executor_id, else name; any other executor
+fails its task with "Executor '<key>' not found in registry", and its required dependents are
+cancelled. A flat list is read as tasks.create takes it (see flowspec apflow check --help).
 
 Exit codes: 0 every task completed, 1 the tree is invalid or a task failed or was cancelled,
 2 usage error or unreadable file.
@@ -169,7 +181,8 @@ Examples:
       `
 Each step is the set of tasks that become ready together, in the scheduler's start order
 (priority 0 first, then input order). Tasks already terminal, and those rule (d) cancels
-because a required dependency already failed, are listed as skipped.
+because a required dependency already failed, are listed as skipped. A flat list is read as
+tasks.create takes it (see flowspec apflow check --help).
 
 Exit codes: 0 planned, 1 the tree is invalid, 2 usage error or unreadable file.
 

@@ -31,6 +31,8 @@ export interface TestOptions extends Omit<RouterOptions, "config"> {
   overlays?: readonly LoadedOverlay[];
   cwd?: string;
   signal?: AbortSignal;
+  /** `--case`: run only the cases with these names; a flow without any of them is passed over without starting anything. */
+  cases?: readonly string[];
   /** Called before each flow file of `testPaths` runs: for a progress indicator. */
   onFile?(file: string, index: number, total: number): void;
 }
@@ -56,6 +58,8 @@ export async function testFlow(file: string, options: TestOptions = {}): Promise
     if (error instanceof DocumentParseError || error instanceof InvalidFlowError) return { file, cases: [], error: error.message };
     throw error;
   }
+  const named = options.cases && options.cases.length > 0 ? new Set(options.cases) : undefined;
+  if (named && !(isObject(flow.test) && Array.isArray(flow.test.cases) && flow.test.cases.some((c) => named.has(String(c.name))))) return { file, cases: [] };
   const env = options.env ?? process.env;
   const servers = withOverlaidServers(isObject(flow.test) && isObject(flow.test.servers) ? flow.test.servers : {}, options.overlays ?? []);
   const skipReason = await missingServerCommand(servers, dirname(path), env);
@@ -83,7 +87,7 @@ export async function testFlow(file: string, options: TestOptions = {}): Promise
       throw error;
     }
     try {
-      return { file, config, cases: await runTestCases(flow, { router, signal: options.signal, skipReason }) };
+      return { file, config, cases: await runTestCases(flow, { router, signal: options.signal, skipReason, cases: options.cases }) };
     } finally {
       await router.close();
     }

@@ -5,7 +5,7 @@
  */
 import { isErrorInstance, toPointer } from "@flowspec/runtime";
 import { createBlobStore, type BlobStore } from "../blobs.js";
-import type { FlowResult } from "../generated/index.js";
+import type { ComponentInfo, FlowResult } from "../generated/index.js";
 import { parsePath, selectPath } from "../path.js";
 import { builtinPlugin } from "../plugins/builtin.js";
 import { unsupportedMcpPlugin } from "../plugins/external.js";
@@ -81,6 +81,10 @@ export interface Router {
   /** Executes a routed component, initialising its plugin on first use. */
   execute(route: Route, input: unknown, context: ComponentContext): Promise<FlowResult>;
   plugin(name: string): Plugin | undefined;
+  /** The names of the plugins, in config order (plugins made in code last). */
+  pluginNames(): string[];
+  /** The components a plugin serves (`components/list` for a component server), initialising it first. */
+  listComponents(pluginName: string): Promise<ComponentInfo[]>;
   /** Closes every plugin. */
   close(): Promise<void>;
 }
@@ -210,6 +214,15 @@ export function createRouter(options: RouterOptions = {}): Router {
     },
 
     plugin: (name) => plugins.get(name),
+
+    pluginNames: () => [...plugins.keys()],
+
+    async listComponents(name) {
+      const plugin = plugins.get(name);
+      if (!plugin) throw new Error(`no plugin ${JSON.stringify(name)}`);
+      await ready(name, plugin);
+      return (await plugin.list?.()) ?? [];
+    },
 
     async close() {
       await Promise.all([...plugins.values()].map((plugin) => plugin.close?.()));

@@ -11,6 +11,8 @@ import { resultsMatch } from "./compare.js";
 
 export interface CaseReport {
   name: string;
+  /** The case's position in the flow's `test.cases`. */
+  index: number;
   status: "passed" | "failed" | "skipped";
   /** Why a case was skipped or failed. */
   reason?: string;
@@ -26,19 +28,23 @@ export interface TestCasesOptions extends RouterOptions {
   signal?: AbortSignal;
   /** A reason to skip every case (e.g. a test server that cannot be started), decided by the caller. */
   skipReason?: string;
+  /** Run only the cases with these names (`--case`); default: every case. */
+  cases?: readonly string[];
 }
 
-/** Runs every test case of a flow and compares each result with its expected output. */
+/** Runs the test cases of a flow (all, or those `options.cases` names) and compares each result with its expected output. */
 export async function runTestCases(flow: Flow, options: TestCasesOptions = {}): Promise<CaseReport[]> {
-  const cases = isObject(flow.test) && Array.isArray(flow.test.cases) ? flow.test.cases : [];
+  const wanted = options.cases && options.cases.length > 0 ? new Set(options.cases) : undefined;
+  const cases = (isObject(flow.test) && Array.isArray(flow.test.cases) ? flow.test.cases : [])
+    .map((testCase, index) => ({ testCase, index, name: String(testCase.name) }))
+    .filter(({ name }) => !wanted || wanted.has(name));
   if (cases.length === 0) return [];
   const router = options.router ?? createRouter(options);
   const skip = options.skipReason ?? (await unservableReason(flow, router));
   const reports: CaseReport[] = [];
-  for (const testCase of cases) {
-    const name = String(testCase.name);
+  for (const { testCase, index, name } of cases) {
     if (skip) {
-      reports.push({ name, status: "skipped", reason: skip, durationMs: 0 });
+      reports.push({ name, index, status: "skipped", reason: skip, durationMs: 0 });
       continue;
     }
     const started = performance.now();
@@ -53,11 +59,11 @@ export async function runTestCases(flow: Flow, options: TestCasesOptions = {}): 
     const durationMs = performance.now() - started;
     const expected = testCase.output ?? undefined;
     if (!expected) {
-      reports.push({ name, status: "failed", reason: "the case has no expected output", actual, detail, durationMs });
+      reports.push({ name, index, status: "failed", reason: "the case has no expected output", actual, detail, durationMs });
     } else if (resultsMatch(actual, expected)) {
-      reports.push({ name, status: "passed", expected, actual, durationMs });
+      reports.push({ name, index, status: "passed", expected, actual, durationMs });
     } else {
-      reports.push({ name, status: "failed", reason: "the result differs from the expected output", expected, actual, detail, durationMs });
+      reports.push({ name, index, status: "failed", reason: "the result differs from the expected output", expected, actual, detail, durationMs });
     }
   }
   return reports;
