@@ -57,7 +57,7 @@ export type FailureCause =
   | "F1 require( in a description"
   | "F2 propertyNames maxLength (ucs2length)"
   | "F3 properties matching patternProperties"
-  | "F4 names differ between types.ts and index.ts"
+  | "F4 one type name spelled two ways"
   | "F5 $id ending in #"
   | "F6 stray $ref in a non-schema object"
   | "F7 json-schema-to-typescript error without place"
@@ -68,12 +68,15 @@ export type FailureCause =
   | "other compile error"
   | "timeout";
 
-/** Classifies codegen's stderr (exit 2) by the messages each cause gives. */
+/** Classifies codegen's error message (or stderr, from the CLI) by the messages each cause gives. */
 export function codegenFailureCause(stderr: string): FailureCause {
+  // json-schema-to-typescript prints its complaint to the console and throws an empty Error.
+  if (stderr.replace(/^flowspec-codegen:\s*/gm, "").trim() === "") return "F7 json-schema-to-typescript error without place";
   if (/ajv output still contains require\(\)/.test(stderr)) return "F1 require( in a description";
   if (/ucs2length\) call\(s\) of a form codegen does not know/.test(stderr)) return "F2 propertyNames maxLength (ucs2length)";
   if (/allowMatchingProperties/.test(stderr)) return "F3 properties matching patternProperties";
-  if (/no schema with (?:key or ref|id) "[^"]*##/.test(stderr)) return "F5 $id ending in #";
+  // ajv looks the root up by "<$id>#", and codegen's own resolver sees `$ref: "#"` land elsewhere.
+  if (/no schema with (?:key or ref|id) "?[^"\s]*##|\$ref "#" points to/.test(stderr)) return "F5 $id ending in #";
   if (/Missing \$ref pointer/.test(stderr)) return "F6 stray $ref in a non-schema object";
   if (/unknown (?:keyword|format)/.test(stderr)) return "F10 unknown keyword or format";
   if (/which flowspec-codegen does not read/.test(stderr)) return "dialect refused";
@@ -84,6 +87,7 @@ export function codegenFailureCause(stderr: string): FailureCause {
 /** Classifies tsc's diagnostics for one output folder. */
 export function compileFailureCause(diagnostics: string): FailureCause {
   if (/TS2590|TS2589/.test(diagnostics)) return "F8 type explosion (TS2590 or tsc too slow)";
-  if (/index\.ts\(\d+,\d+\): error TS(?:2305|2724|2694|2314)/.test(diagnostics)) return "F4 names differ between types.ts and index.ts";
+  // A name written one way where it is declared and another where it is used ("Did you mean").
+  if (/index\.ts\(\d+,\d+\): error TS(?:2305|2724|2694)|types\.ts\(\d+,\d+\): error TS2552/.test(diagnostics)) return "F4 one type name spelled two ways";
   return "other compile error";
 }

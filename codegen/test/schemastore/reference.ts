@@ -88,11 +88,15 @@ export function optionsFor(config: SchemaValidationConfig, fileName: string): Sc
   };
 }
 
-export interface ReferenceOptions extends Omit<SchemaStoreOptions, "externalSchemas" | "skipTest"> {
+export interface ReferenceOptions extends Omit<SchemaStoreOptions, "externalSchemas" | "skipTest" | "strict"> {
+  /** SchemaStore's strict mode, its relaxed one, or "off" (ajv's `strict: false`: unknown keywords and formats are ignored). */
+  strict: boolean | "off";
   /** The external schemas' contents (SchemaStore adds each with `ajv.addSchema`). */
   externalSchemas: unknown[];
   /** Collect every error rather than stop at the first (verdicts are the same either way). */
   allErrors?: boolean;
+  /** ajv's `verbose`: errors carry the schema object that holds their keyword (`parentSchema`). */
+  verbose?: boolean;
 }
 
 type AjvLike = Pick<Ajv, "compile" | "addSchema" | "addFormat" | "addKeyword" | "addMetaSchema">;
@@ -100,8 +104,9 @@ type AjvLike = Pick<Ajv, "compile" | "addSchema" | "addFormat" | "addKeyword" | 
 /** An ajv instance configured as SchemaStore's `ajvFactory` configures it. */
 export function referenceAjv(dialect: SchemaStoreDialect, options: ReferenceOptions): AjvLike {
   const ajvOptions: Options = {
-    ...(options.strict ? { strict: true } : { strictTypes: false, strictTuples: false, allowMatchingProperties: true }),
+    ...(options.strict === "off" ? { strict: false } : options.strict ? { strict: true } : { strictTypes: false, strictTuples: false, allowMatchingProperties: true }),
     allErrors: options.allErrors ?? false,
+    verbose: options.verbose ?? false,
     logger: false,
   };
   let ajv: AjvLike;
