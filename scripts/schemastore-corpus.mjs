@@ -381,7 +381,8 @@ function buildReport(all, startupMs) {
     failures.get(cause).push(`${r.file} (${r.dialect}): ${message}`);
   };
   for (const r of all.filter((r) => r.eligible)) {
-    if (r.codegen && r.codegen.exit !== 0) add(r.codegen.cause, r, r.codegen.message);
+    // Classified again from the kept message, so that a better classifier needs no new run.
+    if (r.codegen && r.codegen.exit !== 0) add(r.codegen.cause === "timeout" ? "timeout" : codegenFailureCause(r.codegen.message), r, r.codegen.message);
     else if (r.compile && !r.compile.ok) add(r.compile.cause, r, (r.compile.first ?? [])[0] ?? "");
     if (r.verdicts?.error || r.verdicts?.referenceError) add("verdicts not measured", r, r.verdicts.error ?? `reference ajv: ${r.verdicts.referenceError}`);
     else if (r.verdicts?.disagreeing?.length)

@@ -60,6 +60,7 @@ const SELECTED = {
   "BizTalkServerApplicationSchema.json": "F5 ($id ending in #)",
   "ninjs-2.0.json": "F5",
   "specif-1.1.json": "F5; 2019-09",
+  "cloudify.json": "F6 (stray $ref in a non-schema object)",
   "app-config.json": 'F7 (draft-07 "deprecated": "…")',
   "phrase.json": "F7",
   "jsone.json": "2019-09",
