@@ -62,8 +62,9 @@ export function changeHints(oldSchema: unknown, newSchema: unknown): ChangeHints
       if (key === "properties" && typeof ao[key] === "object" && typeof bo[key] === "object") {
         const ap = ao[key] as Record<string, unknown>;
         const bp = bo[key] as Record<string, unknown>;
+        // A property that appears, disappears or changes: documents should carry it.
         for (const name of new Set([...Object.keys(ap), ...Object.keys(bp)])) {
-          if (!(name in ap) || !(name in bp)) names.add(name);
+          if (!(name in ap) || !(name in bp) || JSON.stringify(ap[name]) !== JSON.stringify(bp[name])) names.add(name);
         }
       }
       differing(ao[key], bo[key]);
@@ -122,10 +123,10 @@ export function generatedInstances(schema: unknown): Json[] {
 }
 
 /**
- * Mutants of a document, at most `limit`, in rounds that each sweep the whole document, so that a
- * limit cuts the least likely ones: every object given each hinted name (first as a string, then
- * as each other kind of value), every place's value replaced by each hinted value, then by each
- * generic value, then every key removed. The document is changed in place and restored after each
+ * Mutants of a document, at most `limit`, in rounds that each sweep the whole document and share
+ * the limit: every object given each hinted name (first as a string, then as each other kind of
+ * value), every place's value replaced by each hinted value, then by each generic value, hinted
+ * names with hinted values, and every key removed. The document is changed in place and restored after each
  * yield: use (or copy) each mutant before asking for the next.
  */
 export function* mutants(document: unknown, hints: ChangeHints, limit: number): Generator<Json> {
@@ -182,9 +183,12 @@ export function* mutants(document: unknown, hints: ChangeHints, limit: number): 
       for (const p of places) if (!Array.isArray(p.parent)) yield [p.parent, p.key, undefined];
     },
   ];
-  for (const round of rounds) {
+  // Each round gets an equal share of the limit, and passes on what it leaves unused.
+  for (const [i, round] of rounds.entries()) {
+    const share = count + Math.ceil((limit - count) / (rounds.length - i));
     for (const [parent, key, value] of round()) {
-      if (count++ >= limit) return;
+      if (count >= share) break;
+      count++;
       yield* withValue(parent, key, value);
     }
   }
