@@ -428,6 +428,7 @@ function buildReport(everything, startupMs) {
       (r) => r.codegen.ms,
     )}`,
   );
+  lines.push(`- CPU time (user + system, which a busy machine does not inflate): ${stat(generatedRuns.filter((r) => r.codegen.cpuMs !== undefined), (ms) => `${(ms / 1000).toFixed(2)} s`, (r) => r.codegen.cpuMs)}`);
   lines.push(
     `- peak memory (RSS): ${stat(
       generatedRuns.filter((r) => r.codegen.maxRssKb),
