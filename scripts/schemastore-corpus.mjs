@@ -391,7 +391,7 @@ function buildReport(everything, startupMs) {
   for (const r of all.filter((r) => r.eligible)) {
     // Classified again from the kept message, so that a better classifier needs no new run.
     if (r.codegen && r.codegen.exit !== 0) add(r.codegen.cause === "timeout" ? "timeout" : codegenFailureCause(r.codegen.message), r, r.codegen.message);
-    else if (r.compile && !r.compile.ok) add(r.compile.cause, r, (r.compile.first ?? [])[0] ?? "");
+    else if (r.compile && !r.compile.ok) add(r.compile.first?.[0]?.startsWith("tsc gave no answer") ? r.compile.cause : compileFailureCause((r.compile.first ?? []).join("\n")), r, (r.compile.first ?? [])[0] ?? "");
     if (r.verdicts?.error || r.verdicts?.referenceError) add("verdicts not measured", r, r.verdicts.error ?? `reference ajv: ${r.verdicts.referenceError}`);
     else if (r.verdicts?.disagreeing?.length)
       add(
