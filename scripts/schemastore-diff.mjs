@@ -130,9 +130,14 @@ function repoPairs(repo, schemas, versions) {
   return pairs;
 }
 
-const allPairs = values["report-from"] ? [] : values.repo
-  ? repoPairs(resolve(values.repo), (values.schemas ?? Object.keys(JSON.parse(readFileSync(join(values.fixtures, "manifest.json"), "utf8")).history.pairs.reduce((s, p) => ({ ...s, [p.schema]: 1 }), {}))).toString().split(","), Number(values.versions))
-  : fixturePairs(values.fixtures);
+/** In --repo mode, the schemas named by --schemas, else the ten of the fixture pairs. */
+function historySchemas() {
+  if (values.schemas) return values.schemas.split(",");
+  const manifest = JSON.parse(readFileSync(join(values.fixtures, "manifest.json"), "utf8"));
+  return [...new Set(manifest.history.pairs.map((pair) => pair.schema))];
+}
+
+const allPairs = values["report-from"] ? [] : values.repo ? repoPairs(resolve(values.repo), historySchemas(), Number(values.versions)) : fixturePairs(values.fixtures);
 // --shard K/N: every N-th pair from the K-th, so that N processes share the work.
 const pairs = allPairs.filter((_, i) => i % shardCount === shardIndex - 1);
 
