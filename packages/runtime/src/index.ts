@@ -29,3 +29,4 @@ export {
 export { startTimer } from "./timer.js";
 export { untilAborted } from "./abort.js";
 export { readUpTo } from "./read-limited.js";
+export { decodeUtf8 } from "./utf8.js";

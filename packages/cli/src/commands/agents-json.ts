@@ -190,7 +190,10 @@ function openapiFile(io: CliIo, sourceId: string, file: string): string {
   const path = resolve(io.cwd, file);
   let problem: string | undefined;
   try {
-    if (statSync(path).isDirectory()) problem = "EISDIR";
+    const stats = statSync(path);
+    // A FIFO or a device would be refused when read, as a source that cannot load (exit 1).
+    if (stats.isDirectory()) problem = "EISDIR";
+    else if (!stats.isFile()) problem = "not a regular file";
   } catch (error) {
     problem = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   }

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
+import { FileTooLargeError, NotAFileError } from "@flowspec/runtime/files";
 import {
   checkFlow,
   ConfigError,
@@ -175,6 +176,7 @@ function routerFor(io: CliIo, flowFile: string, configFile: string | undefined) 
 /** A config that cannot be read or is invalid, as a usage error naming it; anything else unchanged. */
 function configError(error: unknown, configFile: string | undefined): unknown {
   if (error instanceof ConfigError || error instanceof DocumentParseError) return new CliError(`config: ${error.message}`);
+  if (error instanceof NotAFileError || error instanceof FileTooLargeError) return new CliError(`cannot read config ${error.path}: ${error.reason}`);
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== undefined && configFile !== undefined) return new CliError(`cannot read config ${configFile}: ${code}`);
   return error;
