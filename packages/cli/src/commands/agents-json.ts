@@ -191,7 +191,8 @@ function openapiFile(io: CliIo, sourceId: string, file: string): string {
   let problem: string | undefined;
   try {
     const stats = statSync(path);
-    // A FIFO or a device would be refused when read, as a source that cannot load (exit 1).
+    // Named here, a FIFO or a device is a usage error as a folder is; read later, it would only be
+    // a source that cannot load (exit 1).
     if (stats.isDirectory()) problem = "EISDIR";
     else if (!stats.isFile()) problem = "not a regular file";
   } catch (error) {
