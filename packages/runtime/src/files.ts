@@ -1,6 +1,7 @@
 /** Reading UTF-8 files within a size limit, from regular files only (Node). */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
+import { isErrorInstance } from "./error-brand.js";
 import { concatBytes } from "./read-limited.js";
 import { decodeUtf8 } from "./utf8.js";
 
@@ -16,6 +17,10 @@ export interface ReadFileOptions {
 
 /** A file that holds more than the reader's `maxBytes`; reading stopped there. */
 export class FileTooLargeError extends Error {
+  static readonly "~brand": string = "@flowspec/runtime:FileTooLargeError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "FileTooLargeError";
   /** Says what went wrong without the file name, for messages that name it already. */
   readonly reason: string;
@@ -31,6 +36,10 @@ export class FileTooLargeError extends Error {
 
 /** A path that names a FIFO, a device or a socket: reading it could block forever or never end. */
 export class NotAFileError extends Error {
+  static readonly "~brand": string = "@flowspec/runtime:NotAFileError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "NotAFileError";
   readonly reason: string;
   constructor(
