@@ -38,7 +38,8 @@ export function load(input: string | object, options: LoadOptions = {}): LoadedA
 
 /** Reads a file (Node) and loads it; relative source paths then resolve against the file. */
 export async function loadFile(file: string, options: Omit<LoadOptions, "file"> = {}): Promise<LoadedAgentsJson> {
-  const { readFile } = await import("node:fs/promises");
+  // process.getBuiltinModule, not import(): a browser bundle of this package would have to resolve it.
+  const { readFile } = process.getBuiltinModule("node:fs/promises");
   return load(await readFile(file, "utf8"), { ...options, file });
 }
 

@@ -84,7 +84,8 @@ export function createSourceResolver(options: SourceResolverOptions = {}): Sourc
   const readFile =
     options.readFile ??
     (async (path: string) => {
-      const fs = await import("node:fs/promises");
+      // process.getBuiltinModule, not import(): a browser bundle of this package would have to resolve it.
+      const fs = process.getBuiltinModule("node:fs/promises");
       const { size } = await fs.stat(path);
       if (size > maxBytes) throw new SourceResolutionError(`${path} is ${size} bytes, over the ${maxBytes}-byte limit`);
       return fs.readFile(path, "utf8");

@@ -87,7 +87,10 @@ const builtins: Record<string, Builtin> = {
     if (format !== undefined && format !== "json" && format !== "yaml" && format !== "text") {
       throw new ComponentError(name, 'format must be "json", "yaml" or "text"');
     }
-    const [{ readFile }, { isAbsolute, sep }] = await Promise.all([import("node:fs/promises"), import("node:path")]);
+    // Node builtins through process.getBuiltinModule, not import(): a browser bundle of this package
+    // would otherwise have to resolve them (and fail), although no browser ever runs this component.
+    const { readFile } = process.getBuiltinModule("node:fs/promises");
+    const { isAbsolute, sep } = process.getBuiltinModule("node:path");
     // Joined as Rust's PathBuf::join does: appended, `..` and `.` kept (no canonicalisation).
     const base = context.workingDirectory ?? process.cwd();
     const resolved = isAbsolute(path) ? path : base.endsWith(sep) ? base + path : base + sep + path;
