@@ -13,6 +13,7 @@ const packages: Record<string, string> = {
   "agents-json": "packages/agents-json",
   apflow: "packages/apflow",
   "agent-service": "packages/agent-service",
+  documents: "packages/documents",
   cli: "packages/cli",
 };
 
