@@ -25,7 +25,7 @@ export default defineConfig({
     ]),
   },
   test: {
-    include: ["test/**/*.test.ts", "codegen/test/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "codegen/test/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts", "playground/test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
