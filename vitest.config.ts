@@ -13,6 +13,7 @@ const packages: Record<string, string> = {
   "agents-json": "packages/agents-json",
   apflow: "packages/apflow",
   "agent-service": "packages/agent-service",
+  documents: "packages/documents",
   cli: "packages/cli",
 };
 
@@ -24,7 +25,7 @@ export default defineConfig({
     ]),
   },
   test: {
-    include: ["test/**/*.test.ts", "codegen/test/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "codegen/test/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts", "playground/test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

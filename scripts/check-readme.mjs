@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 const dir = ".readme-snippets";
-const readmes = process.argv.length > 2 ? process.argv.slice(2) : ["README.md", "codegen/README.md", ...["runtime", "schema-diff", "stepflow", "stepflow-python", "agents-json", "apflow", "agent-service"].map((name) => `packages/${name}/README.md`)];
+const readmes = process.argv.length > 2 ? process.argv.slice(2) : ["README.md", "codegen/README.md", ...["runtime", "schema-diff", "stepflow", "stepflow-python", "agents-json", "apflow", "agent-service", "documents"].map((name) => `packages/${name}/README.md`)];
 const blocks = readmes.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]));
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir);

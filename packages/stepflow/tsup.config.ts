@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", validate: "src/validate.ts", node: "src/node.ts", server: "src/server/index.ts", client: "src/client/index.ts" },
+  entry: { index: "src/index.ts", validate: "src/validate.ts", flow: "src/flow.ts", node: "src/node.ts", server: "src/server/index.ts", client: "src/client/index.ts" },
   format: ["esm", "cjs"],
   // Entries share chunks (the generated validators, the engine) instead of each bundling a copy:
   // one copy to load, and one identity for every class (instanceof works across subpaths).

@@ -270,8 +270,27 @@ describe("browser bundles of single validators (esbuild, minified, platform brow
   });
 });
 
+describe("browser bundles of whole entries (esbuild, minified, platform browser)", () => {
+  // What a page imports to check and draw documents: it must bundle as it is, with no Node builtin
+  // to stub and no eval (the playground runs it under a CSP without 'unsafe-eval').
+  const budgets: Record<string, number> = {
+    "@flowspec/documents": 1_150_000,
+    "@flowspec/documents/graph": 64_000,
+    "@flowspec/stepflow/flow": 300_000,
+  };
+
+  it.each(Object.entries(budgets))("%s", async (entry, maxBytes) => {
+    writeFiles(project.dir, { "bundle.mjs": BUNDLE_SCRIPT });
+    const result = await node(["bundle.mjs", entry, "*"]);
+    expect(result.code, shown(result)).toBe(0);
+    const { bytes, nodeBuiltins, dynamicCode } = JSON.parse(result.stdout) as { bytes: number; nodeBuiltins: string[]; dynamicCode: string[] };
+    expect({ nodeBuiltins, dynamicCode }).toEqual({ nodeBuiltins: [], dynamicCode: [] });
+    expect(bytes, `${entry} is ${bytes} bytes minified`).toBeLessThanOrEqual(maxBytes);
+  });
+});
+
 /**
- * Bundles one named export for the browser and reports its size, any Node builtin left in the
+ * Bundles one named export (or `*`, all of them) for the browser and reports its size, any Node builtin left in the
  * bundle, and any eval or Function constructor in it. Builtins are external so that one imported
  * by a module the export does not need (and that tree-shaking drops) is no build error.
  */
@@ -279,7 +298,7 @@ const BUNDLE_SCRIPT = `import { build } from "esbuild";
 import { builtinModules } from "node:module";
 const [entry, name] = process.argv.slice(2);
 const result = await build({
-  stdin: { contents: "export { " + name + " } from " + JSON.stringify(entry) + ";", resolveDir: process.cwd(), sourcefile: "entry.js" },
+  stdin: { contents: (name === "*" ? "export * from " : "export { " + name + " } from ") + JSON.stringify(entry) + ";", resolveDir: process.cwd(), sourcefile: "entry.js" },
   bundle: true, minify: true, platform: "browser", format: "esm", write: false, metafile: true, logLevel: "silent",
   external: ["node:*", ...builtinModules],
 });

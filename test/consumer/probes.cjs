@@ -95,6 +95,12 @@ const probes = {
     assert.equal(m.substituteEnv("${A}-x", { A: "a" }), "a-x");
     return "substituteEnv";
   },
+  "@flowspec/stepflow/flow": (m) => {
+    const code = m.flowToBuilderCode({ ...flow, name: "n", description: "d" });
+    assert.match(code, /flow\.addStep\("\/builtin\/create_messages", \{ id: "hello", input: \{ user_prompt: "hi" \} \}\);/);
+    assert.equal(m.checkFlow(flow).filter((d) => d.level === "error").length, 0);
+    return "flowToBuilderCode; checkFlow";
+  },
   "@flowspec/stepflow/node": (m) => {
     // The scripts run in the consumer project, a scratch folder of its own.
     require("node:fs").writeFileSync("probe.flow.json", JSON.stringify(flow));
@@ -161,6 +167,20 @@ const probes = {
   "@flowspec/agent-service/validate": (m) => {
     validates(m.validateCreateRunCommand, createRunCommand, { ...createRunCommand, resourceType: "car" }, "/resourceType");
     return "validateCreateRunCommand";
+  },
+  "@flowspec/documents": async (m) => {
+    const check = await m.checkDocument("schema: https://stepflow.org/schemas/v1/flow.json\nsteps:\n  - { id: a, component: /x/a, input: { $from: { step: b } } }\n");
+    assert.deepEqual(check.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.line}:${d.column} ${d.code}`), ["3:55 undefined-step"]);
+    return "checkDocument locates a checkFlow error";
+  },
+  "@flowspec/documents/kinds": (m) => {
+    assert.equal(m.detectKind(agentsJson).id, "agents-json:AgentsJson");
+    return "detectKind";
+  },
+  "@flowspec/documents/graph": (m) => {
+    const svg = m.toSvg(m.stepflowGraph(flow));
+    assert.match(svg, /<g class="node" data-id="step:hello" data-tone="step" data-pointer="\/steps\/0">/);
+    return "toSvg draws a flow";
   },
   "@flowspec/cli": (m) => {
     assert.equal(m.detectKind(flow).id, "stepflow:Flow");

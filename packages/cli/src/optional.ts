@@ -1,7 +1,7 @@
 import { CliError } from "./io.js";
 
 /**
- * Loads an optional peer dependency of @flowspec/cli (the code generator, tsx, the SVG renderer):
+ * Loads an optional peer dependency of @flowspec/cli (the code generator, tsx):
  * commands that do not need one never load it, and a CI job that only validates never installs it.
  * When it is missing, the command ends with exit 2 and the command that installs it.
  */

@@ -74,6 +74,14 @@ describe("what the built flowspec loads", () => {
     expect(loaded.filter((file) => PROTOCOL_PACKAGES.test(file) && file.endsWith("/validate.js"))).toHaveLength(4);
     expect(loaded.filter((file) => CODEGEN.test(file) || file.startsWith("packages/schema-diff/"))).toEqual([]);
   });
+
+  it("graph loads the light entries of @flowspec/documents and of the four packages, and no codegen", () => {
+    const loaded = loadedBy(["graph", "--help"]);
+    expect(loaded.filter(isCommandModule).map((file) => file.replace(/-\w+\.js$/, ""))).toEqual(["packages/cli/dist/graph"]);
+    expect(loaded.filter((file) => /^packages\/documents\/dist\/(graph|kinds)\.js$/.test(file)).sort()).toEqual(["packages/documents/dist/graph.js", "packages/documents/dist/kinds.js"]);
+    expect(loaded.filter((file) => (PROTOCOL_PACKAGES.test(file) || file.startsWith("packages/documents/")) && file.endsWith("/index.js"))).toEqual([]);
+    expect(loaded.filter((file) => CODEGEN.test(file) || file.startsWith("packages/schema-diff/"))).toEqual([]);
+  });
 });
 
 describe("the commands flowspec --help lists before loading them", () => {
@@ -84,7 +92,7 @@ describe("the commands flowspec --help lists before loading them", () => {
   });
 });
 
-describe("flowspec without its optional peers (codegen, tsx, @viz-js/viz)", () => {
+describe("flowspec without its optional peers (codegen, tsx)", () => {
   // A project with @flowspec/cli as published (package.json and its files) and its dependencies only.
   const project = join(temp, "project");
   const modules = join(project, "node_modules");
@@ -117,6 +125,7 @@ describe("flowspec without its optional peers (codegen, tsx, @viz-js/viz)", () =
     ["validate", ["validate", "flow.json"]],
     ["diff", ["diff", "schema.json", "schema.json"]],
     ["graph as Mermaid", ["graph", "flow.json"]],
+    ["graph as SVG", ["graph", "flow.json", "--format", "svg"]],
     ["stepflow serve of a JavaScript module", ["stepflow", "serve", "components.mjs"]],
   ])("%s runs", (_name, args) => {
     const run = flowspec(...args);
@@ -126,7 +135,6 @@ describe("flowspec without its optional peers (codegen, tsx, @viz-js/viz)", () =
 
   it.each([
     [["codegen", "--schemas", ".", "--out", "out"], "codegen needs @flowspec/codegen", "@flowspec/codegen"],
-    [["graph", "flow.json", "--format", "svg"], "--format svg needs @viz-js/viz", "@viz-js/viz"],
     [["stepflow", "serve", "components.ts"], "components.ts: loading TypeScript needs tsx", "tsx"],
   ])("%j exits 2 naming the install command", (args, needs, peer) => {
     const run = flowspec(...args);

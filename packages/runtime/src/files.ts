@@ -1,6 +1,5 @@
 /** Reading UTF-8 files within a size limit, from regular files only (Node). */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import { isErrorInstance } from "./error-brand.js";
 import { concatBytes } from "./read-limited.js";
 import { decodeUtf8 } from "./utf8.js";
@@ -60,7 +59,8 @@ export class NotAFileError extends Error {
  */
 export function readTextFileSync(path: string, options: ReadFileOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const fd = openSync(path, OPEN_FLAGS);
+  const { closeSync, fstatSync, openSync, readSync } = nodeFs();
+  const fd = openSync(path, openFlags());
   try {
     const bytes = collector(path, maxBytes);
     for (let size = firstRead(path, fstatSync(fd), maxBytes); ; size = NEXT_READ) {
@@ -76,7 +76,7 @@ export function readTextFileSync(path: string, options: ReadFileOptions = {}): s
 /** `readTextFileSync` without blocking the event loop. */
 export async function readTextFile(path: string, options: ReadFileOptions = {}): Promise<string> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const handle = await open(path, OPEN_FLAGS);
+  const handle = await nodeFs().promises.open(path, openFlags());
   try {
     const bytes = collector(path, maxBytes);
     for (let size = firstRead(path, await handle.stat(), maxBytes); ; size = NEXT_READ) {
@@ -98,9 +98,16 @@ export function unreadableReason(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }
 
+// Through process.getBuiltinModule, not an import: a browser bundle of a package that reads files
+// only in Node (agents.json's loadFile, StepFlow's /builtin/load_file) must not have to resolve node:fs.
+const nodeFs = () => process.getBuiltinModule("node:fs");
+
 // Opening a FIFO for reading waits for a writer, possibly forever; without waiting, the check
 // below refuses it. (Windows has no O_NONBLOCK, and no FIFOs in its file system.)
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+function openFlags(): number {
+  const { constants } = nodeFs();
+  return constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+}
 const NEXT_READ = 64 * 1024;
 
 /**

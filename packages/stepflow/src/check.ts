@@ -9,7 +9,7 @@ import { toPointer, type SourceDocument } from "@flowspec/runtime";
 import { analyzeFlow } from "./analysis.js";
 import { locate, schemaDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { Router } from "./router/router.js";
-import { RoutingError } from "./router/router.js";
+import { RoutingError } from "./router/errors.js";
 import { validateFlow } from "./validate.js";
 import { isObject } from "./values.js";
 

@@ -1,10 +1,9 @@
-export * from "./validate.js";
-export { parsePath, isValidPath, formatPath, toDollarPath, normalizePath, selectPath, PathSyntaxError, PathResolutionError, type PathSegment } from "./path.js";
-export { deepEqual, isTruthy } from "./values.js";
-export { FATAL_RULES, isFatal, formatDiagnostics, type Diagnostic, type DiagnosticRule } from "./diagnostics.js";
+// Everything about the Flow document (validate, check, build, convert) is in ./flow.js, also
+// published alone as @flowspec/stepflow/flow for browsers; the rest needs Node or runs flows.
+export * from "./flow.js";
 export { blobId, createBlobStore, BlobNotFoundError, type BlobStore } from "./blobs.js";
 export { runFlow, type RunOptions } from "./engine/run.js";
-export { ExecutionError, InvalidFlowError } from "./engine/errors.js";
+export { ExecutionError } from "./engine/errors.js";
 export { success, failed, skipped } from "./engine/result.js";
 export { createRouter, DEFAULT_PLUGIN_KINDS, RoutingError, type Route, type Router, type RouterOptions } from "./router/router.js";
 export {
@@ -27,11 +26,5 @@ export { functionsPlugin, componentName, type ComponentFunction } from "./plugin
 export { findCommand } from "./plugins/external.js";
 export { ComponentError } from "./plugins/errors.js";
 export type { ComponentContext, Plugin, PluginEnvironment, PluginFactory } from "./plugins/types.js";
-export { parseFlow, readFlow, type FlowDocument } from "./flow-document.js";
 export { runTestCases, unservableReason, neededComponents, type CaseReport, type TestCasesOptions } from "./testing/test-cases.js";
 export { normalizeValue, normalizeResult, resultsMatch, ZERO_RUN_ID } from "./testing/compare.js";
-export { checkFlow, type CheckOptions } from "./check.js";
-export { FlowBuilder, FlowBuildError, StepHandle, onError, FLOW_SCHEMA, type TemplateOf, type StepSpec, type OnErrorPolicy } from "./builder/flow-builder.js";
-export { Ref, Literal, literal, type RefOrigin } from "./builder/ref.js";
-export { defineComponent, componentTable, builtins, type Component, type ComponentDefinition, type NestedFlow, type Message } from "./builder/components.js";
-export type { PathValue, ValidPath, InvalidPath, PathSegments, RefValue } from "./builder/path-types.js";

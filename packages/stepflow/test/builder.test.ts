@@ -10,14 +10,13 @@ import {
   FlowBuildError,
   InvalidFlowError,
   literal,
-  normalizePath,
   onError,
   runFlow,
   runTestCases,
   type StepflowConfig,
 } from "../src/index.js";
 import { corpusDir } from "../../../test/support.js";
-import { SCHEMA } from "./helpers.js";
+import { normaliseLikeBuilder as normalise, SCHEMA } from "./helpers.js";
 
 const config: StepflowConfig = { plugins: { builtin: { type: "builtin" } }, routes: { "/builtin/{*component}": [{ plugin: "builtin" }] } };
 const b = builtins();
@@ -188,39 +187,6 @@ describe("FlowBuilder.load over the corpus", () => {
     expect(() => FlowBuilder.load(text, { file: "rust-builtin-messages.json" })).toThrow('rust-builtin-messages.json:1:1 /schema: missing required property "schema"');
   });
 });
-
-/**
- * The builder's normalisation, written independently: `schema` added, reference paths in `$`-form
- * (outside `$literal`), snake_case `input_schema`/`output_schema` of the flow and its steps dropped,
- * `test.stepflowConfig` written as `test.config`.
- */
-function normalise(value: any): any {
-  const flow = structuredClone(value);
-  flow.schema ??= SCHEMA;
-  delete flow.input_schema;
-  delete flow.output_schema;
-  for (const step of flow.steps) {
-    delete step.input_schema;
-    delete step.output_schema;
-    if ("input" in step) step.input = paths(step.input);
-    if (step.skipIf && step.skipIf.$from) step.skipIf = paths(step.skipIf);
-    if (step.onError?.defaultValue !== undefined) step.onError.defaultValue = paths(step.onError.defaultValue);
-  }
-  if ("output" in flow) flow.output = paths(flow.output);
-  if (flow.test?.stepflowConfig !== undefined) {
-    flow.test.config = flow.test.stepflowConfig;
-    delete flow.test.stepflowConfig;
-  }
-  return flow;
-}
-
-function paths(value: any): any {
-  if (Array.isArray(value)) return value.map(paths);
-  if (typeof value !== "object" || value === null) return value;
-  if ("$from" in value) return typeof value.path === "string" ? { ...value, path: normalizePath(value.path) } : value;
-  if ("$literal" in value) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, paths(v)]));
-}
 
 describe("FlowBuilder nested flows and load errors", () => {
   it("locates an error of a nested builder inside the enclosing flow, and check() reports it without throwing", () => {

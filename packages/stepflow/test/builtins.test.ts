@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -166,5 +167,21 @@ describe("/load_file", () => {
 
   it.each([{ path: "missing.json" }, { path: "d.txt", format: "json" }, { path: "d.txt", format: "xml" }])("%j is an execution error", async (input) => {
     expect(await run(one("load_file", input), {}, { workingDirectory: dir })).toEqual(fail500('step "s" failed'));
+  });
+
+  // Each would hang, exhaust memory or cost quadratic time with a plain readFile and YAML parse.
+  it.each([
+    ["a FIFO with no writer", "fifo", "a FIFO, not a regular file"],
+    ["an endless device", "/dev/zero", "character device"],
+    ["a file that is not UTF-8", "bad.txt", "invalid UTF-8"],
+    ["YAML with a duplicate key", "dup.yaml", "duplicate key"],
+  ])("refuses %s with its reason", async (_, path, reason) => {
+    writeFileSync(join(dir, "bad.txt"), Buffer.from([0x61, 0xff]));
+    writeFileSync(join(dir, "dup.yaml"), "a: 1\na: 2\n");
+    if (!existsSync(join(dir, "fifo"))) execFileSync("mkfifo", [join(dir, "fifo")]);
+    const errors: string[] = [];
+    const result = await run(one("load_file", { path }), {}, { workingDirectory: dir, onExecutionError: (error: Error) => errors.push(`${error.message} ${String((error.cause as Error | undefined)?.message)}`) });
+    expect(result).toEqual(fail500('step "s" failed'));
+    expect(errors.join("\n")).toMatch(new RegExp(reason));
   });
 });

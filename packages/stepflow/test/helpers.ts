@@ -1,4 +1,4 @@
-import type { Flow, FlowResult, Plugin } from "../src/index.js";
+import { normalizePath, type Flow, type FlowResult, type Plugin } from "../src/index.js";
 
 export const SCHEMA = "https://stepflow.org/schemas/v1/flow.json" as const;
 
@@ -32,4 +32,37 @@ export function deferred<T = void>() {
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
+}
+
+/**
+ * The builder's normalisation, written independently: `schema` added, reference paths in `$`-form
+ * (outside `$literal`), snake_case `input_schema`/`output_schema` of the flow and its steps dropped,
+ * `test.stepflowConfig` written as `test.config`.
+ */
+export function normaliseLikeBuilder(value: any): any {
+  const flow = structuredClone(value);
+  flow.schema ??= SCHEMA;
+  delete flow.input_schema;
+  delete flow.output_schema;
+  for (const step of flow.steps) {
+    delete step.input_schema;
+    delete step.output_schema;
+    if ("input" in step) step.input = paths(step.input);
+    if (step.skipIf && step.skipIf.$from) step.skipIf = paths(step.skipIf);
+    if (step.onError?.defaultValue !== undefined) step.onError.defaultValue = paths(step.onError.defaultValue);
+  }
+  if ("output" in flow) flow.output = paths(flow.output);
+  if (flow.test?.stepflowConfig !== undefined) {
+    flow.test.config = flow.test.stepflowConfig;
+    delete flow.test.stepflowConfig;
+  }
+  return flow;
+}
+
+function paths(value: any): any {
+  if (Array.isArray(value)) return value.map(paths);
+  if (typeof value !== "object" || value === null) return value;
+  if ("$from" in value) return typeof value.path === "string" ? { ...value, path: normalizePath(value.path) } : value;
+  if ("$literal" in value) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, paths(v)]));
 }

@@ -1,23 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { agentsJsonGraph } from "../graph/agents-json.js";
-import { apflowGraph } from "../graph/apflow.js";
-import { GraphInputError, type Graph } from "../graph/model.js";
-import { toDot, toMermaid, toSvg } from "../graph/render.js";
-import { stepflowGraph } from "../graph/stepflow.js";
+import { documentGraph, DRAWABLE_KINDS, GraphInputError, toDot, toMermaid, toSvg, type Graph } from "@flowspec/documents/graph";
+import { detectKind, findKind } from "@flowspec/documents/kinds";
 import { readDocument } from "../read-document.js";
 import { CliError, colours, EXIT, type CliIo } from "../io.js";
-import { detectKind, findKind } from "../kinds.js";
 
 const FORMATS = ["mermaid", "dot", "svg"] as const;
-
-/** The kinds `graph` draws, by the kind ids of `validate`. */
-const DRAWERS: Record<string, (doc: unknown, flowId?: string) => Graph> = {
-  "stepflow:Flow": stepflowGraph,
-  "agents-json:AgentsJson": agentsJsonGraph,
-  "apflow:TaskTreeNode": apflowGraph,
-};
 
 export function registerGraph(command: Command, io: CliIo, setExit: (code: number) => void): void {
   command
@@ -38,9 +27,8 @@ What is drawn:
   apflow       a box per task (name, status); parent → child dotted grey; dependency → dependent
                solid when required, dashed when optional
 
-SVG is laid out by Graphviz compiled to WebAssembly (the optional peer @viz-js/viz: npm i -D
-@viz-js/viz; nothing is downloaded at run time). References to missing steps, actions or tasks are
-drawn in red and reported on stderr.
+SVG is laid out by flowspec itself (layered, in TypeScript: no Graphviz needed). References to
+missing steps, actions or tasks are drawn in red and reported on stderr.
 
 Exit codes: 0 drawn, 2 usage error, an unreadable file or a document that cannot be drawn.
 
@@ -53,8 +41,7 @@ Examples:
       if (!(FORMATS as readonly string[]).includes(options.format)) throw new CliError(`--format must be one of ${FORMATS.join(", ")}, not "${options.format}"`);
       const document = readDocument(io.cwd, file);
       const kind = options.spec === undefined ? detectKind(document.value) : findKind(options.spec);
-      const draw = kind && DRAWERS[kind.id];
-      if (!draw) {
+      if (!kind || !DRAWABLE_KINDS.includes(kind.id)) {
         const what = kind ? `a ${kind.id} document` : options.spec ? `--spec "${options.spec}"` : "a document of no kind flowspec recognises";
         throw new CliError(`${file}: ${what}; graph draws stepflow flows, agents-json documents and apflow task trees (pass --spec if detection fails)`);
       }
@@ -65,14 +52,14 @@ Examples:
       };
       let graph: Graph;
       try {
-        graph = draw(document.value, options.flow);
+        graph = documentGraph(kind.id, document.value, options.flow === undefined ? {} : { flow: options.flow });
       } catch (error) {
         if (error instanceof GraphInputError) throw new CliError(`${at(error.pointer)}: ${error.message}`);
         throw error;
       }
       const c = colours(io);
       for (const warning of graph.warnings) io.stderr.write(`${c.yellow("warning")} ${at(warning.pointer)}: ${warning.message}\n`);
-      const picture = options.format === "svg" ? await toSvg(graph) : options.format === "dot" ? toDot(graph) : toMermaid(graph);
+      const picture = options.format === "svg" ? toSvg(graph) : options.format === "dot" ? toDot(graph) : toMermaid(graph);
       if (options.output) {
         try {
           writeFileSync(resolve(io.cwd, options.output), picture);

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
+import { detectKind, findKind, KINDS, MAIN_KIND, type DocumentKind } from "@flowspec/documents/kinds";
 import type { ValidationIssue } from "@flowspec/runtime";
 import { readDocument } from "../read-document.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo, type Format } from "../io.js";
-import { detectKind, findKind, KINDS, MAIN_KIND, type DocumentKind } from "../kinds.js";
 
 /** A file that could not be validated at all (unreadable, unparsable, of no known kind). */
 interface FileProblem {

@@ -4,7 +4,8 @@
  * Input that does not deserialise is an execution error; unknown input keys are ignored. `/openai`
  * (network, API key) is not provided.
  */
-import { parse as parseYaml } from "yaml";
+import { parseSourceDocument } from "@flowspec/runtime";
+import { readTextFile, unreadableReason } from "@flowspec/runtime/files";
 import { BlobNotFoundError } from "../blobs.js";
 import type { Flow, FlowResult } from "../generated/index.js";
 import { failed, success } from "../engine/result.js";
@@ -87,25 +88,28 @@ const builtins: Record<string, Builtin> = {
     if (format !== undefined && format !== "json" && format !== "yaml" && format !== "text") {
       throw new ComponentError(name, 'format must be "json", "yaml" or "text"');
     }
-    const [{ readFile }, { isAbsolute, sep }] = await Promise.all([import("node:fs/promises"), import("node:path")]);
+    // node:path through process.getBuiltinModule, not import(): a browser bundle of this package
+    // would otherwise have to resolve it (and fail), although no browser ever runs this component.
+    const { isAbsolute, sep } = process.getBuiltinModule("node:path");
     // Joined as Rust's PathBuf::join does: appended, `..` and `.` kept (no canonicalisation).
     const base = context.workingDirectory ?? process.cwd();
     const resolved = isAbsolute(path) ? path : base.endsWith(sep) ? base + path : base + sep + path;
-    let bytes: Uint8Array;
+    let text: string;
     try {
-      bytes = await readFile(resolved);
+      // Bounded (128 MiB), a regular file only, and UTF-8 or an error, as Rust's read_to_string.
+      text = await readTextFile(resolved);
     } catch (error) {
-      throw new ComponentError(name, `cannot read ${resolved}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+      throw new ComponentError(name, `cannot read ${resolved}: ${unreadableReason(error)}`, { cause: error });
     }
     const actual = format ?? (/\.json$/i.test(path) ? "json" : /\.ya?ml$/i.test(path) ? "yaml" : "text");
-    const text = new TextDecoder().decode(bytes);
     let data: unknown;
     try {
-      data = actual === "json" ? JSON.parse(text) : actual === "yaml" ? parseYaml(text) : text;
+      // The runtime's parser: duplicate keys and deep nesting are errors, found in linear time.
+      data = actual === "text" ? text : parseSourceDocument(text, { file: resolved, format: actual }).value;
     } catch (error) {
       throw new ComponentError(name, `cannot parse ${resolved} as ${actual}: ${(error as Error).message}`, { cause: error });
     }
-    return success({ data, metadata: { resolved_path: resolved, size_bytes: bytes.byteLength, format: actual } });
+    return success({ data, metadata: { resolved_path: resolved, size_bytes: Buffer.byteLength(text), format: actual } });
   },
 };
 

@@ -86,10 +86,11 @@ async function importComponents(name: string, specifier: string, environment: Pl
  * turned `import()` into `require()`, which takes no URL.
  */
 async function moduleTarget(specifier: string, environment: PluginEnvironment): Promise<string> {
-  const { isAbsolute, resolve } = await import("node:path");
+  // Not import(): a browser bundle would have to resolve it (see plugins/builtin.ts).
+  const { isAbsolute, resolve } = process.getBuiltinModule("node:path");
   if (!isAbsolute(specifier) && !/^\.\.?[\\/]/.test(specifier)) return specifier;
   const path = resolve(environment.workingDirectory ?? process.cwd(), specifier);
   if (typeof require === "function") return path;
-  const { pathToFileURL } = await import("node:url");
+  const { pathToFileURL } = process.getBuiltinModule("node:url");
   return pathToFileURL(path).href;
 }

@@ -3,7 +3,7 @@
  * step's `component` to a plugin and the name it receives (protocol notes §4.4). It also holds
  * what every run of an engine shares: the blob store and the working directory.
  */
-import { isErrorInstance, toPointer } from "@flowspec/runtime";
+import { toPointer } from "@flowspec/runtime";
 import { createBlobStore, type BlobStore } from "../blobs.js";
 import type { ComponentInfo, FlowResult } from "../generated/index.js";
 import { parsePath, selectPath } from "../path.js";
@@ -16,6 +16,7 @@ import { modulePlugin } from "../plugins/module.js";
 import type { ComponentContext, Plugin, PluginEnvironment, PluginFactory } from "../plugins/types.js";
 import { deepEqual } from "../values.js";
 import { ConfigError, defaultConfig, type RouteRule, type StepflowConfig } from "./config.js";
+import { RoutingError } from "./errors.js";
 import { PatternError, PatternTrie, type Params } from "./patterns.js";
 
 /** The plugin types a router knows by default. `mcp` only reports why it cannot serve. */
@@ -52,20 +53,7 @@ export interface Route {
   component: string;
 }
 
-/** No route for a component ("error routing component"). */
-export class RoutingError extends Error {
-  static readonly "~brand": string = "@flowspec/stepflow:RoutingError";
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorInstance(this, value);
-  }
-  override name = "RoutingError";
-  constructor(
-    readonly component: string,
-    reason: string,
-  ) {
-    super(`cannot route ${JSON.stringify(component)}: ${reason}`);
-  }
-}
+export { RoutingError };
 
 export interface Router {
   readonly config: StepflowConfig;

@@ -65,7 +65,7 @@ export function stepflowGraph(doc: unknown): Graph {
     const s = step as Record<string, unknown>;
     const id = `step:${s.id as string}`;
     const onError = isObject(s.onError) && typeof s.onError.action === "string" && s.onError.action !== "fail" ? s.onError.action : undefined;
-    g.node({ id, label: [s.id as string, ...(typeof s.component === "string" ? [s.component] : []), ...(onError ? [`onError: ${onError}`] : [])], tone: "step" });
+    g.node({ id, label: [s.id as string, ...(typeof s.component === "string" ? [s.component] : []), ...(onError ? [`onError: ${onError}`] : [])], tone: "step", pointer: `/steps/${i}` });
     for (const ref of references(s.input, `/steps/${i}/input`)) connect(ref, id, dataEdge(ref));
     for (const ref of references(s.skipIf, `/steps/${i}/skipIf`, true)) connect(ref, id, { label: `skipIf${ref.path ? ` ${ref.path}` : ""}`, style: "dashed", tone: "skip" });
     if (isObject(s.onError)) {
@@ -73,7 +73,7 @@ export function stepflowGraph(doc: unknown): Graph {
     }
   });
   if (doc.output !== undefined) {
-    g.node({ id: "output", label: ["flow output"], tone: "io" });
+    g.node({ id: "output", label: ["flow output"], tone: "io", pointer: "/output" });
     for (const ref of references(doc.output, "/output")) connect(ref, "output", dataEdge(ref));
   }
   return g.graph;

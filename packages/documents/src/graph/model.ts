@@ -1,3 +1,5 @@
+import { isErrorInstance } from "@flowspec/runtime";
+
 /** A drawing of a document: boxes, arrows and groups, independent of the output format. */
 export interface Graph {
   title: string;
@@ -15,6 +17,8 @@ export interface GraphNode {
   label: string[];
   /** `io`: a document's input or output; `missing`: referenced but not defined. */
   tone: "step" | "io" | "missing";
+  /** The JSON Pointer of what the node stands for (a step, an action, a task), when it is in the document. */
+  pointer?: string;
 }
 
 export interface GraphEdge {
@@ -32,8 +36,15 @@ export interface GraphCluster {
   nodes: string[];
 }
 
+/** The colour of each edge tone, shared by every output format. */
+export const COLOURS: Record<GraphEdge["tone"], string> = { data: "#333333", skip: "#d35400", error: "#c0392b", muted: "#999999" };
+
 /** Bad input that stops a drawing: where (JSON Pointer) and what. */
 export class GraphInputError extends Error {
+  static readonly "~brand": string = "@flowspec/documents:GraphInputError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorInstance(this, value);
+  }
   override name = "GraphInputError";
   constructor(
     readonly pointer: string,

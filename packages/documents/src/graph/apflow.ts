@@ -16,7 +16,7 @@ export function apflowGraph(doc: unknown): Graph {
     if (typeof task.id !== "string") throw new GraphInputError(`${pointer}/task/id`, "every task needs a string id");
     if (g.hasNode(`task:${task.id}`)) throw new GraphInputError(`${pointer}/task/id`, `task id "${task.id}" is used twice`);
     const label = [typeof task.name === "string" ? task.name : task.id, ...(typeof task.status === "string" ? [task.status] : [])];
-    g.node({ id: `task:${task.id}`, label, tone: "step" });
+    g.node({ id: `task:${task.id}`, label, tone: "step", pointer: `${pointer}/task` });
     tasks.push({ task, pointer: `${pointer}/task` });
     if (parent) g.edge({ from: parent, to: `task:${task.id}`, style: "dotted", tone: "muted" });
     if (node.children !== undefined && !Array.isArray(node.children)) throw new GraphInputError(`${pointer}/children`, "children must be an array");

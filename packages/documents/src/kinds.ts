@@ -1,12 +1,13 @@
-// The light `/validate` entries: the generated validators and semantic checks, without builders,
-// clients or engines, so `flowspec validate` starts without loading what it does not run.
+// Only the light `/validate` entries: the generated validators and their semantic additions,
+// without builders, clients or engines, so that detecting and validating loads nothing more
+// (`flowspec validate` starts fast with `@flowspec/documents/kinds`).
 import * as agentService from "@flowspec/agent-service/validate";
 import * as agentsJson from "@flowspec/agents-json/validate";
 import * as apflow from "@flowspec/apflow/validate";
 import type { ValidationResult } from "@flowspec/runtime";
 import * as stepflow from "@flowspec/stepflow/validate";
 
-/** A document kind `flowspec validate` knows: a generated root of one spec, in its variants. */
+/** A document kind: a generated root of one spec, in its variants (`flowspec validate --spec` names them). */
 export interface DocumentKind {
   /** `spec:Root`, e.g. `stepflow:Flow`. */
   id: string;
@@ -26,7 +27,7 @@ const SPECS: Record<string, PackageModule> = {
   "agent-service": agentService as unknown as PackageModule,
 };
 
-/** The main document kind of each spec: what `--spec <spec>` means. */
+/** The main document kind of each spec: what a spec name alone stands for (`--spec stepflow`). */
 export const MAIN_KIND: Record<string, string> = {
   stepflow: "stepflow:Flow",
   "agents-json": "agents-json:AgentsJson",

@@ -21,8 +21,8 @@ export function agentsJsonGraph(doc: unknown, flowId?: string): Graph {
     const fid = flow.id as string;
     const prefix = `flow${i}`;
     const members: string[] = [];
-    const add = (id: string, label: string[], tone: "step" | "io" | "missing") => {
-      g.node({ id, label, tone });
+    const add = (id: string, label: string[], tone: "step" | "io" | "missing", pointer?: string) => {
+      g.node({ id, label, tone, ...(pointer === undefined ? {} : { pointer }) });
       if (!members.includes(id)) members.push(id);
       return id;
     };
@@ -33,7 +33,7 @@ export function agentsJsonGraph(doc: unknown, flowId?: string): Graph {
       if (!isObject(action) || typeof action.id !== "string") throw new GraphInputError(`/flows/${i}/actions/${j}/id`, "every action needs a string id");
       actions.add(action.id);
       const operation = [action.sourceId, action.operationId].filter((v) => typeof v === "string").join(": ");
-      add(`${prefix}:action:${action.id}`, [action.id, ...(operation ? [operation] : [])], "step");
+      add(`${prefix}:action:${action.id}`, [action.id, ...(operation ? [operation] : [])], "step", `/flows/${i}/actions/${j}`);
     });
     const output = () => add(`${prefix}:output`, [`${fid} output`], "io");
     const end = (value: unknown, pointer: string, flowEnd: () => string): string => {
