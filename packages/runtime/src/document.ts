@@ -122,10 +122,7 @@ function parseYamlTree(text: string, file: string | undefined) {
     const { line, col } = lineCounter.linePos(offset);
     return new DocumentParseError(reason, file, { line, column: col });
   };
-  // The YAML library composes recursively, and deep enough input exhausts the stack, at worst
-  // fatally (V8 aborts the process when it happens while compiling a regex).
-  const deep = tooDeep(tokens);
-  if (deep !== undefined) throw fail(deep, `nested more than ${MAX_DEPTH} levels deep`);
+  refuseDeepYaml(tokens, lineCounter, file);
   let doc: Document.Parsed | undefined;
   // As the library's parseDocument does: the first document, and an error for a second one.
   // Without resolveKnownTags, explicit YAML 1.1 tags (!!set, !!omap, !!binary, !!timestamp) give
@@ -177,6 +174,24 @@ function firstDuplicateKey(doc: Document.Parsed): { key: string; offset: number 
     },
   });
   return first;
+}
+
+/**
+ * Throws a `DocumentParseError` at the first node of a YAML text nested more than 256 collections
+ * deep, for code that composes YAML with its own options. The YAML library composes recursively,
+ * and deep enough input exhausts the stack, at worst fatally (V8 aborts the process when it happens
+ * while compiling a regex), so this check walks the tokens without recursion, before composing.
+ */
+export function checkYamlNesting(text: string, file?: string): void {
+  const lineCounter = new LineCounter();
+  refuseDeepYaml([...new Parser(lineCounter.addNewLine).parse(text)], lineCounter, file);
+}
+
+function refuseDeepYaml(tokens: readonly CST.Token[], lineCounter: LineCounter, file: string | undefined): void {
+  const deep = tooDeep(tokens);
+  if (deep === undefined) return;
+  const { line, col } = lineCounter.linePos(deep);
+  throw new DocumentParseError(`nested more than ${MAX_DEPTH} levels deep`, file, { line, column: col });
 }
 
 /** The offset of the first node nested more than MAX_DEPTH collections deep, if there is one (walked without recursion). */

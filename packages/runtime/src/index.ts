@@ -22,6 +22,7 @@ export {
   type ValidationResult,
 } from "./validation.js";
 export {
+  checkYamlNesting,
   DocumentParseError,
   parseSourceDocument,
   type ParseSourceOptions,

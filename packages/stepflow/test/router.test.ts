@@ -110,6 +110,12 @@ describe("stepflow-config files", () => {
     expect(() => parseStepflowConfigText("plugins:\n  a: [1\nroutes: {}\n", "bad.yml")).toThrow(/^bad\.yml:\d+:\d+ /);
   });
 
+  it("refuses a config nested too deep with its place, where the YAML library would exhaust the stack (or abort the process)", () => {
+    const deep = (n: number) => `plugins: ${"[".repeat(n)}${"]".repeat(n)}\n`;
+    expect(() => parseStepflowConfigText(deep(100_000), "deep.yml")).toThrow(new ConfigError("nested more than 256 levels deep", "", "deep.yml:1:266"));
+    expect(() => parseStepflowConfigText(deep(200), "ok.yml")).toThrow(/^ok\.yml.*plugins/);
+  });
+
   it.each([
     ["routes: {}\n", "/plugins", "plugins is required"],
     ["plugins: {}\n", "/routes", "routes is required"],

@@ -4,7 +4,7 @@
  * behaviour keys are kept as values, not stringified.
  */
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
-import { isErrorInstance, toPointer } from "@flowspec/runtime";
+import { checkYamlNesting, isErrorInstance, toPointer, type DocumentParseError } from "@flowspec/runtime";
 import { isObject } from "../values.js";
 
 export interface RouteCondition {
@@ -143,6 +143,12 @@ export interface ConfigDocument {
  * non-string keys stay `Map`s, everything else becomes plain JSON.
  */
 export function parseConfigDocument(text: string, file?: string): ConfigDocument {
+  try {
+    checkYamlNesting(text, file);
+  } catch (error) {
+    const { location, reason } = error as DocumentParseError;
+    throw new ConfigError(reason, "", `${file ? `${file}:` : ""}${location.line}:${location.column}`);
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const error = doc.errors.find((e) => !(e.code === "IMPOSSIBLE" && e.message.startsWith("Map comment with trailing content")));
