@@ -146,17 +146,19 @@ describe("runFlow over a loopback server", () => {
     expect(error).toBeInstanceOf(TransportError);
     expect((error as TransportError).message).toMatch(/action "get" \(operation "answer", GET http:\/\/127\.0\.0\.1:\d+\/answer\/hang\): no response within 100 ms/);
     expect(performance.now() - started).toBeLessThan(5_000);
-    await expect.poll(() => closedHanging).toBe(before + 1);
+    await expect.poll(() => closedHanging, { timeout: 5_000 }).toBe(before + 1);
     // The next run has its own controller: the timeout above does not touch it.
     expect((await answer("ok", { timeoutMs: 100 })).result).toEqual({ success: { kind: "ok", url: "/answer/ok", body: "" } });
   });
 
   it("ends a body that stalls after the headers at the timeout, and closes its connection", async () => {
     const before = closedHanging;
-    const error = await answer("stall-body", { timeoutMs: 100 }).catch((e: unknown) => e);
+    // A second, so that the headers are in well before it even on a loaded machine: the timeout must
+    // fire while the body is read.
+    const error = await answer("stall-body", { timeoutMs: 1_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransportError);
-    expect((error as Error).message).toMatch(/\/answer\/stall-body\): reading the response failed: no response within 100 ms$/);
-    await expect.poll(() => closedHanging).toBe(before + 1);
+    expect((error as Error).message).toMatch(/\/answer\/stall-body\): reading the response failed: no response within 1000 ms$/);
+    await expect.poll(() => closedHanging, { timeout: 5_000 }).toBe(before + 1);
   });
 
   it("runs more timed calls in one run than node:events' default listener limit", async () => {
