@@ -251,11 +251,11 @@ describe("browser bundles of single validators (esbuild, minified, platform brow
     writeFiles(project.dir, { "bundle.mjs": BUNDLE_SCRIPT });
     const result = await node(["bundle.mjs", from, name]);
     expect(result.code, shown(result)).toBe(0);
-    return JSON.parse(result.stdout) as { bytes: number; code: string; nodeBuiltins: string[]; dynamicCode: string[] };
+    return JSON.parse(result.stdout) as BundleReport;
   };
   const fitsItsBudget = async ({ from, name, budget }: { from: string; name: string; budget: number }) => {
-    const { bytes, nodeBuiltins, dynamicCode } = await bundled(from, name);
-    expect({ nodeBuiltins, dynamicCode }).toEqual({ nodeBuiltins: [], dynamicCode: [] });
+    const { bytes, nodeBuiltins, lazyNodeBuiltins, dynamicCode } = await bundled(from, name);
+    expect({ nodeBuiltins, lazyNodeBuiltins, dynamicCode }).toEqual({ nodeBuiltins: [], lazyNodeBuiltins: [], dynamicCode: [] });
     expect(bytes / 1024, `${name} from ${from} is ${(bytes / 1024).toFixed(1)} KiB minified`).toBeLessThanOrEqual(budget);
   };
 
@@ -272,19 +272,22 @@ describe("browser bundles of single validators (esbuild, minified, platform brow
 
 describe("browser bundles of whole entries (esbuild, minified, platform browser)", () => {
   // What a page imports to check and draw documents: it must bundle as it is, with no Node builtin
-  // to stub and no eval (the playground runs it under a CSP without 'unsafe-eval').
-  const budgets: Record<string, number> = {
-    "@flowspec/documents": 1_150_000,
-    "@flowspec/documents/graph": 64_000,
-    "@flowspec/stepflow/flow": 300_000,
-  };
+  // to stub and no eval (the playground runs it under a CSP without 'unsafe-eval'). A builtin behind
+  // a dynamic import() that a page never reaches is allowed when it is listed here with its reason.
+  const entries: { entry: string; maxBytes: number; lazyBuiltins: string[] }[] = [
+    // json-schema-ref-parser's file resolver imports fs when asked to read a local file; in a page,
+    // agents.json sources come from memory or http(s).
+    { entry: "@flowspec/documents", maxBytes: 1_150_000, lazyBuiltins: ["fs"] },
+    { entry: "@flowspec/documents/graph", maxBytes: 64_000, lazyBuiltins: [] },
+    { entry: "@flowspec/stepflow/flow", maxBytes: 300_000, lazyBuiltins: [] },
+  ];
 
-  it.each(Object.entries(budgets))("%s", async (entry, maxBytes) => {
+  it.each(entries)("$entry", async ({ entry, maxBytes, lazyBuiltins }) => {
     writeFiles(project.dir, { "bundle.mjs": BUNDLE_SCRIPT });
     const result = await node(["bundle.mjs", entry, "*"]);
     expect(result.code, shown(result)).toBe(0);
-    const { bytes, nodeBuiltins, dynamicCode } = JSON.parse(result.stdout) as { bytes: number; nodeBuiltins: string[]; dynamicCode: string[] };
-    expect({ nodeBuiltins, dynamicCode }).toEqual({ nodeBuiltins: [], dynamicCode: [] });
+    const { bytes, nodeBuiltins, lazyNodeBuiltins, dynamicCode } = JSON.parse(result.stdout) as BundleReport;
+    expect({ nodeBuiltins, lazyNodeBuiltins, dynamicCode }).toEqual({ nodeBuiltins: [], lazyNodeBuiltins: lazyBuiltins, dynamicCode: [] });
     expect(bytes, `${entry} is ${bytes} bytes minified`).toBeLessThanOrEqual(maxBytes);
   });
 });
@@ -294,6 +297,15 @@ describe("browser bundles of whole entries (esbuild, minified, platform browser)
  * bundle, and any eval or Function constructor in it. Builtins are external so that one imported
  * by a module the export does not need (and that tree-shaking drops) is no build error.
  */
+interface BundleReport {
+  bytes: number;
+  code: string;
+  /** Node builtins the bundle imports statically, and behind a dynamic import(). */
+  nodeBuiltins: string[];
+  lazyNodeBuiltins: string[];
+  dynamicCode: string[];
+}
+
 const BUNDLE_SCRIPT = `import { build } from "esbuild";
 import { builtinModules } from "node:module";
 const [entry, name] = process.argv.slice(2);
@@ -306,7 +318,8 @@ const code = result.outputFiles[0].text;
 console.log(JSON.stringify({
   bytes: result.outputFiles[0].contents.length,
   code,
-  nodeBuiltins: Object.values(result.metafile.outputs)[0].imports.map((i) => i.path),
+  nodeBuiltins: Object.values(result.metafile.outputs)[0].imports.filter((i) => i.kind !== "dynamic-import").map((i) => i.path),
+  lazyNodeBuiltins: Object.values(result.metafile.outputs)[0].imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path),
   dynamicCode: code.match(/\\beval\\s*\\(|\\bnew Function\\b|\\bFunction\\s*\\(/g) ?? [],
 }));
 `;
