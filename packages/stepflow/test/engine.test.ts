@@ -361,7 +361,44 @@ describe("TypeScript components", () => {
     expect(await runFlow(flow([step("s", "/ts/one")], fromStep("s")), {}, { components })).toEqual(ok(1));
     expect(await runFlow(flow([step("s", "ts/one")], fromStep("s")), {}, { components })).toEqual(fail500("error routing component"));
   });
+
+  // The engine's cost per step is mostly its promises: a synchronous function once cost three
+  // (an async wrapper awaiting it, then the scheduler's), two microtask turns a step.
+  it("a synchronous component costs its step one microtask turn", async () => {
+    const steps = 1000;
+    const chain = flow(
+      Array.from({ length: steps }, (_, i) => step(`s${i}`, "/ts/inc", i === 0 ? fromInput() : fromStep(`s${i - 1}`))),
+      fromStep(`s${steps - 1}`),
+    );
+    const components = { "/ts/inc": (n: number) => n + 1 };
+    expect(await runFlow(chain, 0, { components })).toEqual(ok(steps));
+    expect(await microtaskTurns(() => runFlow(chain, 0, { components }))).toBeLessThanOrEqual(steps + 10);
+  });
+
+  it("a component that throws or rejects still fails its step", async () => {
+    const thrown = { "/ts/x": () => { throw new Error("sync boom"); } };
+    const rejected = { "/ts/x": async () => Promise.reject(new Error("async boom")) };
+    for (const components of [thrown, rejected]) {
+      let error: ExecutionError | undefined;
+      expect(await runFlow(flow([step("s", "/ts/x")], fromStep("s")), {}, { components, onExecutionError: (e) => (error = e) })).toEqual(fail500('step "s" failed'));
+      expect(error?.message).toMatch(/boom/);
+    }
+  });
 });
+
+/** How many microtask turns `run` takes to settle: a counter re-queues itself until it has. */
+async function microtaskTurns(run: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    turns++;
+    queueMicrotask(tick);
+  };
+  queueMicrotask(tick);
+  await run().finally(() => (done = true));
+  return turns;
+}
 
 describe("the worked example of §6.3", () => {
   const example = flow(

@@ -63,6 +63,8 @@ const excerpt = (value: unknown): string => {
   }
 };
 
+const cannotSend = (method: string, error: unknown) => new JsonRpcTransportError(`cannot send ${method}: ${(error as Error)?.message ?? String(error)}`);
+
 const formatIssues = (issues: readonly ValidationIssue[]) => issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ");
 
 export interface Peer {
@@ -132,27 +134,32 @@ export function createPeer(options: PeerOptions): Peer {
     if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: ${(closed.signal.reason as Error).message}`));
     if (call.signal?.aborted) return Promise.reject(call.signal.reason);
     const id = nextId();
+    const signal = call.signal;
     return new Promise<R>((resolve, reject) => {
+      // Only what this call needs is made: no abort listener without a signal, no timer without a
+      // timeout (a call's own allocations are most of what the peer adds to a message).
       let stopTimer: (() => void) | undefined;
+      let onAbort: (() => void) | undefined;
       const settle = (ok: boolean, value: unknown) => {
         if (!pending.delete(id)) return;
         stopTimer?.();
-        call.signal?.removeEventListener("abort", onAbort);
+        if (onAbort) signal!.removeEventListener("abort", onAbort);
         if (ok) resolve(value as R);
         else reject(value);
       };
-      const onAbort = () => settle(false, call.signal!.reason);
-      const failed = (error: Error) => settle(false, new JsonRpcTransportError(`cannot send ${method}: ${error.message}`));
       pending.set(id, { method, settle });
-      call.signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal) {
+        onAbort = () => settle(false, signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
       // 0 is no timeout, as in the other flowspec clients (not "time out at once").
       if (call.timeoutMs !== undefined && call.timeoutMs !== 0) {
         stopTimer = startTimer(() => settle(false, new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`)), call.timeoutMs);
       }
       try {
-        write({ jsonrpc: "2.0", id, method, params })?.catch(failed);
+        write({ jsonrpc: "2.0", id, method, params })?.catch((error: unknown) => settle(false, cannotSend(method, error)));
       } catch (error) {
-        failed(error as Error);
+        settle(false, cannotSend(method, error));
       }
     });
   };

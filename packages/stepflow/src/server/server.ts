@@ -80,7 +80,7 @@ export function createComponentServer(components: Components): ComponentServer {
       return { output: output ?? null };
     };
     try {
-      const output = component.handler(input, contextFor(rpc));
+      const output = component.handler(input, new CallbackContext(rpc));
       return isThenable(output) ? Promise.resolve(output).then(result, failed) : result(output);
     } catch (error) {
       return failed(error);
@@ -119,24 +119,41 @@ const request = <R>(rpc: RequestContext, method: string, params: unknown): Promi
     throw error;
   });
 
-/** The context a running component gets: calls back to the runtime over the request's channel. */
-function contextFor(rpc: RequestContext): ServerComponentContext {
-  const evaluateFlow = async (flow: FlowInput, input: unknown): Promise<FlowResult> => {
-    const { result } = await request<{ result: FlowResult }>(rpc, "flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input });
-    return result;
-  };
-  return {
-    signal: rpc.signal,
-    putBlob: async (data) => (await request<{ blob_id: string }>(rpc, "blobs/put", { data })).blob_id,
-    getBlob: async (blobId) => (await request<{ data: unknown }>(rpc, "blobs/get", { blob_id: blobId })).data,
-    evaluateFlow,
-    async evaluateFlowValue(flow, input) {
+/**
+ * The context a running component gets: calls back to the runtime over the request's channel. Each
+ * member is made when it is read (destructuring works): most components never call back, and five
+ * closures per call were a good part of what a server adds to an echo.
+ */
+class CallbackContext implements ServerComponentContext {
+  readonly #rpc: RequestContext;
+  constructor(rpc: RequestContext) {
+    this.#rpc = rpc;
+  }
+  get signal(): AbortSignal {
+    return this.#rpc.signal;
+  }
+  get putBlob() {
+    const rpc = this.#rpc;
+    return async (data: unknown) => (await request<{ blob_id: string }>(rpc, "blobs/put", { data })).blob_id;
+  }
+  get getBlob() {
+    const rpc = this.#rpc;
+    return async (blobId: string) => (await request<{ data: unknown }>(rpc, "blobs/get", { blob_id: blobId })).data;
+  }
+  get evaluateFlow() {
+    const rpc = this.#rpc;
+    return async (flow: FlowInput, input: unknown): Promise<FlowResult> =>
+      (await request<{ result: FlowResult }>(rpc, "flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input })).result;
+  }
+  get evaluateFlowValue() {
+    const evaluateFlow = this.evaluateFlow;
+    return async (flow: FlowInput, input: unknown): Promise<unknown> => {
       const result = await evaluateFlow(flow, input);
       if (result.outcome === "success") return result.result;
       if (result.outcome === "skipped") throw new FlowSkippedError();
       throw new FlowFailedError(result.error.code, result.error.message, result.error.data);
-    },
-  };
+    };
+  }
 }
 
 /** `evaluateFlowValue`: the nested flow was skipped. */
