@@ -436,6 +436,19 @@ describe("review: flows, components and plugins that misbehave", () => {
     expect(await runFlow(f, null, { components })).toEqual(fail500("error analyzing workflow"));
   });
 
+  it("a flow run once is not serialised for the compile cache; one run again is, and is read once", async () => {
+    // A non-enumerable toJSON: invisible to the validator and the analysis, seen by JSON.stringify.
+    let serialised = 0;
+    const value = Object.defineProperty({ n: 1 }, "toJSON", { value: () => (serialised++, { n: 1 }), enumerable: false });
+    const components = { "/ts/echo": (x: unknown) => x };
+    const f = flow([step("a", "/ts/echo", { value })], fromStep("a", "$.value.n"));
+    expect(await runFlow(f, null, { components })).toEqual(ok(1));
+    expect(serialised).toBe(0);
+    expect(await runFlow(f, null, { components })).toEqual(ok(1));
+    expect(await runFlow(f, null, { components })).toEqual(ok(1));
+    expect(serialised).toBe(2);
+  });
+
   it("a TypeScript component that returns nothing answers null, as a component server does", async () => {
     const seen: unknown[] = [];
     const components = { "/ts/void": () => undefined, "/ts/see": (x: unknown) => void seen.push(x) };
