@@ -436,7 +436,7 @@ describe("review: flows, components and plugins that misbehave", () => {
     expect(await runFlow(f, null, { components })).toEqual(fail500("error analyzing workflow"));
   });
 
-  it("a flow run once is not serialised for the compile cache; one run again is, and is read once", async () => {
+  it("a flow run once is not serialised for the compile cache; one run again is, and from then on is not read again", async () => {
     // A non-enumerable toJSON: invisible to the validator and the analysis, seen by JSON.stringify.
     let serialised = 0;
     const value = Object.defineProperty({ n: 1 }, "toJSON", { value: () => (serialised++, { n: 1 }), enumerable: false });

@@ -17,15 +17,16 @@ export interface CompiledFlow extends FlowAnalysis {
 /**
  * A compiled flow and the JSON text of the flow it was compiled from; `null` for a flow compiled
  * once so far, which is not serialised: most flows run once, and for them the text was a seventh
- * of the compile time. A flow run again (by `/builtin/map`) is cached from its second run on.
+ * of the compile time.
  */
 const cache = new WeakMap<object, { text: string; compiled: CompiledFlow } | null>();
 
 /**
  * Reads a flow the way the runtime deserialises it: schema (with `schema` required) and the
  * structural `$from`/`$literal`/path check. Throws `InvalidFlowError` when either fails. Cached per
- * flow object, so a flow run many times (by `/builtin/map`) is read once; the cache is keyed by
- * the object but checked against its JSON text, so a flow changed in place is read again.
+ * flow object from its second run on, so a flow run many times (by `/builtin/map`) is read twice,
+ * not once a run; the cache is checked against the flow's JSON text, so a flow changed in place is
+ * read again.
  */
 export function compileFlow(flow: unknown): CompiledFlow {
   let text: string | undefined;
