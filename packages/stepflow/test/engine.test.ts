@@ -361,7 +361,44 @@ describe("TypeScript components", () => {
     expect(await runFlow(flow([step("s", "/ts/one")], fromStep("s")), {}, { components })).toEqual(ok(1));
     expect(await runFlow(flow([step("s", "ts/one")], fromStep("s")), {}, { components })).toEqual(fail500("error routing component"));
   });
+
+  // The engine's cost per step is mostly its promises: a synchronous function once cost three
+  // (an async wrapper awaiting it, then the scheduler's), two microtask turns a step.
+  it("a synchronous component costs its step one microtask turn", async () => {
+    const steps = 1000;
+    const chain = flow(
+      Array.from({ length: steps }, (_, i) => step(`s${i}`, "/ts/inc", i === 0 ? fromInput() : fromStep(`s${i - 1}`))),
+      fromStep(`s${steps - 1}`),
+    );
+    const components = { "/ts/inc": (n: number) => n + 1 };
+    expect(await runFlow(chain, 0, { components })).toEqual(ok(steps));
+    expect(await microtaskTurns(() => runFlow(chain, 0, { components }))).toBeLessThanOrEqual(steps + 10);
+  });
+
+  it("a component that throws or rejects still fails its step", async () => {
+    const thrown = { "/ts/x": () => { throw new Error("sync boom"); } };
+    const rejected = { "/ts/x": async () => Promise.reject(new Error("async boom")) };
+    for (const components of [thrown, rejected]) {
+      let error: ExecutionError | undefined;
+      expect(await runFlow(flow([step("s", "/ts/x")], fromStep("s")), {}, { components, onExecutionError: (e) => (error = e) })).toEqual(fail500('step "s" failed'));
+      expect(error?.message).toMatch(/boom/);
+    }
+  });
 });
+
+/** How many microtask turns `run` takes to settle: a counter re-queues itself until it has. */
+async function microtaskTurns(run: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    turns++;
+    queueMicrotask(tick);
+  };
+  queueMicrotask(tick);
+  await run().finally(() => (done = true));
+  return turns;
+}
 
 describe("the worked example of §6.3", () => {
   const example = flow(
@@ -397,6 +434,19 @@ describe("review: flows, components and plugins that misbehave", () => {
     expect(await runFlow(f, null, { components })).toEqual(ok({ x: 2 }));
     f.steps.push(step("a", "/ts/echo", 3));
     expect(await runFlow(f, null, { components })).toEqual(fail500("error analyzing workflow"));
+  });
+
+  it("a flow run once is not serialised for the compile cache; one run again is, and from then on is not read again", async () => {
+    // A non-enumerable toJSON: invisible to the validator and the analysis, seen by JSON.stringify.
+    let serialised = 0;
+    const value = Object.defineProperty({ n: 1 }, "toJSON", { value: () => (serialised++, { n: 1 }), enumerable: false });
+    const components = { "/ts/echo": (x: unknown) => x };
+    const f = flow([step("a", "/ts/echo", { value })], fromStep("a", "$.value.n"));
+    expect(await runFlow(f, null, { components })).toEqual(ok(1));
+    expect(serialised).toBe(0);
+    expect(await runFlow(f, null, { components })).toEqual(ok(1));
+    expect(await runFlow(f, null, { components })).toEqual(ok(1));
+    expect(serialised).toBe(2);
   });
 
   it("a TypeScript component that returns nothing answers null, as a component server does", async () => {

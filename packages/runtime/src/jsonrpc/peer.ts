@@ -63,6 +63,15 @@ const excerpt = (value: unknown): string => {
   }
 };
 
+const cannotSend = (method: string, error: unknown) => new JsonRpcTransportError(`cannot send ${method}: ${(error as Error)?.message ?? String(error)}`);
+
+const success = (id: RequestId, result: unknown): JsonRpcResponse => ({ jsonrpc: "2.0", id, result: result === undefined ? null : result });
+
+const failure = (id: RequestId, error: unknown): JsonRpcResponse => {
+  const rpcError = error instanceof JsonRpcError ? error : new JsonRpcError(ErrorCode.InternalError, `Internal error: ${(error as Error)?.message ?? String(error)}`);
+  return { jsonrpc: "2.0", id, error: rpcError.toObject() };
+};
+
 const formatIssues = (issues: readonly ValidationIssue[]) => issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ");
 
 export interface Peer {
@@ -111,65 +120,67 @@ export function createPeer(options: PeerOptions): Peer {
    * a cycle, a `toJSON` that throws anything), handed to `unwritable`. A transport error is not about
    * the message: the channel is gone, so it is only reported.
    */
-  const send = (message: JsonRpcMessage, unwritable?: (error: Error) => void | Promise<void>): void | Promise<void> => {
+  const send = <M extends JsonRpcMessage>(message: M, unwritable?: (error: Error, message: M) => void | Promise<void>): void | Promise<void> => {
     try {
       const sent = options.send(message);
       if (sent) return sent.catch(report);
     } catch (error) {
-      if (unwritable && !(error instanceof JsonRpcTransportError)) return unwritable(error instanceof Error ? error : new Error(String(error)));
+      if (unwritable && !(error instanceof JsonRpcTransportError)) return unwritable(error instanceof Error ? error : new Error(String(error)), message);
       report(error instanceof Error ? error : new Error(String(error)));
     }
   };
 
-  /** Sends a response; one that cannot be written as JSON becomes -32603, so the caller still gets an answer. */
-  const answer = (response: JsonRpcResponse): void | Promise<void> =>
-    send(response, (error) =>
-      send({ jsonrpc: "2.0", id: response.id, error: { code: ErrorCode.InternalError, message: `Internal error: the response cannot be written as JSON: ${error.message}` } }),
-    );
+  /** A response JSON cannot write becomes -32603, so the caller still gets an answer. */
+  const unwritableResponse = (error: Error, response: JsonRpcResponse) =>
+    send({ jsonrpc: "2.0", id: response.id, error: { code: ErrorCode.InternalError, message: `Internal error: the response cannot be written as JSON: ${error.message}` } });
+  const answer = (response: JsonRpcResponse): void | Promise<void> => send(response, unwritableResponse);
 
   const requestVia = <R>(write: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, call: CallOptions = {}): Promise<R> => {
     // Says why it closed (a server that exited, and how), not only that it did.
     if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: ${(closed.signal.reason as Error).message}`));
     if (call.signal?.aborted) return Promise.reject(call.signal.reason);
     const id = nextId();
+    const signal = call.signal;
     return new Promise<R>((resolve, reject) => {
+      // Only what this call needs is made: no abort listener without a signal, no timer without a
+      // timeout (a call's own allocations are most of what the peer adds to a message).
       let stopTimer: (() => void) | undefined;
+      let onAbort: (() => void) | undefined;
       const settle = (ok: boolean, value: unknown) => {
         if (!pending.delete(id)) return;
         stopTimer?.();
-        call.signal?.removeEventListener("abort", onAbort);
+        if (onAbort) signal!.removeEventListener("abort", onAbort);
         if (ok) resolve(value as R);
         else reject(value);
       };
-      const onAbort = () => settle(false, call.signal!.reason);
-      const failed = (error: Error) => settle(false, new JsonRpcTransportError(`cannot send ${method}: ${error.message}`));
       pending.set(id, { method, settle });
-      call.signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal) {
+        onAbort = () => settle(false, signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
       // 0 is no timeout, as in the other flowspec clients (not "time out at once").
       if (call.timeoutMs !== undefined && call.timeoutMs !== 0) {
         stopTimer = startTimer(() => settle(false, new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`)), call.timeoutMs);
       }
       try {
-        write({ jsonrpc: "2.0", id, method, params })?.catch(failed);
+        write({ jsonrpc: "2.0", id, method, params })?.catch((error: unknown) => settle(false, cannotSend(method, error)));
       } catch (error) {
-        failed(error as Error);
+        settle(false, cannotSend(method, error));
       }
     });
   };
 
-  /** The response to an incoming request: at once when its handler answers synchronously. */
+  /**
+   * The response to an incoming request: at once when its handler answers synchronously. A
+   * synchronous answer makes no closure (per message, they were a good part of the peer's cost).
+   */
   const respond = (message: JsonRpcRequest, callBack?: (message: JsonRpcRequest) => void | Promise<void>): JsonRpcResponse | Promise<JsonRpcResponse> => {
     const { id, method, params } = message;
-    const fail = (error: unknown): JsonRpcResponse => {
-      const rpcError = error instanceof JsonRpcError ? error : new JsonRpcError(ErrorCode.InternalError, `Internal error: ${(error as Error)?.message ?? String(error)}`);
-      return { jsonrpc: "2.0", id, error: rpcError.toObject() };
-    };
-    const succeed = (result: unknown): JsonRpcResponse => ({ jsonrpc: "2.0", id, result: result === undefined ? null : result });
     const handler = options.handlers && Object.hasOwn(options.handlers, method) ? options.handlers[method] : undefined;
-    if (!handler) return fail(new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+    if (!handler) return failure(id, new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
     const issues = options.validateParams?.(method, params);
     if (issues && issues.length > 0) {
-      return fail(new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(issues)}`, issues));
+      return failure(id, new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(issues)}`, issues));
     }
     const context: RequestContext = {
       id,
@@ -179,9 +190,13 @@ export function createPeer(options: PeerOptions): Peer {
     };
     try {
       const result = handler(params, context);
-      return isThenable(result) ? Promise.resolve(result).then(succeed, fail) : succeed(result);
+      if (!isThenable(result)) return success(id, result);
+      return Promise.resolve(result).then(
+        (value) => success(id, value),
+        (error: unknown) => failure(id, error),
+      );
     } catch (error) {
-      return fail(error);
+      return failure(id, error);
     }
   };
 

@@ -14,26 +14,35 @@ export interface CompiledFlow extends FlowAnalysis {
   dependents: number[][];
 }
 
-/** A compiled flow and the JSON text of the flow it was compiled from. */
-const cache = new WeakMap<object, { text: string; compiled: CompiledFlow }>();
+/**
+ * A compiled flow and the JSON text of the flow it was compiled from; `null` for a flow compiled
+ * once so far, which is not serialised: most flows run once, and for them the text was a seventh
+ * of the compile time.
+ */
+const cache = new WeakMap<object, { text: string; compiled: CompiledFlow } | null>();
 
 /**
  * Reads a flow the way the runtime deserialises it: schema (with `schema` required) and the
  * structural `$from`/`$literal`/path check. Throws `InvalidFlowError` when either fails. Cached per
- * flow object, so a flow run many times (by `/builtin/map`) is read once; the cache is keyed by
- * the object but checked against its JSON text, so a flow changed in place is read again.
+ * flow object from its second run on, so a flow run many times (by `/builtin/map`) is read twice,
+ * not once a run; the cache is checked against the flow's JSON text, so a flow changed in place is
+ * read again.
  */
 export function compileFlow(flow: unknown): CompiledFlow {
   let text: string | undefined;
   if (typeof flow === "object" && flow !== null) {
-    // Serialising is far cheaper than validating and analysing again (and than running the steps).
-    try {
-      text = JSON.stringify(flow);
-    } catch {
-      // Not JSON (a cycle, a BigInt): never cached; the validator says what is wrong.
-    }
     const cached = cache.get(flow);
-    if (cached && cached.text === text) return cached.compiled;
+    if (cached === undefined) {
+      cache.set(flow, null);
+    } else {
+      // Serialising is far cheaper than validating and analysing again (and than running the steps).
+      try {
+        text = JSON.stringify(flow);
+      } catch {
+        // Not JSON (a cycle, a BigInt): never cached; the validator says what is wrong.
+      }
+      if (cached && cached.text === text) return cached.compiled;
+    }
   }
   const validation = validateFlow(flow);
   if (!validation.ok) throw new InvalidFlowError(schemaDiagnostics(validation.errors));

@@ -64,26 +64,17 @@ export function createComponentServer(components: Components): ComponentServer {
       return run(name, component, checked.value, rpc);
     });
   };
+  // No closure per call unless the component answers with a promise.
   const run = (name: string, component: ServerComponent, input: unknown, rpc: RequestContext) => {
-    const failed = (error: unknown): never => {
-      // A JSON-RPC error the component throws keeps its code; one the runtime answered a call back
-      // with (a -32602 for an invalid flow, a -32000 for an unknown blob) is this execution failing.
-      if (error instanceof JsonRpcError && !fromRuntime.has(error)) throw error;
-      throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, error instanceof Error ? error.message : String(error), { component: name });
-    };
-    // A component that returns nothing answers `null`: `output` is required (protocol notes §2.2).
-    // A function or a symbol would vanish from the JSON, leaving a result without `output`.
-    const result = (output: unknown) => {
-      if (typeof output === "function" || typeof output === "symbol") {
-        throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, `${name} returned a ${typeof output}, which JSON cannot carry`, { component: name });
-      }
-      return { output: output ?? null };
-    };
     try {
-      const output = component.handler(input, contextFor(rpc));
-      return isThenable(output) ? Promise.resolve(output).then(result, failed) : result(output);
+      const output = component.handler(input, new CallbackContext(rpc));
+      if (!isThenable(output)) return executeResult(name, output);
+      return Promise.resolve(output).then(
+        (value) => executeResult(name, value),
+        (error: unknown) => executionFailed(name, error),
+      );
     } catch (error) {
-      return failed(error);
+      return executionFailed(name, error);
     }
   };
 
@@ -109,8 +100,30 @@ export function createComponentServer(components: Components): ComponentServer {
   };
 }
 
-/** The errors the runtime answered a component's calls back with (see `failed` in `run`). */
+/** The errors the runtime answered a component's calls back with (see `executionFailed`). */
 const fromRuntime = new WeakSet<JsonRpcError>();
+
+/**
+ * A component's output as the result of `components/execute`. One that returns nothing answers
+ * `null`: `output` is required (protocol notes §2.2). A function or a symbol would vanish from the
+ * JSON, leaving a result without `output`.
+ */
+function executeResult(name: string, output: unknown): { output: unknown } {
+  if (typeof output === "function" || typeof output === "symbol") {
+    throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, `${name} returned a ${typeof output}, which JSON cannot carry`, { component: name });
+  }
+  return { output: output ?? null };
+}
+
+/**
+ * A component's failure as a JSON-RPC error. One it throws keeps its code; one the runtime
+ * answered a call back with (a -32602 for an invalid flow, a -32000 for an unknown blob) is this
+ * execution failing.
+ */
+function executionFailed(name: string, error: unknown): never {
+  if (error instanceof JsonRpcError && !fromRuntime.has(error)) throw error;
+  throw new JsonRpcError(ComponentErrorCode.ExecutionFailed, error instanceof Error ? error.message : String(error), { component: name });
+}
 
 /** A call back to the runtime; a JSON-RPC error it answers with is remembered in `fromRuntime`. */
 const request = <R>(rpc: RequestContext, method: string, params: unknown): Promise<R> =>
@@ -119,24 +132,41 @@ const request = <R>(rpc: RequestContext, method: string, params: unknown): Promi
     throw error;
   });
 
-/** The context a running component gets: calls back to the runtime over the request's channel. */
-function contextFor(rpc: RequestContext): ServerComponentContext {
-  const evaluateFlow = async (flow: FlowInput, input: unknown): Promise<FlowResult> => {
-    const { result } = await request<{ result: FlowResult }>(rpc, "flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input });
-    return result;
-  };
-  return {
-    signal: rpc.signal,
-    putBlob: async (data) => (await request<{ blob_id: string }>(rpc, "blobs/put", { data })).blob_id,
-    getBlob: async (blobId) => (await request<{ data: unknown }>(rpc, "blobs/get", { blob_id: blobId })).data,
-    evaluateFlow,
-    async evaluateFlowValue(flow, input) {
+/**
+ * The context a running component gets: calls back to the runtime over the request's channel. Each
+ * member is made when it is read (destructuring works): most components never call back, and five
+ * closures per call were a good part of what a server adds to an echo.
+ */
+class CallbackContext implements ServerComponentContext {
+  readonly #rpc: RequestContext;
+  constructor(rpc: RequestContext) {
+    this.#rpc = rpc;
+  }
+  get signal(): AbortSignal {
+    return this.#rpc.signal;
+  }
+  get putBlob() {
+    const rpc = this.#rpc;
+    return async (data: unknown) => (await request<{ blob_id: string }>(rpc, "blobs/put", { data })).blob_id;
+  }
+  get getBlob() {
+    const rpc = this.#rpc;
+    return async (blobId: string) => (await request<{ data: unknown }>(rpc, "blobs/get", { blob_id: blobId })).data;
+  }
+  get evaluateFlow() {
+    const rpc = this.#rpc;
+    return async (flow: FlowInput, input: unknown): Promise<FlowResult> =>
+      (await request<{ result: FlowResult }>(rpc, "flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input })).result;
+  }
+  get evaluateFlowValue() {
+    const evaluateFlow = this.evaluateFlow;
+    return async (flow: FlowInput, input: unknown): Promise<unknown> => {
       const result = await evaluateFlow(flow, input);
       if (result.outcome === "success") return result.result;
       if (result.outcome === "skipped") throw new FlowSkippedError();
       throw new FlowFailedError(result.error.code, result.error.message, result.error.data);
-    },
-  };
+    };
+  }
 }
 
 /** `evaluateFlowValue`: the nested flow was skipped. */
