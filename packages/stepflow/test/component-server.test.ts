@@ -62,6 +62,14 @@ describe("components/execute", () => {
     expect(await call("components/info", { component: "/half" })).toEqual({ info: { component: "/half" } });
   });
 
+  it("gives a context that a component may spread or pass on as plain data", async () => {
+    const { execute } = connect(
+      { put: defineServerComponent({ handler: (data: unknown, context) => ({ ...context }).putBlob(data) }) },
+      { "blobs/put": () => ({ blob_id: "b1" }) },
+    );
+    expect(await execute("/put", { a: 1 })).toEqual({ output: "b1" });
+  });
+
   it("reports a failed call back to the runtime as an execution failure (-32004), not under the runtime's code", async () => {
     const { execute } = connect(
       {

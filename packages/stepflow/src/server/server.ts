@@ -67,7 +67,7 @@ export function createComponentServer(components: Components): ComponentServer {
   // No closure per call unless the component answers with a promise.
   const run = (name: string, component: ServerComponent, input: unknown, rpc: RequestContext) => {
     try {
-      const output = component.handler(input, new CallbackContext(rpc));
+      const output = component.handler(input, contextFor(rpc));
       if (!isThenable(output)) return executeResult(name, output);
       return Promise.resolve(output).then(
         (value) => executeResult(name, value),
@@ -133,40 +133,25 @@ const request = <R>(rpc: RequestContext, method: string, params: unknown): Promi
   });
 
 /**
- * The context a running component gets: calls back to the runtime over the request's channel. Each
- * member is made when it is read (destructuring works): most components never call back, and five
- * closures per call were a good part of what a server adds to an echo.
+ * The context a running component gets: calls back to the runtime over the request's channel. A
+ * plain object of plain functions, so a component may destructure it, spread it or pass its
+ * members on (five closures per call buy that).
  */
-class CallbackContext implements ServerComponentContext {
-  readonly #rpc: RequestContext;
-  constructor(rpc: RequestContext) {
-    this.#rpc = rpc;
-  }
-  get signal(): AbortSignal {
-    return this.#rpc.signal;
-  }
-  get putBlob() {
-    const rpc = this.#rpc;
-    return async (data: unknown) => (await request<{ blob_id: string }>(rpc, "blobs/put", { data })).blob_id;
-  }
-  get getBlob() {
-    const rpc = this.#rpc;
-    return async (blobId: string) => (await request<{ data: unknown }>(rpc, "blobs/get", { blob_id: blobId })).data;
-  }
-  get evaluateFlow() {
-    const rpc = this.#rpc;
-    return async (flow: FlowInput, input: unknown): Promise<FlowResult> =>
-      (await request<{ result: FlowResult }>(rpc, "flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input })).result;
-  }
-  get evaluateFlowValue() {
-    const evaluateFlow = this.evaluateFlow;
-    return async (flow: FlowInput, input: unknown): Promise<unknown> => {
+function contextFor(rpc: RequestContext): ServerComponentContext {
+  const evaluateFlow = async (flow: FlowInput, input: unknown): Promise<FlowResult> =>
+    (await request<{ result: FlowResult }>(rpc, "flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input })).result;
+  return {
+    signal: rpc.signal,
+    putBlob: async (data) => (await request<{ blob_id: string }>(rpc, "blobs/put", { data })).blob_id,
+    getBlob: async (blobId) => (await request<{ data: unknown }>(rpc, "blobs/get", { blob_id: blobId })).data,
+    evaluateFlow,
+    async evaluateFlowValue(flow, input) {
       const result = await evaluateFlow(flow, input);
       if (result.outcome === "success") return result.result;
       if (result.outcome === "skipped") throw new FlowSkippedError();
       throw new FlowFailedError(result.error.code, result.error.message, result.error.data);
-    };
-  }
+    },
+  };
 }
 
 /** `evaluateFlowValue`: the nested flow was skipped. */
