@@ -32,7 +32,7 @@ export function jsonProblem(text: string): JsonProblem | undefined {
  */
 export function parsedJsonProblem(text: string, value: unknown): JsonProblem | undefined {
   const counted = keysAndStringColons(value);
-  if (counted === undefined || text.includes("\\u003a") || text.includes("\\u003A") || counted !== colons(text)) return jsonProblem(text);
+  if (counted < 0 || text.includes("\\u003a") || text.includes("\\u003A") || counted !== colons(text)) return jsonProblem(text);
   return undefined;
 }
 
@@ -42,36 +42,30 @@ function colons(text: string): number {
   return count;
 }
 
-/** Keys of every object of `value`, plus the colons within its keys and strings; undefined if any value is nested more than MAX_DEPTH deep. */
-function keysAndStringColons(value: unknown): number | undefined {
+/**
+ * Keys of every object of `value`, plus the colons within its keys and strings; -1 if a value is
+ * nested more than MAX_DEPTH deep. Recursive, as deep as MAX_DEPTH at most: it stops there.
+ */
+function keysAndStringColons(value: unknown, depth = 0): number {
+  if (typeof value === "string") return value.includes(":") ? colons(value) : 0;
+  if (typeof value !== "object" || value === null) return 0;
   let count = 0;
-  // Without recursion (JSON.parse reads any depth); numbers, booleans and null hold no colon.
-  const stack: object[] = [];
-  const depths: number[] = [];
-  const visit = (item: unknown, depth: number) => {
-    if (typeof item === "string") {
-      if (item.includes(":")) count += colons(item);
-    } else if (typeof item === "object" && item !== null) {
-      stack.push(item);
-      depths.push(depth);
+  if (Array.isArray(value)) {
+    if (value.length > 0 && depth >= MAX_DEPTH) return -1;
+    for (const item of value) {
+      const inner = keysAndStringColons(item, depth + 1);
+      if (inner < 0) return -1;
+      count += inner;
     }
-  };
-  visit(value, 0);
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    const depth = depths.pop()! + 1;
-    if (Array.isArray(item)) {
-      if (item.length > 0 && depth > MAX_DEPTH) return undefined;
-      for (const inner of item) visit(inner, depth);
-    } else {
-      const keys = Object.keys(item);
-      if (keys.length > 0 && depth > MAX_DEPTH) return undefined;
-      count += keys.length;
-      for (const key of keys) {
-        if (key.includes(":")) count += colons(key);
-        visit((item as Record<string, unknown>)[key], depth);
-      }
-    }
+    return count;
+  }
+  const keys = Object.keys(value);
+  if (keys.length > 0 && depth >= MAX_DEPTH) return -1;
+  for (const key of keys) {
+    count += key.includes(":") ? colons(key) + 1 : 1;
+    const inner = keysAndStringColons((value as Record<string, unknown>)[key], depth + 1);
+    if (inner < 0) return -1;
+    count += inner;
   }
   return count;
 }
