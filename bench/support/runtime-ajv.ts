@@ -5,16 +5,14 @@
  * in-process comparisons, and an ES module that does the same in a fresh process (for start-up).
  */
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { FlowspecSchema } from "@flowspec/runtime";
 import { readConfig } from "../../codegen/src/config.js";
 import { skipUnusedFeatures, validatorCompiler } from "../../codegen/src/validators.js";
 
 const repo = join(import.meta.dirname, "..", "..");
-const require = createRequire(import.meta.url);
-const url = (specifier: string) => pathToFileURL(require.resolve(specifier)).href;
+// As an ES module imports them (ajv itself is CommonJS either way).
+const url = (specifier: string) => import.meta.resolve(specifier);
 
 export function runtimeAjv(schema: FlowspecSchema<unknown>, schemaDir: string) {
   const config = readConfig(join(repo, "schemas", schemaDir));
