@@ -19,6 +19,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { FlowSchema } from "@flowspec/stepflow";
 import type { FlowspecSchema } from "@flowspec/runtime";
+import { processTime } from "./support/process-time.js";
 import { report } from "./support/report.js";
 import { alternatingRounds, median, range, ratios } from "./support/rounds.js";
 import { runtimeAjv } from "./support/runtime-ajv.js";
@@ -71,20 +72,6 @@ function time(command: string, args: string[], cwd: string): number {
   const run = spawnSync(command, args, { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
   const ms = performance.now() - start;
   if (run.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${run.stderr}`);
-  return ms;
-}
-
-/**
- * `time` for a node process run under GNU time, which also gives its CPU time (user + system, in
- * ms, to `cpu`): on a machine shared with other work, wall time also counts the waits for a CPU.
- */
-function timeWithCpu(args: string[], cwd: string, cpu: number[]): number {
-  const start = performance.now();
-  const run = spawnSync("/usr/bin/time", ["-f", "@@cpu %U %S", process.execPath, ...args], { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
-  const ms = performance.now() - start;
-  const times = /@@cpu ([\d.]+) ([\d.]+)\s*$/.exec(run.stderr);
-  if (run.status !== 0 || !times) throw new Error(`node ${args.join(" ").slice(0, 200)} failed:\n${run.stderr}`);
-  cpu.push((Number(times[1]) + Number(times[2])) * 1000);
   return ms;
 }
 
@@ -203,7 +190,7 @@ process.exitCode = valid ? 0 : 1;
     for (const args of Object.values(subjects)) time(process.execPath, args, project); // warm the file cache
     const cpu = { flowspec: [] as number[], ajv: [] as number[], floor: [] as number[] };
     const ms = await alternatingRounds(
-      { flowspec: () => timeWithCpu(subjects.flowspec, project, cpu.flowspec), ajv: () => timeWithCpu(subjects.ajv, project, cpu.ajv), floor: () => timeWithCpu(subjects.floor, project, cpu.floor) },
+      { flowspec: () => processTime(subjects.flowspec, project, cpu.flowspec), ajv: () => processTime(subjects.ajv, project, cpu.ajv), floor: () => processTime(subjects.floor, project, cpu.floor) },
       VALIDATE_ROUNDS,
     );
     const ratio = ratios(ms.flowspec, ms.ajv);

@@ -8,7 +8,6 @@
  *   (target ≥ 2.5× faster), and against a bare `node` that only reads and parses the document
  *   (the floor; target ≤ 1.15×).
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +16,7 @@ import { CreateRunCommandSchema } from "@flowspec/agent-service";
 import { TaskTreeNodeSchema } from "@flowspec/apflow";
 import { parseSourceDocument, type FlowspecSchema } from "@flowspec/runtime";
 import { FlowSchema } from "@flowspec/stepflow";
+import { processTime } from "./support/process-time.js";
 import { report } from "./support/report.js";
 import { alternatingRounds, median, range, ratios } from "./support/rounds.js";
 import { runtimeAjv } from "./support/runtime-ajv.js";
@@ -98,15 +98,6 @@ function opsPerSecond(fn: () => unknown, ms = 250): number {
   return (n / (now - start)) * 1000;
 }
 
-/** Wall-clock ms of one whole `node` process running an ES module given as text, timed from outside. */
-function processMs(script: string): number {
-  const start = performance.now();
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: repo, encoding: "utf8" });
-  const ms = performance.now() - start;
-  if (run.status !== 0) throw new Error(`a start-up subject failed:\n${run.stderr}`);
-  return ms;
-}
-
 const fmt = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0));
 const load = () => `load average ${loadavg()[0]!.toFixed(1)}`;
 const temp = mkdtempSync(join(tmpdir(), "flowspec-bench-validators-"));
@@ -140,12 +131,17 @@ try {
         if (!validate(${readDoc})) throw new Error("invalid");`,
       floor: `${readDoc};`,
     };
-    for (const script of Object.values(scripts)) processMs(script); // warm the file cache
-    const ms = await alternatingRounds({ generated: () => processMs(scripts.generated), runtime: () => processMs(scripts.runtime), floor: () => processMs(scripts.floor) }, STARTUP_ROUNDS);
+    const cpu = { generated: [] as number[], runtime: [] as number[], floor: [] as number[] };
+    const run = (name: keyof typeof scripts) => processTime(["--input-type=module", "-e", scripts[name]], repo, cpu[name]);
+    for (const name of ["generated", "runtime", "floor"] as const) run(name); // warm the file cache
+    for (const side of Object.values(cpu)) side.length = 0;
+    const ms = await alternatingRounds({ generated: () => run("generated"), runtime: () => run("runtime"), floor: () => run("floor") }, STARTUP_ROUNDS);
     const faster = ratios(ms.runtime, ms.generated);
     const overFloor = ratios(ms.generated, ms.floor);
-    const times = `generated ${median(ms.generated).toFixed(1)} ms, run-time ajv ${median(ms.runtime).toFixed(1)} ms`;
-    const floor = `a bare node that reads and parses the document: ${median(ms.floor).toFixed(1)} ms (${load()})`;
+    const times =
+      `generated ${median(ms.generated).toFixed(1)} ms, run-time ajv ${median(ms.runtime).toFixed(1)} ms; ` +
+      `CPU time ${median(cpu.generated).toFixed(0)} ms vs ${median(cpu.runtime).toFixed(0)} ms, ${median(ratios(cpu.runtime, cpu.generated)).toFixed(2)}× faster`;
+    const floor = `a bare node that reads and parses the document: ${median(ms.floor).toFixed(1)} ms, CPU ${median(cpu.floor).toFixed(0)} ms (generated ${median(ratios(cpu.generated, cpu.floor)).toFixed(2)}× it in CPU) (${load()})`;
     report({
       name: `whole process, import /validate + first validation vs run-time ajv compile (times faster): ${c.spec}`,
       value: median(faster),
