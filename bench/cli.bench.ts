@@ -3,19 +3,32 @@
  * them (`npm run bench` builds them first):
  * - a fresh `npm install` of the packed @flowspec/cli (with the packed workspace packages it depends
  *   on) into an empty project: size of node_modules and number of packages (target ≤ 25 MB);
- * - `flowspec --version` as a whole process, against a bare `node -e 0` (target ≤ 1.3×), in
- *   interleaved rounds that alternate which runs first. A third subject, a one-line ES module that
- *   prints a version, shows the floor that any ESM bin starts from.
+ * - `flowspec --version` as a whole process, against a bare `node -e 0` (target ≤ 1.3×). A third
+ *   subject, a one-line ES module that prints a version, shows the floor that any ESM bin starts from;
+ * - `flowspec validate` of 10,000 small StepFlow flows and of one 50 MB flow, against a script that
+ *   compiles the schema with ajv (the options codegen uses, support/runtime-ajv.ts) and validates the
+ *   same files, printing a line per file as the command does (targets ≤ 1.0× and ≤ 1.1×). The floor
+ *   is a script that only reads and parses them;
+ * - the scale curve of `flowspec validate`, 1 to 10,000 files: CPU ms per file and peak RSS.
+ * Every subject is a whole process timed from outside, in rounds that alternate which runs first.
  * Needs the npm registry for the third-party dependencies (npm's cache answers when it can).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { median, permutations } from "./support/rounds.js";
+import { FlowSchema } from "@flowspec/stepflow";
+import type { FlowspecSchema } from "@flowspec/runtime";
+import { processTime } from "./support/process-time.js";
+import { report } from "./support/report.js";
+import { alternatingRounds, median, range, ratios } from "./support/rounds.js";
+import { runtimeAjv } from "./support/runtime-ajv.js";
 
 const repo = join(import.meta.dirname, "..");
 const ROUNDS = 21;
+const VALIDATE_ROUNDS = 5;
+const SCALE = [1, 10, 100, 1000, 10_000];
+const load = () => `load average ${loadavg()[0]!.toFixed(1)}`;
 
 /** The workspace folders of @flowspec/cli and of every workspace package it depends on, transitively. */
 function workspaceClosure(name: string): string[] {
@@ -56,7 +69,7 @@ function measure(dir: string): { bytes: number; packages: number } {
 
 function time(command: string, args: string[], cwd: string): number {
   const start = performance.now();
-  const run = spawnSync(command, args, { cwd, encoding: "utf8" });
+  const run = spawnSync(command, args, { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
   const ms = performance.now() - start;
   if (run.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${run.stderr}`);
   return ms;
@@ -77,31 +90,144 @@ try {
   const installMs = performance.now() - installStart;
   const { bytes, packages } = measure(join(project, "node_modules"));
   console.log(`npm install of the packed @flowspec/cli (+ ${dirs.length - 1} workspace packages: ${dirs.filter((d) => d !== "packages/cli").join(", ")})`);
-  console.log(`  node_modules: ${(bytes / 1e6).toFixed(1)} MB in ${packages} packages (target ≤ 25 MB); install took ${(installMs / 1000).toFixed(1)} s`);
+  report({
+    name: "node_modules of a fresh npm install of the packed @flowspec/cli",
+    value: bytes / 1e6,
+    unit: " MB",
+    target: { op: "<=", value: 25 },
+    baseline: `${packages} packages; install took ${(installMs / 1000).toFixed(1)} s`,
+  });
 
   // The installed bin, as `npx flowspec` runs it (node is started the same way for every subject).
   const bin = realpathSync(join(project, "node_modules/.bin/flowspec"));
-  const floor = join(tmp, "floor.mjs");
-  writeFileSync(floor, 'process.stdout.write("0.0.0\\n");\n');
-  const subjects: Record<string, string[]> = {
-    "node -e 0": ["-e", "0"],
-    "node floor.mjs (an ES module that prints)": [floor],
-    "flowspec --version": [bin, "--version"],
-  };
-  const names = Object.keys(subjects);
-  const samples = new Map<string, number[]>(names.map((name) => [name, []]));
-  for (const name of names) time(process.execPath, subjects[name]!, project); // warm the file cache
-  const orders = permutations(names);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const name of orders[round % orders.length]!) samples.get(name)!.push(time(process.execPath, subjects[name]!, project));
-  }
-  const base = median(samples.get("node -e 0")!);
-  console.log(`\nwhole-process start-up, median of ${ROUNDS} interleaved rounds (ratio to node -e 0)`);
-  for (const name of names) {
-    const ms = median(samples.get(name)!);
-    console.log(`  ${name.padEnd(44)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / base).toFixed(2)}x`);
-  }
-  console.log("  target: flowspec --version ≤ 1.3x node -e 0");
+  await versionRow(bin, project);
+  await validateRows(bin, project);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+}
+
+/** `flowspec --version` against `node -e 0`, with a one-line ES module that prints as the floor any ESM bin starts from. */
+async function versionRow(bin: string, project: string): Promise<void> {
+  const floorModule = join(project, "floor.mjs");
+  writeFileSync(floorModule, 'process.stdout.write("0.0.0\\n");\n');
+  const subjects = { node: ["-e", "0"], floor: [floorModule], flowspec: [bin, "--version"] };
+  for (const args of Object.values(subjects)) time(process.execPath, args, project); // warm the file cache
+  const ms = await alternatingRounds(
+    { node: () => time(process.execPath, subjects.node, project), floor: () => time(process.execPath, subjects.floor, project), flowspec: () => time(process.execPath, subjects.flowspec, project) },
+    ROUNDS,
+  );
+  const ratio = ratios(ms.flowspec, ms.node);
+  report({
+    name: "flowspec --version vs node -e 0, whole processes",
+    value: median(ratio),
+    unit: "×",
+    range: range(ratio),
+    rounds: ROUNDS,
+    target: { op: "<=", value: 1.3 },
+    baseline: `flowspec --version ${median(ms.flowspec).toFixed(1)} ms, node -e 0 ${median(ms.node).toFixed(1)} ms (${load()})`,
+    floor: `an ES module that prints a version: ${median(ratios(ms.floor, ms.node)).toFixed(2)}× node -e 0`,
+  });
+}
+
+/** A small StepFlow flow: two steps, a skip condition, an output mapping (about 0.6 KB as JSON). */
+function smallFlow(n: number): unknown {
+  return {
+    schema: "https://stepflow.org/schemas/v1/flow.json",
+    name: `flow ${n}`,
+    inputSchema: { type: "object", properties: { shouldSkip: { type: "boolean" }, value: { type: "string" } } },
+    steps: [
+      { id: "first", component: "/mock/one_output", skipIf: { $from: { workflow: "input" }, path: "shouldSkip" }, input: { input: { $from: { workflow: "input" }, path: "value" } } },
+      { id: "second", component: "/mock/handle_skip", input: { input: { $from: { step: "first" }, path: "output", onSkip: { action: "useDefault" } } } },
+    ],
+    output: { result: { $from: { step: "second" }, path: "output" } },
+  };
+}
+
+/** A StepFlow flow of at least `bytes` as indented JSON: a chain of steps, each reading the one before. */
+function largeFlowText(bytes: number): string {
+  const step = (i: number) => ({ id: `step_${i}`, component: "/mock/one_output", input: { input: { $from: i === 0 ? { workflow: "input" } : { step: `step_${i - 1}` }, path: "output" } } });
+  const perStep = JSON.stringify(step(100_000), null, 2).length;
+  const count = Math.ceil(bytes / perStep);
+  return JSON.stringify({ schema: "https://stepflow.org/schemas/v1/flow.json", name: "large", steps: Array.from({ length: count }, (_, i) => step(i)), output: { result: { $from: { step: `step_${count - 1}` }, path: "output" } } }, null, 2);
+}
+
+/** Peak RSS in MB of one run, from GNU time (a separate, untimed run). */
+function peakRssMb(args: string[], cwd: string): number {
+  const run = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
+  if (run.status !== 0) throw new Error(`${args.join(" ")} failed:\n${run.stderr}`);
+  return Number(run.stderr.trim().split("\n").at(-1)) / 1024;
+}
+
+async function validateRows(bin: string, project: string): Promise<void> {
+  const files = Array.from({ length: 10_000 }, (_, i) => `f/${String(i).padStart(5, "0")}.json`);
+  mkdirSync(join(project, "f"));
+  files.forEach((file, i) => writeFileSync(join(project, file), JSON.stringify(smallFlow(i), null, 2) + "\n"));
+  writeFileSync(join(project, "large.json"), largeFlowText(50e6) + "\n");
+  const ajv = runtimeAjv(FlowSchema as FlowspecSchema<unknown>, "stepflow");
+  // The baseline prints one line per file, as `flowspec validate` does, in one write.
+  writeFileSync(
+    join(project, "ajv-validate.mjs"),
+    `${ajv.script(join(project, "flow.schema.json"))}
+let out = "";
+let valid = true;
+for (const file of process.argv.slice(2)) {
+  const ok = validate(JSON.parse(readFileSync(file, "utf8")));
+  valid &&= ok;
+  out += \`\${ok ? "valid" : "invalid"} \${file}\\n\`;
+}
+process.stdout.write(out);
+process.exitCode = valid ? 0 : 1;
+`,
+  );
+  writeFileSync(join(project, "parse-only.mjs"), `import { readFileSync } from "node:fs";\nfor (const file of process.argv.slice(2)) JSON.parse(readFileSync(file, "utf8"));\n`);
+
+  const rows = [
+    { name: "flowspec validate of 10,000 small files vs ajv compile + validate in a script", files, target: 1.0 },
+    { name: "flowspec validate of one 50 MB document vs ajv compile + validate in a script", files: ["large.json"], target: 1.1 },
+  ];
+  for (const row of rows) {
+    const subjects = { flowspec: [bin, "validate", ...row.files], ajv: ["ajv-validate.mjs", ...row.files], floor: ["parse-only.mjs", ...row.files] };
+    for (const args of Object.values(subjects)) time(process.execPath, args, project); // warm the file cache
+    const cpu = { flowspec: [] as number[], ajv: [] as number[], floor: [] as number[] };
+    const ms = await alternatingRounds(
+      { flowspec: () => processTime(subjects.flowspec, project, cpu.flowspec), ajv: () => processTime(subjects.ajv, project, cpu.ajv), floor: () => processTime(subjects.floor, project, cpu.floor) },
+      VALIDATE_ROUNDS,
+    );
+    const ratio = ratios(ms.flowspec, ms.ajv);
+    const cpuRatio = ratios(cpu.flowspec, cpu.ajv);
+    report({
+      name: row.name,
+      value: median(ratio),
+      unit: "×",
+      range: range(ratio),
+      rounds: VALIDATE_ROUNDS,
+      target: { op: "<=", value: row.target },
+      baseline:
+        `flowspec ${median(ms.flowspec).toFixed(0)} ms, the ajv script ${median(ms.ajv).toFixed(0)} ms (${load()}); ` +
+        `CPU time: flowspec ${median(cpu.flowspec).toFixed(0)} ms, the ajv script ${median(cpu.ajv).toFixed(0)} ms, ${median(cpuRatio).toFixed(2)}× (${range(cpuRatio).map((r) => r.toFixed(2)).join("–")})`,
+      floor: `a script that only reads and parses: ${median(ms.floor).toFixed(0)} ms (CPU ${median(cpu.floor).toFixed(0)} ms); flowspec is ${median(ratios(ms.flowspec, ms.floor)).toFixed(2)}× it (CPU ${median(ratios(cpu.flowspec, cpu.floor)).toFixed(2)}×)`,
+    });
+  }
+
+  // The scale curve, in CPU time (on this shared machine the wall time of one run moves by more
+  // than the cost of a thousand files): the median of three runs per size, and peak RSS from one
+  // more. Start-up dominates the first sizes; the cost of each added file must not grow.
+  const runs = SCALE.map((count) => {
+    const args = [bin, "validate", ...files.slice(0, count)];
+    const cpu: number[] = [];
+    for (let i = 0; i < 3; i++) processTime(args, project, cpu);
+    return { count, ms: median(cpu), rssMb: peakRssMb(args, project) };
+  });
+  const series = runs.map((run) => ({ x: run.count, y: run.ms / run.count, rssMb: run.rssMb }));
+  const added = (from: number, to: number) => (runs[to]!.ms - runs[from]!.ms) / (runs[to]!.count - runs[from]!.count);
+  const [early, late] = [added(SCALE.length - 3, SCALE.length - 2), added(SCALE.length - 2, SCALE.length - 1)];
+  report({
+    name: "flowspec validate scale, CPU ms per added file from 1,000 to 10,000 files vs from 100 to 1,000",
+    value: late / early,
+    unit: "×",
+    target: { op: "<=", value: 1.5 },
+    baseline: `${early.toFixed(3)} then ${late.toFixed(3)} CPU ms per added file; ` + series.map((point) => `${point.x}: ${point.y.toFixed(3)} CPU ms/file, ${point.rssMb.toFixed(0)} MB`).join("; ") + ` (${load()})`,
+    series,
+    seriesUnits: { x: "files", y: "CPU ms per file" },
+  });
 }

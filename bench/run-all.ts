@@ -2,17 +2,19 @@
  * Runs every benchmark (`bench/*.bench.ts`), or those whose names start with the arguments, each in
  * its own process. Each prints its figures as ratios against a baseline measured in the same run;
  * figures with a target (`support/report.ts`) are collected into the summary table printed at the
- * end, with a verdict each, and into `bench/results.json` (which `scale-chart.ts` draws).
+ * end, with a verdict each, and into `bench/results.json` (where the figures of benches that did not
+ * run this time are kept), from which `scale-chart.ts` draws `bench/scale.svg`.
  * tsx is pointed at `bench/tsconfig.json`, which maps no `@flowspec/*` paths to source: the benches
  * measure the built packages that users install (`npm run bench` builds them first), not the
  * TypeScript sources as tsx compiles them, which are slower (tsx keeps function names with a
  * wrapper call per closure).
  */
 import { spawn } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { scaleChart } from "./scale-chart.js";
 import { describe, met, type Figure } from "./support/report.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,6 +42,11 @@ for (const file of benches) {
 if (figures.length > 0) {
   console.log(`\n=== summary: ${figures.filter(met).length} of ${figures.length} targets met ===`);
   for (const figure of figures) console.log(`${met(figure) ? "met   " : "MISSED"}  ${figure.bench}: ${describe(figure)}`);
-  writeFileSync(join(here, "results.json"), JSON.stringify({ node: process.version, figures }, null, 2) + "\n");
+  const resultsFile = join(here, "results.json");
+  const ran = new Set(benches.map((file) => file.replace(/\.bench\.ts$/, "")));
+  const kept = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, "utf8")) as { figures: Figure[] }).figures.filter((figure) => !ran.has(figure.bench!)) : [];
+  const all = [...kept, ...figures].sort((a, b) => a.bench!.localeCompare(b.bench!));
+  writeFileSync(resultsFile, JSON.stringify({ node: process.version, figures: all }, null, 2) + "\n");
+  writeFileSync(join(here, "scale.svg"), scaleChart(all, process.version));
 }
 process.exitCode = failed > 0 ? 1 : 0;

@@ -23,6 +23,8 @@ export interface Figure {
   floor?: string;
   /** Extra data for charts (scale curves: size → cost per unit, peak RSS). */
   series?: { x: number; y: number; rssMb?: number }[];
+  /** What the series' x and y are, for the chart's legend ("files", "ms per file"). */
+  seriesUnits?: { x: string; y: string };
 }
 
 export function met(figure: Pick<Figure, "value" | "target">): boolean {

@@ -4,7 +4,7 @@ import standalone from "ajv/dist/standalone/index.js";
 import * as runtimeAjv from "@flowspec/runtime/ajv";
 import { DEFAULT_MAX_ERRORS } from "@flowspec/runtime/validation";
 import type { SchemaGraph } from "./bundle.js";
-import { forEachSchema, type SchemaFile } from "@flowspec/schema-diff/schema-files";
+import { forEachSchema, type Dialect, type SchemaFile } from "@flowspec/schema-diff/schema-files";
 
 /** Where generated validators import their run-time helpers from (see `@flowspec/runtime/ajv`). */
 export const RUNTIME_MODULE = "@flowspec/runtime/ajv";
@@ -38,29 +38,7 @@ export const UNCHECKED_STANDARD_FORMATS = ["iri", "iri-reference", "idn-email", 
  * formats) and compiles nothing when loaded.
  */
 export function generateValidators(files: readonly SchemaFile[], graph: SchemaGraph, options: ValidatorOptions): string {
-  // ajv resolves 2020-12 `$anchor`s but its strict mode calls the keyword unknown.
-  const keywords = new Set([...options.keywords, ...(graph.dialect === "draft-07" ? [] : ["$anchor"])]);
-  const ajvOptions: Options = {
-    strict: true,
-    // strict mode refuses unknown keywords and formats (typos), but these three refuse valid
-    // schemas written as the specification writes them: `then: {minLength: 2}` without `type`, a
-    // `prefixItems` tuple left open, `dependentSchemas` requiring a property declared elsewhere.
-    // None of them changes what a validator accepts.
-    strictTypes: false,
-    strictTuples: false,
-    strictRequired: false,
-    allErrors: true,
-    allowUnionTypes: true,
-    keywords: [...keywords],
-    code: { source: true, esm: true, lines: true, formats: _`require(${RUNTIME_MODULE}).formats` },
-  };
-  const ajv = graph.dialect === "draft-07" ? new Ajv(ajvOptions) : new Ajv2020(ajvOptions);
-  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
-  for (const name of [...UNCHECKED_STANDARD_FORMATS, ...(options.formats ?? [])]) {
-    if (Object.hasOwn(formats, name)) throw new Error(`codegen.json: format "${name}" is one codegen checks; remove it from "formats"`);
-    // `true`: ajv knows the name and emits no check for it.
-    ajv.addFormat(name, true);
-  }
+  const ajv = validatorCompiler(graph.dialect, options, { source: true, esm: true, lines: true, formats: _`require(${RUNTIME_MODULE}).formats` });
   for (const file of files) {
     try {
       ajv.addSchema({ ...file.json, $id: file.uri });
@@ -68,15 +46,7 @@ export function generateValidators(files: readonly SchemaFile[], graph: SchemaGr
       throw new Error(`${file.path}: ${(error as Error).message}`);
     }
   }
-  if (graph.dialect !== "draft-07") {
-    // Ajv2020 always supports $dynamicRef and unevaluated*, which makes every validator thread a
-    // dynamic-anchor object and evaluated-property records through each call: validating a stepflow
-    // Flow ran 5-6x slower for it. For a schema set that uses neither, the roots are compiled
-    // without them; the schemas were checked against the 2020-12 meta-schema as they were added.
-    const opts = ajv.opts as { dynamicRef: boolean; unevaluated: boolean };
-    opts.dynamicRef = usesKeyword(files, DYNAMIC_KEYWORDS);
-    opts.unevaluated = usesKeyword(files, UNEVALUATED_KEYWORDS);
-  }
+  skipUnusedFeatures(ajv, files.map((file) => file.json));
   const exports: Record<string, string> = {};
   for (const root of graph.roots) {
     exports[root.name] = `${root.file.uri}#${root.pointer}`;
@@ -127,17 +97,63 @@ function whereIs(files: readonly SchemaFile[], message: string): string {
   return places.length > 0 ? ` (at ${places.sort().join(", ")})` : "";
 }
 
+/**
+ * The ajv that generated validators are compiled with: its options and formats. Exported so that
+ * the validators bench gives ajv compiling at run time exactly the same (`code` is for standalone
+ * output only).
+ */
+export function validatorCompiler(dialect: Dialect, options: ValidatorOptions, code?: Options["code"]): Ajv {
+  // ajv resolves 2020-12 `$anchor`s but its strict mode calls the keyword unknown.
+  const keywords = new Set([...options.keywords, ...(dialect === "draft-07" ? [] : ["$anchor"])]);
+  const ajvOptions: Options = {
+    strict: true,
+    // strict mode refuses unknown keywords and formats (typos), but these three refuse valid
+    // schemas written as the specification writes them: `then: {minLength: 2}` without `type`, a
+    // `prefixItems` tuple left open, `dependentSchemas` requiring a property declared elsewhere.
+    // None of them changes what a validator accepts.
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allErrors: true,
+    allowUnionTypes: true,
+    keywords: [...keywords],
+    ...(code ? { code } : {}),
+  };
+  const ajv = dialect === "draft-07" ? new Ajv(ajvOptions) : new Ajv2020(ajvOptions);
+  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
+  for (const name of [...UNCHECKED_STANDARD_FORMATS, ...(options.formats ?? [])]) {
+    if (Object.hasOwn(formats, name)) throw new Error(`codegen.json: format "${name}" is one codegen checks; remove it from "formats"`);
+    // `true`: ajv knows the name and emits no check for it.
+    ajv.addFormat(name, true);
+  }
+  return ajv;
+}
+
+/**
+ * Ajv2020 always supports $dynamicRef and unevaluated*, which makes every validator thread a
+ * dynamic-anchor object and evaluated-property records through each call: validating a stepflow
+ * Flow ran 5-6x slower for it. For a schema set that uses neither, what is compiled after this is
+ * compiled without them; call it once the schemas were added (and so checked against the 2020-12
+ * meta-schema, which needs them).
+ */
+export function skipUnusedFeatures(ajv: Ajv, schemas: readonly unknown[]): void {
+  if (!(ajv instanceof Ajv2020)) return;
+  const opts = ajv.opts as { dynamicRef: boolean; unevaluated: boolean };
+  opts.dynamicRef = usesKeyword(schemas, DYNAMIC_KEYWORDS);
+  opts.unevaluated = usesKeyword(schemas, UNEVALUATED_KEYWORDS);
+}
+
 const DYNAMIC_KEYWORDS = new Set(["$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"]);
 const UNEVALUATED_KEYWORDS = new Set(["unevaluatedProperties", "unevaluatedItems"]);
 
 /** Whether any schema of the set has one of these keys anywhere (a property named so counts too: erring towards support is safe). */
-function usesKeyword(files: readonly SchemaFile[], keywords: ReadonlySet<string>): boolean {
+function usesKeyword(schemas: readonly unknown[], keywords: ReadonlySet<string>): boolean {
   const has = (value: unknown): boolean => {
     if (Array.isArray(value)) return value.some(has);
     if (typeof value !== "object" || value === null) return false;
     return Object.entries(value).some(([key, inner]) => keywords.has(key) || has(inner));
   };
-  return files.some((file) => has(file.json));
+  return schemas.some(has);
 }
 
 /** ajv's standalone module is CommonJS: Node hands it over as the function, TypeScript as its namespace. */

@@ -100,6 +100,26 @@ describe("flowspec validate", () => {
     rmSync(dir, { recursive: true });
   });
 
+  it("writes its report in few writes, not one per line, in the order of the files", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "flowspec-validate-"));
+    const flow = JSON.stringify({ schema: "https://stepflow.org/schemas/v1/flow.json", steps: [] });
+    const files = Array.from({ length: 200 }, (_, i) => join(dir, `${i}.json`));
+    for (const file of files) writeFileSync(file, flow);
+    const writes: [string, string][] = [];
+    const io: CliIo = {
+      stdout: { write: (text: string) => writes.push(["stdout", text]) },
+      stderr: { write: (text: string) => writes.push(["stderr", text]) },
+      cwd: repoRoot,
+      env: {},
+    };
+    expect(await runCli(["validate", ...files.slice(0, 100), "missing.json", ...files.slice(100)], io)).toBe(2);
+    // One write before the problem (on stderr, between the 100th and 101st file), one after.
+    expect(writes.map(([stream]) => stream)).toEqual(["stdout", "stderr", "stdout"]);
+    const printed = writes.map(([, text]) => text).join("");
+    expect(printed.split("\n").slice(99, 102)).toEqual([`valid   ${files[99]}: stepflow:Flow (strict, detected)`, "flowspec: missing.json: cannot read: ENOENT", `valid   ${files[100]}: stepflow:Flow (strict, detected)`]);
+    rmSync(dir, { recursive: true });
+  });
+
   it("lists the kinds in --help", async () => {
     const run = await flowspec("validate", "--help");
     expect(run.code).toBe(0);

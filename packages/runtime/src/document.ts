@@ -1,5 +1,5 @@
 import { Composer, YAMLParseError, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node, type Pair, type YAMLMap } from "yaml";
-import { jsonErrorOffset, jsonProblem, MAX_DEPTH } from "./json-scan.js";
+import { jsonErrorOffset, MAX_DEPTH, parsedJsonProblem } from "./json-scan.js";
 import { jsonLocator } from "./json-locate.js";
 import { lineIndex, offsetLocation } from "./lines.js";
 import { parsePointer } from "./validation.js";
@@ -74,7 +74,7 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
     } catch (error) {
       throw jsonSyntaxError(error as SyntaxError, text, file);
     }
-    const problem = jsonProblem(text);
+    const problem = parsedJsonProblem(text, value);
     if (problem) throw new DocumentParseError(problem.reason, file, offsetLocation(text, problem.offset));
     const find = jsonLocator(text);
     const where = lineIndex(text);

@@ -84,16 +84,26 @@ function print(io: CliIo, format: Format, reports: (FileReport | FileProblem)[])
     return;
   }
   const c = colours(io);
+  // Lines are gathered and written in pieces of about 64 KiB: a write per line cost more than
+  // validating a small file. A problem goes to stderr after the lines before it.
+  let out = "";
+  const flush = () => {
+    if (out !== "") io.stdout.write(out);
+    out = "";
+  };
   for (const report of reports) {
     if ("problem" in report) {
+      flush();
       io.stderr.write(`flowspec: ${report.problem}\n`);
       continue;
     }
     const how = `${report.kind} (${report.variant}${report.detected ? ", detected" : ""})`;
-    io.stdout.write(report.valid ? `${c.green("valid")}   ${report.file}: ${how}\n` : `${c.red("invalid")} ${report.file}: ${how}\n`);
+    out += report.valid ? `${c.green("valid")}   ${report.file}: ${how}\n` : `${c.red("invalid")} ${report.file}: ${how}\n`;
     for (const error of report.errors) {
-      io.stdout.write(`  ${report.file}:${error.line}:${error.column} ${c.dim(error.path || "/")}: ${error.message}\n`);
+      out += `  ${report.file}:${error.line}:${error.column} ${c.dim(error.path || "/")}: ${error.message}\n`;
     }
-    if (report.omittedErrors > 0) io.stdout.write(`  ${report.file}: … and ${report.omittedErrors} more\n`);
+    if (report.omittedErrors > 0) out += `  ${report.file}: … and ${report.omittedErrors} more\n`;
+    if (out.length >= 65_536) flush();
   }
+  flush();
 }
