@@ -131,6 +131,16 @@ describe("per-task rules (§3.2, §2.4)", () => {
     const r = checkTask(T(U.a, { dependencies: [{ id: U.b }, { id: U.b, required: false }] }));
     expect(find(r, "duplicate-dependency").map((i) => [i.severity, i.path])).toEqual([["warning", "/dependencies/1"]]);
   });
+  it.each([3, 8, 9, 40])("warns on every repeat in a list of %i dependencies, whatever its length", (length) => {
+    // Ids d0, d1, … with every third one repeating the one just before it; a non-object in between.
+    const ids = Array.from({ length }, (_, i) => `d${i % 3 === 2 ? i - 1 : i}`);
+    const dependencies: unknown[] = ids.map((id) => ({ id }));
+    dependencies.splice(1, 0, "not a dependency");
+    const repeats = dependencies.flatMap((d, i) => (typeof d === "object" && dependencies.slice(0, i).some((e) => typeof e === "object" && (e as { id: string }).id === (d as { id: string }).id) ? [`/dependencies/${i}`] : []));
+    const r = checkTask(T(U.a, { dependencies }), { mode: "wire" });
+    expect(find(r, "duplicate-dependency").map((i) => i.path)).toEqual(repeats);
+    expect(repeats.length).toBe(Math.floor(length / 3));
+  });
   it("never throws on garbage", () => {
     for (const value of [null, 1, "x", [], { id: 5 }]) expect(checkTask(value).ok).toBe(false);
     expect(checkTaskList({}).errors[0]).toMatchObject({ code: "schema", path: "" });

@@ -27,8 +27,8 @@ export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | A
   }
   if (!isObject(task)) return;
 
-  checkId(sink, task.id, at, "/id", extra);
-  if (typeof task.parent_id === "string") checkId(sink, task.parent_id, at, "/parent_id", extra);
+  if (typeof task.id !== "string" || !isUuidV4(task.id)) checkId(sink, task.id, at, "/id", extra);
+  if (typeof task.parent_id === "string" && !isUuidV4(task.parent_id)) checkId(sink, task.parent_id, at, "/parent_id", extra);
 
   let started: ParsedTimestamp | undefined;
   let completed: ParsedTimestamp | undefined;
@@ -149,7 +149,8 @@ function checkConsistency(
 
 /** Rules about one task's own dependency list: unknown keys, UUIDs, self-dependency, duplicates. */
 function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: string | undefined, at: At, extra: Extra): void {
-  const seen = dependencies.length > 1 ? new Set<string>() : undefined;
+  // Short lists (nearly all) look for duplicates by scanning; a Set per task cost more than the scan.
+  const seen = dependencies.length > SCAN_DUPLICATES_UP_TO ? new Set<string>() : undefined;
   for (let i = 0; i < dependencies.length; i++) {
     const dependency = dependencies[i];
     if (!isObject(dependency)) continue; // layer 1 reports it
@@ -160,13 +161,28 @@ function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: 
     }
     const id = dependency.id;
     if (typeof id !== "string") continue;
-    checkId(sink, id, at, `/dependencies/${i}/id`, extra);
+    if (!isUuidV4(id)) checkId(sink, id, at, `/dependencies/${i}/id`, extra);
     if (taskId !== undefined && id === taskId) {
       sink.error("self-dependency", `${at()}/dependencies/${i}`, `task ${JSON.stringify(id)} depends on itself`, extra);
     }
-    if (seen) {
-      if (seen.has(id)) sink.warn("duplicate-dependency", `${at()}/dependencies/${i}`, `dependency ${JSON.stringify(id)} is listed more than once`, extra);
-      else seen.add(id);
+    let duplicate: boolean;
+    if (seen === undefined) duplicate = listedBefore(dependencies, i, id);
+    else {
+      duplicate = seen.has(id);
+      seen.add(id);
+    }
+    if (duplicate) {
+      sink.warn("duplicate-dependency", `${at()}/dependencies/${i}`, `dependency ${JSON.stringify(id)} is listed more than once`, extra);
     }
   }
+}
+
+const SCAN_DUPLICATES_UP_TO = 8;
+
+function listedBefore(dependencies: unknown[], end: number, id: string): boolean {
+  for (let j = 0; j < end; j++) {
+    const other = dependencies[j];
+    if (isObject(other) && other.id === id) return true;
+  }
+  return false;
 }
