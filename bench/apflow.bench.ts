@@ -3,7 +3,8 @@
  * tasks; all 17 fields, UUID v4 ids; seeded, so every run builds the same trees):
  * 1. `checkTaskTree` vs a plain Kahn topological sort of the same tree (flatten, index ids, sort),
  *    at 1k, 10k and 100k tasks. No forced GC on either side: each side pays for its own garbage.
- *    Target ≤ 2× at every size.
+ *    Target ≤ 2× at every size. The floor beside it: the Kahn sort plus the generated Task schema
+ *    validator on every task, the least a check that validates each task can do.
  * 2. `runTaskTree` with no-op executors on a 50k-task DAG (validation included), against the floor:
  *    the same tasks in Kahn order, each no-op awaited. Target ≥ 150,000 tasks/s.
  * 3. The scale curve, 1k to 100k tasks: cost per task of `checkTaskTree` and `runTaskTree`, and the
@@ -12,7 +13,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
-import { checkTaskTree, createExecutorRegistry, runTaskTree, type Task, type TaskTreeNode } from "@flowspec/apflow";
+import { checkTaskTree, createExecutorRegistry, runTaskTree, validateTaskWire, type Task, type TaskTreeNode } from "@flowspec/apflow";
 import { report } from "./support/report.js";
 import { alternatingRounds, median, range, ratios } from "./support/rounds.js";
 
@@ -99,6 +100,13 @@ function kahnOrder(root: TaskTreeNode): Task[] {
   return queue.map((i) => tasks[i]!);
 }
 
+/** The check's floor: Kahn, plus the generated (ajv standalone) Task validator on every task. */
+function kahnAndSchema(root: TaskTreeNode): number {
+  let valid = 0;
+  for (const task of kahnOrder(root)) if (validateTaskWire(task).ok) valid++;
+  return valid;
+}
+
 const registry = createExecutorRegistry({ noop: () => ({}) });
 const noop = (_inputs: unknown) => ({});
 
@@ -155,7 +163,14 @@ if (sizeArg >= 0) {
     const reps = Math.max(1, Math.round(100_000 / n)); // about 100k tasks of work per round
     timeSync(() => kahnOrder(tree), reps);
     timeSync(() => checkTaskTree(tree), reps);
-    const times = await alternatingRounds({ kahn: () => timeSync(() => kahnOrder(tree), reps), check: () => timeSync(() => checkTaskTree(tree), reps) }, ROUNDS);
+    const times = await alternatingRounds(
+      {
+        kahn: () => timeSync(() => kahnOrder(tree), reps),
+        check: () => timeSync(() => checkTaskTree(tree), reps),
+        floor: () => timeSync(() => kahnAndSchema(tree), reps),
+      },
+      ROUNDS,
+    );
     const ratio = ratios(times.check, times.kahn);
     report({
       name: `checkTaskTree vs plain Kahn, ${n.toLocaleString("en")}-task random DAG`,
@@ -165,6 +180,7 @@ if (sizeArg >= 0) {
       rounds: ROUNDS,
       target: { op: "<=", value: 2 },
       baseline: `Kahn sort ${fmtMs(median(times.kahn))}, checkTaskTree ${fmtMs(median(times.check))} per tree (${load()})`,
+      floor: `Kahn + the generated Task validator on each task: ${fmtMs(median(times.floor))}, ${median(ratios(times.floor, times.kahn)).toFixed(2)}× Kahn`,
     });
   }
 

@@ -127,6 +127,14 @@ describe("per-task rules (§3.2, §2.4)", () => {
     expect(find(checkTask(task), "unknown-field").map((i) => i.path)).toEqual(["/origin_type", "/foo", "/dependencies/0/type"]);
     expect(find(checkTask(task, { mode: "wire" }), "unknown-field").map((i) => i.path)).toEqual(["/foo", "/dependencies/0/type"]);
   });
+  it("reports unknown fields among the 17 in the Spec's order, and after one is left out", () => {
+    const all = { id: U.a, parent_id: null, user_id: null, name: "A", status: "pending", priority: 2, inputs: {}, schemas: null, params: null, result: null, error: null, dependencies: [], progress: 0, created_at: "2026-01-01T00:00:00Z", started_at: null, updated_at: "2026-01-01T00:00:00Z", completed_at: null };
+    const entries = Object.entries(all);
+    const withExtra = Object.fromEntries([...entries.slice(0, 5), ["foo", 1], ...entries.slice(5), ["bar", 2]]);
+    expect(find(checkTask(withExtra), "unknown-field").map((i) => i.path)).toEqual(["/foo", "/bar"]);
+    const withoutUserId = Object.fromEntries([...entries.filter(([key]) => key !== "user_id"), ["baz", 3]]);
+    expect(find(checkTask(withoutUserId), "unknown-field").map((i) => i.path)).toEqual(["/baz"]);
+  });
   it("warns on duplicate dependencies", () => {
     const r = checkTask(T(U.a, { dependencies: [{ id: U.b }, { id: U.b, required: false }] }));
     expect(find(r, "duplicate-dependency").map((i) => [i.severity, i.path])).toEqual([["warning", "/dependencies/1"]]);

@@ -1,6 +1,6 @@
 import { schemaIssues } from "../validate.js";
 import { checkInputsAgainstSchema } from "./inputs.js";
-import { DEPENDENCY_FIELDS, SCHEMAS_TYPES, TASK_FIELDS, TERMINAL_STATUSES, TIMESTAMP_FIELDS, V1_EXTENSION_FIELDS } from "./fields.js";
+import { SCHEMAS_TYPES, TASK_FIELD_ORDER, TASK_FIELDS, TERMINAL_STATUSES, TIMESTAMP_FIELDS, V1_EXTENSION_FIELDS } from "./fields.js";
 import { isUuidV4, parseTimestamp, type ParsedTimestamp } from "./formats.js";
 import type { IssueSink } from "./issue.js";
 
@@ -44,7 +44,15 @@ export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | A
   if (typeof task.status === "string") checkConsistency(sink, task, task.status, started, completed, at, extra);
 
   const known = sink.mode === "strict" ? undefined : V1_EXTENSION_FIELDS;
+  // Keys mostly come in the Spec's order (builders, the scheduler and v1 servers write all 17 so):
+  // while they do, each is one comparison with the next expected name instead of a set lookup,
+  // which was the most expensive line of this check.
+  let next = 0;
   for (const key in task) {
+    if (key === TASK_FIELD_ORDER[next]) {
+      next++;
+      continue;
+    }
     if (!TASK_FIELDS.has(key) && !known?.has(key)) {
       sink.warn("unknown-field", `${at()}/${pointerToken(key)}`, `unknown Task field "${key}" (kept as it is)`, extra);
     }
@@ -155,7 +163,7 @@ function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: 
     const dependency = dependencies[i];
     if (!isObject(dependency)) continue; // layer 1 reports it
     for (const key in dependency) {
-      if (!DEPENDENCY_FIELDS.has(key)) {
+      if (key !== "id" && key !== "required") {
         sink.warn("unknown-field", `${at()}/dependencies/${i}/${pointerToken(key)}`, `unknown Dependency field "${key}" (kept as it is)`, extra);
       }
     }
