@@ -73,12 +73,18 @@ async function measure(target: Target, fn: (t: Target) => Promise<number>): Prom
   // 15–45 ms optimizing compile, on the two cores the server also uses). That measured JIT warm-up
   // after a GC, not throughput; both paths ran faster without it.
   await new Promise((settle) => setTimeout(settle, 50));
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const count = await fn(target);
   const seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  (clientCpu.get(fn) ?? clientCpu.set(fn, []).get(fn)!).push((used.user + used.system) / count);
   if (count !== target.total) throw new Error(`expected ${target.total} events, got ${count}`);
   return count / seconds;
 }
+
+/** This process's CPU µs per event, per subject: the client's own cost, which load does not stretch. */
+const clientCpu = new Map<(t: Target) => Promise<number>, number[]>();
 
 const fmt = (n: number) => `${Math.round(n).toLocaleString("en-US")} events/s`;
 
@@ -91,12 +97,15 @@ interface Comparison {
 async function compare(label: string, target: Target): Promise<Comparison> {
   const subjects = { bare: () => measure(target, bareParser), stream: () => measure(target, viaStream), bytes: () => measure(target, bytesOnly) };
   await alternatingRounds(subjects, 1); // warm-up
+  clientCpu.clear();
   const rates = await alternatingRounds(subjects, ROUNDS);
+  const cpu = (fn: (t: Target) => Promise<number>) => `${median(clientCpu.get(fn)!).toFixed(2)} µs`;
   console.log(`${label}: ${target.total} events over SSE, median of ${ROUNDS} alternating rounds (load average ${loadavg().map((l) => l.toFixed(2)).join(" ")})`);
   console.log(`  floor     bytes-only read                          ${fmt(median(rates.bytes)).padStart(18)}`);
   console.log(`  baseline  bare eventsource-parser + JSON.parse     ${fmt(median(rates.bare)).padStart(18)}`);
   console.log(`  stream()  RunsClient.stream                        ${fmt(median(rates.stream)).padStart(18)}`);
   console.log(`  ratio     ${median(ratios(rates.stream, rates.bare)).toFixed(2)}× the bare parser, ${median(ratios(rates.stream, rates.bytes)).toFixed(2)}× the bytes-only read`);
+  console.log(`  client CPU per event (this process): bytes-only ${cpu(bytesOnly)}, bare parser ${cpu(bareParser)}, stream() ${cpu(viaStream)}`);
   return rates;
 }
 
