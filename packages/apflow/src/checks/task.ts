@@ -27,8 +27,8 @@ export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | A
   }
   if (!isObject(task)) return;
 
-  if (typeof task.id !== "string" || !isUuidV4(task.id)) checkId(sink, task.id, at, "/id", extra);
-  if (typeof task.parent_id === "string" && !isUuidV4(task.parent_id)) checkId(sink, task.parent_id, at, "/parent_id", extra);
+  checkId(sink, task.id, at, "/id", extra);
+  if (typeof task.parent_id === "string") checkId(sink, task.parent_id, at, "/parent_id", extra);
 
   let started: ParsedTimestamp | undefined;
   let completed: ParsedTimestamp | undefined;
@@ -169,7 +169,7 @@ function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: 
     }
     const id = dependency.id;
     if (typeof id !== "string") continue;
-    if (!isUuidV4(id)) checkId(sink, id, at, `/dependencies/${i}/id`, extra);
+    if (!isUuidV4(id)) checkId(sink, id, at, `/dependencies/${i}/id`, extra); // the path only when reported
     if (taskId !== undefined && id === taskId) {
       sink.error("self-dependency", `${at()}/dependencies/${i}`, `task ${JSON.stringify(id)} depends on itself`, extra);
     }
