@@ -141,7 +141,7 @@ try {
 }
 const load = loadavg().map((l) => l.toFixed(2)).join(" ");
 const rates = `stream() ${fmt(median(headline.stream))}, bare parser ${fmt(median(headline.bare))}, bytes-only ${fmt(median(headline.bytes))} (load average ${load})`;
-for (const [name, versus, op] of [
+for (const [name, versus, goal] of [
   ["the bare SSE parser", headline.bare, 0.9],
   ["a bytes-only read", headline.bytes, 0.8],
 ] as const) {
@@ -152,7 +152,7 @@ for (const [name, versus, op] of [
     unit: "×",
     range: range(ratio),
     rounds: ROUNDS,
-    target: { op: ">=", value: op },
+    target: { op: ">=", value: goal },
     baseline: rates,
     floor: `bytes-only read ${fmt(median(headline.bytes))}; the bare parser is ${median(ratios(headline.bare, headline.bytes)).toFixed(2)}× it`,
   });
