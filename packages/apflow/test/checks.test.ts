@@ -127,9 +127,27 @@ describe("per-task rules (§3.2, §2.4)", () => {
     expect(find(checkTask(task), "unknown-field").map((i) => i.path)).toEqual(["/origin_type", "/foo", "/dependencies/0/type"]);
     expect(find(checkTask(task, { mode: "wire" }), "unknown-field").map((i) => i.path)).toEqual(["/foo", "/dependencies/0/type"]);
   });
+  it("reports unknown fields among the 17 in the Spec's order, and after one is left out", () => {
+    const all = { id: U.a, parent_id: null, user_id: null, name: "A", status: "pending", priority: 2, inputs: {}, schemas: null, params: null, result: null, error: null, dependencies: [], progress: 0, created_at: "2026-01-01T00:00:00Z", started_at: null, updated_at: "2026-01-01T00:00:00Z", completed_at: null };
+    const entries = Object.entries(all);
+    const withExtra = Object.fromEntries([...entries.slice(0, 5), ["foo", 1], ...entries.slice(5), ["bar", 2]]);
+    expect(find(checkTask(withExtra), "unknown-field").map((i) => i.path)).toEqual(["/foo", "/bar"]);
+    const withoutUserId = Object.fromEntries([...entries.filter(([key]) => key !== "user_id"), ["baz", 3]]);
+    expect(find(checkTask(withoutUserId), "unknown-field").map((i) => i.path)).toEqual(["/baz"]);
+  });
   it("warns on duplicate dependencies", () => {
     const r = checkTask(T(U.a, { dependencies: [{ id: U.b }, { id: U.b, required: false }] }));
     expect(find(r, "duplicate-dependency").map((i) => [i.severity, i.path])).toEqual([["warning", "/dependencies/1"]]);
+  });
+  it.each([3, 8, 9, 40])("warns on every repeat in a list of %i dependencies, whatever its length", (length) => {
+    // Ids d0, d1, … with every third one repeating the one just before it; a non-object in between.
+    const ids = Array.from({ length }, (_, i) => `d${i % 3 === 2 ? i - 1 : i}`);
+    const dependencies: unknown[] = ids.map((id) => ({ id }));
+    dependencies.splice(1, 0, "not a dependency");
+    const repeats = dependencies.flatMap((d, i) => (typeof d === "object" && dependencies.slice(0, i).some((e) => typeof e === "object" && (e as { id: string }).id === (d as { id: string }).id) ? [`/dependencies/${i}`] : []));
+    const r = checkTask(T(U.a, { dependencies }), { mode: "wire" });
+    expect(find(r, "duplicate-dependency").map((i) => i.path)).toEqual(repeats);
+    expect(repeats.length).toBe(Math.floor(length / 3));
   });
   it("never throws on garbage", () => {
     for (const value of [null, 1, "x", [], { id: 5 }]) expect(checkTask(value).ok).toBe(false);

@@ -20,10 +20,24 @@ export function checkTask(value: unknown, options: CheckOptions = {}): CheckResu
  * inside the tree and no dependency cycles. Every issue is reported, never only the first.
  */
 export function checkTaskTree(node: unknown, options: CheckOptions = {}): CheckResult {
+  return checkTaskTreeIndexed(node, options).result;
+}
+
+/** What a check found, with the tasks in input order and their ids indexed, for a run to reuse. */
+export interface IndexedCheck {
+  result: CheckResult;
+  /** The checked tasks (the input's own objects) in input order: pre-order for a tree. */
+  tasks: readonly unknown[];
+  /** Each id to its first task index. */
+  index: ReadonlyMap<string, number>;
+}
+
+/** `checkTaskTree`, also handing back the tasks and the id index it built (runTaskTree reuses them). */
+export function checkTaskTreeIndexed(node: unknown, options: CheckOptions = {}): IndexedCheck {
   const sink = createIssueSink(options.mode ?? "strict");
   const scope = walkTree(sink, node);
-  checkScope(sink, scope, options);
-  return resultOf(sink);
+  const index = checkScope(sink, scope, options);
+  return { result: resultOf(sink), tasks: scope.tasks, index };
 }
 
 /**
@@ -31,14 +45,19 @@ export function checkTaskTree(node: unknown, options: CheckOptions = {}): CheckR
  * root, parents that exist and do not loop, dependency references inside the list, no cycles.
  */
 export function checkTaskList(tasks: unknown, options: CheckOptions = {}): CheckResult {
+  return checkTaskListIndexed(tasks, options).result;
+}
+
+/** `checkTaskList`, also handing back the tasks and the id index it built (runTaskTree reuses them). */
+export function checkTaskListIndexed(tasks: unknown, options: CheckOptions = {}): IndexedCheck {
   const sink = createIssueSink(options.mode ?? "strict");
   if (!Array.isArray(tasks)) {
     sink.error("schema", "", "must be an array of tasks", { keyword: "type", params: { type: "array" } });
-    return resultOf(sink);
+    return { result: resultOf(sink), tasks: [], index: new Map() };
   }
   const scope: TaskScope = { kind: "list", tasks, pointer: (i) => `/${i}` };
-  checkScope(sink, scope, options, true);
-  return resultOf(sink);
+  const index = checkScope(sink, scope, options, true);
+  return { result: resultOf(sink), tasks, index };
 }
 
 /** Checks one Dependency object: its schema, a UUID v4 `id` (strict) and unknown keys. */
@@ -55,7 +74,7 @@ export function checkDependency(value: unknown, options: Pick<CheckOptions, "mod
   return resultOf(sink);
 }
 
-function checkScope(sink: IssueSink, scope: TaskScope, options: CheckOptions, isList = false): void {
+function checkScope(sink: IssueSink, scope: TaskScope, options: CheckOptions, isList = false): Map<string, number> {
   const checkInputs = options.checkInputs ?? false;
   const { tasks, pointer } = scope;
   for (let i = 0; i < tasks.length; i++) checkOneTask(sink, tasks[i], () => pointer(i), checkInputs);
@@ -63,4 +82,5 @@ function checkScope(sink: IssueSink, scope: TaskScope, options: CheckOptions, is
   if (isList) checkListParents(sink, scope, index);
   checkDependencyGraph(sink, scope, index);
   checkUserIds(sink, scope, isList);
+  return index;
 }

@@ -1,10 +1,9 @@
 import { isThenable } from "@flowspec/runtime/validation";
-import { checkTaskList, checkTaskTree } from "../checks/check.js";
+import { checkTaskListIndexed, checkTaskTreeIndexed } from "../checks/check.js";
 import { validateInputs } from "../checks/inputs.js";
 import { isoNow, type TaskStatus } from "../lifecycle.js";
 import type { Task, TaskTreeNode } from "../validate.js";
 import { TASK_FIELDS } from "../checks/fields.js";
-import { taskTreeToList } from "../tree/convert.js";
 import { layoutDependencies } from "./edges.js";
 import { createIntHeap } from "./heap.js";
 import { executorKeyOf, type ExecutorContext, type ExecutorObject } from "./registry.js";
@@ -29,18 +28,20 @@ function inputProblem(inputs: unknown, schema: unknown): string | undefined {
  */
 export function runTaskTree(input: TaskTreeNode | readonly Task[], options: RunOptions): RunHandle {
   const mode = options.mode ?? "strict";
-  const check = Array.isArray(input) ? checkTaskList(input, { mode }) : checkTaskTree(input, { mode });
+  const indexed = Array.isArray(input) ? checkTaskListIndexed(input, { mode }) : checkTaskTreeIndexed(input, { mode });
+  const check = indexed.result;
   if (!check.ok) {
     const detail = check.errors.slice(0, 10).map((i) => `  ${i.path || "/"}: [${i.code}] ${i.message}`).join("\n");
     const more = check.errors.length > 10 ? `\n  … and ${check.errors.length - 10} more` : "";
     return rejected(new TaskTreeRunError(`the task tree is invalid (${check.errors.length} error(s)):\n${detail}${more}`, check.errors));
   }
-  const original: readonly Task[] = Array.isArray(input) ? input : taskTreeToList(input as TaskTreeNode);
+  // The check walked the tree in the same pre-order as taskTreeToList and indexed every (unique) id.
+  const original = indexed.tasks as readonly Task[];
   const running = original.find((task) => task.status === "in_progress");
   if (running) {
     return rejected(new TaskTreeRunError(`task ${running.id} is in_progress; a run can only start from pending, completed, failed or cancelled tasks`));
   }
-  return startRun(original, options);
+  return startRun(original, indexed.index, options);
 }
 
 function rejected(error: Error): RunHandle {
@@ -55,7 +56,8 @@ function rejected(error: Error): RunHandle {
   };
 }
 
-function startRun(original: readonly Task[], options: RunOptions): RunHandle {
+/** Runs valid tasks; `indexById` maps each task id to its index in `original`. */
+function startRun(original: readonly Task[], indexById: ReadonlyMap<string, number>, options: RunOptions): RunHandle {
   const now = options.now ?? isoNow;
   const concurrency = options.concurrency ?? Infinity;
   if (!(concurrency >= 1)) throw new RangeError(`concurrency must be at least 1, not ${concurrency}`);
@@ -66,8 +68,6 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
   const n = original.length;
   const tasks: Task[] = original.map((task) => copyTask(task, startedAt));
   const status: TaskStatus[] = tasks.map((task) => task.status);
-  const indexById = new Map<string, number>();
-  tasks.forEach((task, i) => indexById.set(task.id, i));
 
   const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, indexById);
 
@@ -214,17 +214,10 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
       fail(i, `Executor '${key}' not found in registry`, at);
       return;
     }
-    let dependencyResults: Record<string, Record<string, unknown>> = NO_RESULTS;
     let completed: [string, Record<string, unknown>][] | undefined;
     for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
       const dep = tasks[depTarget[k]!]!;
-      if (status[depTarget[k]!] === "completed" && dep.result) {
-        // Null-prototype objects start in dictionary mode: keys that are task ids (all different)
-        // would otherwise grow V8's hidden-class tree by one class per task.
-        if (dependencyResults === NO_RESULTS) dependencyResults = Object.create(null) as Record<string, Record<string, unknown>>;
-        dependencyResults[dep.id] = cloneJson(dep.result);
-        (completed ??= []).push([dep.id, dep.result]);
-      }
+      if (status[depTarget[k]!] === "completed" && dep.result) (completed ??= []).push([dep.id, dep.result]);
     }
     const inputs = flat ? mergeFlat(task.inputs ?? {}, completed ?? []) : cloneJson(task.inputs ?? {});
     const inputSchema = task.schemas?.input_schema;
@@ -235,7 +228,7 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     }
     executors[i] = executor;
     runningCount++;
-    const ctx = new TaskContext(i, task, dependencyResults);
+    const ctx = new TaskContext(runHooks, i, task, completed);
     let value: unknown;
     let thenable: boolean;
     try {
@@ -292,51 +285,7 @@ function startRun(original: readonly Task[], options: RunOptions): RunHandle {
     }
   };
 
-  /**
-   * The executor's `ctx`; `task` and `signal` are made on first use (most executors never read
-   * them). The fields that change after the start are kept as they were then, so a `task` made
-   * late (after progress, or once the task has settled) is still the task as it started.
-   */
-  class TaskContext implements ExecutorContext {
-    readonly taskId: string;
-    private frozen: Readonly<Task> | undefined = undefined;
-    private progressReporter: ((progress: number) => void) | undefined = undefined;
-    private readonly startProgress: number | undefined;
-    private readonly startUpdatedAt: string | undefined;
-    private readonly startResult: Task["result"];
-    private readonly startError: Task["error"];
-    constructor(
-      private readonly index: number,
-      private readonly live: Task,
-      readonly dependencyResults: Readonly<Record<string, Record<string, unknown>>>,
-    ) {
-      this.taskId = live.id;
-      this.startProgress = live.progress;
-      this.startUpdatedAt = live.updated_at;
-      this.startResult = live.result;
-      this.startError = live.error;
-    }
-    // A getter returning a bound function, so `const { reportProgress } = ctx` works too.
-    get reportProgress(): (progress: number) => void {
-      return (this.progressReporter ??= reportProgressOf(this.index));
-    }
-    get task(): Readonly<Task> {
-      if (this.frozen === undefined) {
-        const copy = cloneJson(this.live);
-        copy.status = "in_progress";
-        copy.progress = this.startProgress;
-        copy.updated_at = this.startUpdatedAt;
-        copy.completed_at = null;
-        copy.result = cloneJson(this.startResult);
-        copy.error = this.startError;
-        this.frozen = deepFreeze(copy);
-      }
-      return this.frozen;
-    }
-    get signal(): AbortSignal {
-      return signalOf(this.index);
-    }
-  }
+  const runHooks: RunHooks = { signalOf, reportProgressOf };
 
   const settle = (i: number, key: string, resolved: boolean, value: unknown) => {
     runningCount--;
@@ -457,4 +406,75 @@ function copyTask(task: Task, at: string): Task {
   };
   for (const key in task) if (!TASK_FIELDS.has(key)) setKey(copy, key, cloneJson(task[key]));
   return copy;
+}
+
+/** What a task's `ctx` needs from its run. */
+interface RunHooks {
+  signalOf(index: number): AbortSignal;
+  reportProgressOf(index: number): (progress: number) => void;
+}
+
+/**
+ * The executor's `ctx`. Defined once, not per run: a class made inside each run starts cold and
+ * V8 never optimizes its constructor. `task`, `signal` and `dependencyResults` are made on first
+ * use (most executors never read them); the fields that change after the start are kept as they
+ * were then, so a `task` made late (after progress, or once the task has settled) is still the task
+ * as it started. Dependency results are final once their task completed, so copying them late
+ * copies the same values.
+ */
+class TaskContext implements ExecutorContext {
+  readonly taskId: string;
+  private frozen: Readonly<Task> | undefined;
+  private progressReporter: ((progress: number) => void) | undefined;
+  private results: Readonly<Record<string, Record<string, unknown>>> | undefined;
+  private readonly startProgress: number | undefined;
+  private readonly startUpdatedAt: string | undefined;
+  private readonly startResult: Task["result"];
+  private readonly startError: Task["error"];
+  constructor(
+    private readonly run: RunHooks,
+    private readonly index: number,
+    private readonly live: Task,
+    /** The completed dependencies with a result, as [id, stored result], in listed order. */
+    private readonly completed: readonly (readonly [string, Record<string, unknown>])[] | undefined,
+  ) {
+    this.taskId = live.id;
+    this.startProgress = live.progress;
+    this.startUpdatedAt = live.updated_at;
+    this.startResult = live.result;
+    this.startError = live.error;
+  }
+  // A getter returning a bound function, so `const { reportProgress } = ctx` works too.
+  get reportProgress(): (progress: number) => void {
+    return (this.progressReporter ??= this.run.reportProgressOf(this.index));
+  }
+  get dependencyResults(): Readonly<Record<string, Record<string, unknown>>> {
+    if (this.results === undefined) {
+      if (this.completed === undefined) this.results = NO_RESULTS;
+      else {
+        // Null-prototype objects start in dictionary mode: keys that are task ids (all different)
+        // would otherwise grow V8's hidden-class tree by one class per task.
+        const results = Object.create(null) as Record<string, Record<string, unknown>>;
+        for (const [id, result] of this.completed) results[id] = cloneJson(result);
+        this.results = results;
+      }
+    }
+    return this.results;
+  }
+  get task(): Readonly<Task> {
+    if (this.frozen === undefined) {
+      const copy = cloneJson(this.live);
+      copy.status = "in_progress";
+      copy.progress = this.startProgress;
+      copy.updated_at = this.startUpdatedAt;
+      copy.completed_at = null;
+      copy.result = cloneJson(this.startResult);
+      copy.error = this.startError;
+      this.frozen = deepFreeze(copy);
+    }
+    return this.frozen;
+  }
+  get signal(): AbortSignal {
+    return this.run.signalOf(this.index);
+  }
 }
