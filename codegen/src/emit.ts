@@ -20,7 +20,7 @@ export interface Provenance {
  * the generator must not make every checked-in output stale by itself.
  */
 export function header(provenance: Provenance, what: string): string {
-  const width = Math.max(...provenance.sources.map((s) => s.path.length));
+  const width = provenance.sources.reduce((widest, s) => Math.max(widest, s.path.length), 0);
   return [
     "/**",
     ` * ${what}`,

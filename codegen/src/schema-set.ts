@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readTextFileSync } from "@flowspec/runtime/files";
 import jsonPatch, { type Operation } from "fast-json-patch";
 import { isRecord, parseJsonObject, sha256, withLf, type SchemaFile } from "@flowspec/schema-diff/schema-files";
 
@@ -13,7 +13,7 @@ export interface Overlay {
 }
 
 export function readOverlay(schemaDir: string, path: string): Overlay {
-  const text = withLf(readFileSync(join(schemaDir, path), "utf8"));
+  const text = withLf(readTextFileSync(join(schemaDir, path)));
   const json = parseJsonObject(text, join(schemaDir, path));
   if (!isRecord(json.patches)) {
     throw new Error(`${join(schemaDir, path)}: an overlay is {"description", "patches": {"<schema file>": [RFC 6902 operations]}}`);

@@ -227,41 +227,67 @@ export default {
 });
 
 describe("browser bundles of single validators (esbuild, minified, platform browser)", () => {
-  // Budgets, in bytes of minified output. Every `/validate` subpath must have a row.
-  const budgets: Record<string, [validator: string, maxBytes: number]> = {
-    "@flowspec/stepflow/validate": ["validateFlow", 60_000],
-    "@flowspec/agent-service/validate": ["validateCursor", 40_000],
-    "@flowspec/agents-json/validate": ["validateAgentsJson", 45_000],
-    "@flowspec/apflow/validate": ["validateTask", 20_000],
+  // Every validator tree-shakes: a bundle of one holds it and what it needs, not its siblings.
+  // Budgets in KiB of minified output; every `/validate` subpath has at least one row.
+  const cases: { from: string; name: string; budget: number }[] = [
+    { from: "@flowspec/stepflow/validate", name: "validateFlow", budget: 60 },
+    { from: "@flowspec/stepflow/validate", name: "validateError", budget: 8 },
+    { from: "@flowspec/stepflow/validate", name: "validateRequest", budget: 80 },
+    { from: "@flowspec/stepflow", name: "validateFlow", budget: 60 },
+    { from: "@flowspec/agent-service/validate", name: "validateCursor", budget: 10 },
+    { from: "@flowspec/agent-service/validate", name: "validateSequencedOutputEnvelope", budget: 25 },
+    { from: "@flowspec/agent-service/validate", name: "validateRun", budget: 125 },
+    { from: "@flowspec/agent-service", name: "validateCursor", budget: 10 },
+    { from: "@flowspec/apflow/validate", name: "validateTask", budget: 20 },
+    { from: "@flowspec/apflow/validate", name: "validateTaskTreeNode", budget: 22 },
+    { from: "@flowspec/apflow", name: "validateTask", budget: 20 },
+    { from: "@flowspec/agents-json/validate", name: "validateAgentsJson", budget: 50 },
+  ];
+  // Known gap, expected to fail until the package closes it: the agents-json root imports its loader,
+  // whose @apidevtools/json-schema-ref-parser keeps itself, js-yaml and an import of `fs` in any bundle.
+  const knownGaps = [{ from: "@flowspec/agents-json", name: "validateAgentsJson", budget: 50 }];
+
+  const bundled = async (from: string, name: string) => {
+    writeFiles(project.dir, { "bundle.mjs": BUNDLE_SCRIPT });
+    const result = await node(["bundle.mjs", from, name]);
+    expect(result.code, shown(result)).toBe(0);
+    return JSON.parse(result.stdout) as { bytes: number; code: string; nodeBuiltins: string[]; dynamicCode: string[] };
+  };
+  const fitsItsBudget = async ({ from, name, budget }: { from: string; name: string; budget: number }) => {
+    const { bytes, nodeBuiltins, dynamicCode } = await bundled(from, name);
+    expect({ nodeBuiltins, dynamicCode }).toEqual({ nodeBuiltins: [], dynamicCode: [] });
+    expect(bytes / 1024, `${name} from ${from} is ${(bytes / 1024).toFixed(1)} KiB minified`).toBeLessThanOrEqual(budget);
   };
 
   it("every /validate subpath has a budget", () => {
-    expect(project.entries.filter((entry) => entry.endsWith("/validate")).sort()).toEqual(Object.keys(budgets).sort());
+    const covered = new Set(cases.map((c) => c.from));
+    expect(project.entries.filter((entry) => entry.endsWith("/validate") && !covered.has(entry))).toEqual([]);
   });
-
-  it.each(Object.entries(budgets))("%s: %s", async (entry, [validator, maxBytes]) => {
-    writeFiles(project.dir, { "bundle.mjs": BUNDLE_SCRIPT });
-    const result = await node(["bundle.mjs", entry, validator]);
-    expect(result.code, shown(result)).toBe(0);
-    const { bytes, nodeBuiltins, dynamicCode } = JSON.parse(result.stdout) as { bytes: number; nodeBuiltins: string[]; dynamicCode: string[] };
-    expect({ nodeBuiltins, dynamicCode }).toEqual({ nodeBuiltins: [], dynamicCode: [] });
-    expect(bytes, `${validator} alone is ${bytes} bytes minified`).toBeLessThanOrEqual(maxBytes);
+  it.each(cases)("$name from $from fits in $budget KiB, with no Node builtins and no eval", fitsItsBudget);
+  it.fails.each(knownGaps)("$name from $from (a known gap) does not fit yet", fitsItsBudget);
+  it("keeps one validator's siblings out: validateCursor holds no Run validator", async () => {
+    expect((await bundled("@flowspec/agent-service/validate", "validateCursor")).code).not.toContain("resourceType");
   });
 });
 
-/** Bundles one named export for the browser and reports its size, any Node builtin it reached, and any eval or Function constructor in it. */
+/**
+ * Bundles one named export for the browser and reports its size, any Node builtin left in the
+ * bundle, and any eval or Function constructor in it. Builtins are external so that one imported
+ * by a module the export does not need (and that tree-shaking drops) is no build error.
+ */
 const BUNDLE_SCRIPT = `import { build } from "esbuild";
 import { builtinModules } from "node:module";
 const [entry, name] = process.argv.slice(2);
 const result = await build({
   stdin: { contents: "export { " + name + " } from " + JSON.stringify(entry) + ";", resolveDir: process.cwd(), sourcefile: "entry.js" },
   bundle: true, minify: true, platform: "browser", format: "esm", write: false, metafile: true, logLevel: "silent",
+  external: ["node:*", ...builtinModules],
 });
 const code = result.outputFiles[0].text;
-const builtins = new Set(builtinModules);
 console.log(JSON.stringify({
   bytes: result.outputFiles[0].contents.length,
-  nodeBuiltins: Object.keys(result.metafile.inputs).filter((input) => input.startsWith("node:") || builtins.has(input)),
+  code,
+  nodeBuiltins: Object.values(result.metafile.outputs)[0].imports.map((i) => i.path),
   dynamicCode: code.match(/\\beval\\s*\\(|\\bnew Function\\b|\\bFunction\\s*\\(/g) ?? [],
 }));
 `;

@@ -45,6 +45,16 @@ const probes = {
     assert.equal(typeof found, "string");
     return "findExecutable finds node";
   },
+  "@flowspec/runtime/files": async (m) => {
+    const { mkdtempSync, writeFileSync } = require("node:fs");
+    const dir = mkdtempSync(require("node:path").join(require("node:os").tmpdir(), "flowspec-probe-"));
+    writeFileSync(`${dir}/ok.json`, '{"a":1}');
+    writeFileSync(`${dir}/bad.json`, Buffer.from([0x7b, 0xff, 0x7d]));
+    assert.equal(await m.readTextFile(`${dir}/ok.json`), '{"a":1}');
+    assert.throws(() => m.readTextFileSync(`${dir}/bad.json`), /bad\.json:1:2: invalid UTF-8/);
+    assert.throws(() => m.readTextFileSync(`${dir}/ok.json`, { maxBytes: 3 }), m.FileTooLargeError);
+    return "reads a bounded, UTF-8-checked file";
+  },
   "@flowspec/codegen": (m) => {
     assert.equal(m.dialectOf({ $schema: "http://json-schema.org/draft-07/schema#" }, "a.json"), "draft-07");
     return "dialectOf reads $schema";

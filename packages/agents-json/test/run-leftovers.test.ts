@@ -181,6 +181,31 @@ describe("secrets echoed percent-encoded", () => {
     expect(JSON.stringify((error as HttpError).body)).not.toContain("s3cr3t");
   });
 
+  // A login redirect carries the whole URL asked for in its query, encoded once more: the secret in
+  // that URL's path is then encoded twice (or more, when redirects nest).
+  it.each([
+    { levels: 1, location: (url: string) => `https://login.invalid/login?next=${new URL(url).pathname}` },
+    { levels: 2, location: (url: string) => `https://login.invalid/login?return_to=${encodeURIComponent(url)}` },
+    { levels: 3, location: (url: string) => `https://login.invalid/login?continue=${encodeURIComponent(`https://sso.invalid/?return_to=${encodeURIComponent(url)}`)}` },
+  ])("are masked when encoded $levels time(s) in a redirect's URL, in the trace's notes and in the error", async ({ levels, location }) => {
+    const { fetch } = recorder((request) =>
+      request.url.startsWith("https://login.invalid/")
+        ? new Response(`sign in first: ${request.url}`, { status: 401, headers: { "content-type": "text/plain" } })
+        : new Response(null, { status: 302, headers: { location: location(request.url) } }),
+    );
+    const error = (await run("account_flow", {}, { fetch, parameterDefaults: { left: { account: secret } } }).catch((e: unknown) => e)) as HttpError;
+    expect(error).toBeInstanceOf(HttpError);
+    let encoded = secret;
+    const forms = [secret];
+    for (let i = 0; i < 3; i++) forms.push((encoded = encodeURIComponent(encoded)));
+    // The encoded forms differ from one level to the next (so this checks each level).
+    expect(new Set(forms).size).toBe(4);
+    const shown = [error.message, JSON.stringify(error.trace)].join("\n");
+    for (const form of forms) expect(shown).not.toContain(form);
+    expect(error.trace[0]!.notes.join("\n")).toMatch(/redirected by HTTP 302 from GET https:\/\/left\.invalid\/accounts\/\*\*\* to https:\/\/login\.invalid\/login\?\w+=\S*\*\*\*/);
+    expect(error.message).toContain("sign in first: https://login.invalid/login?");
+  });
+
   it("a secret that JSON escapes or that looks like JSON syntax is masked without breaking the body", async () => {
     const { fetch } = credentialFetch(JSON.stringify({ quoted: 'say "hi" now', count: 12345, list: ["12345"] }));
     const { trace } = await run("account_flow", {}, { fetch, parameterDefaults: { left: { account: 'say "hi"', pin: 12345 } } });

@@ -1,14 +1,19 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DocumentParseError, parseSourceDocument, type SourceDocument } from "@flowspec/runtime";
+import { readTextFileSync, unreadableReason } from "@flowspec/runtime/files";
 import { CliError } from "./io.js";
 
-/** Reads a file named on the command line (relative to `cwd`); an unreadable file is a CliError (exit 2) naming it. */
+/**
+ * Reads a UTF-8 file named on the command line (relative to `cwd`), through the runtime's bounded
+ * reader: a file it cannot read (missing, not a regular file, over the size limit) or that is not
+ * UTF-8 (file:line:column of the first bad byte) is a CliError (exit 2) naming it.
+ */
 export function readText(cwd: string, file: string): string {
   try {
-    return readFileSync(resolve(cwd, file), "utf8");
+    return readTextFileSync(resolve(cwd, file), { file });
   } catch (error) {
-    throw new CliError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    if (error instanceof DocumentParseError) throw new CliError(error.message);
+    throw new CliError(`${file}: cannot read: ${unreadableReason(error)}`);
   }
 }
 

@@ -1,4 +1,7 @@
-import { Composer, YAMLParseError, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node } from "yaml";
+import { Composer, YAMLParseError, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node, type Pair, type YAMLMap } from "yaml";
+import { jsonErrorOffset, jsonProblem, MAX_DEPTH } from "./json-scan.js";
+import { jsonLocator } from "./json-locate.js";
+import { lineIndex, offsetLocation } from "./lines.js";
 import { parsePointer } from "./validation.js";
 import { isErrorInstance } from "./error-brand.js";
 
@@ -44,7 +47,8 @@ export interface ParseSourceOptions {
   file?: string;
   /**
    * `json` parses with `JSON.parse`; `yaml` with YAML 1.2 (core schema: timestamps stay strings).
-   * Either way a key repeated in one object is a `DocumentParseError` at its second occurrence.
+   * Either way a key repeated in one object is a `DocumentParseError` at its second occurrence, and
+   * so is a value nested more than 256 collections deep.
    */
   format?: "json" | "yaml";
 }
@@ -52,8 +56,9 @@ export interface ParseSourceOptions {
 /**
  * Parses JSON or YAML into plain data, keeping enough of the source to map JSON Pointers back to
  * `file:line:column`. JSON is parsed by `JSON.parse` (exact numbers and strings); its locations
- * come from the YAML parser, which reads JSON as the YAML 1.2 subset it is, only when asked.
- * A duplicate key is an error in both formats: JSON.parse would keep the last value silently.
+ * come from a scan of the text, only for the pointers asked about. A duplicate key is an error in
+ * both formats (JSON.parse would keep the last value silently), and so is a value nested more than
+ * 256 collections deep (code that walks the value recursively would exhaust the stack).
  */
 export function parseSourceDocument(text: string, options: ParseSourceOptions = {}): SourceDocument {
   const { file } = options;
@@ -61,8 +66,7 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const format = options.format ?? (file && /\.ya?ml$/i.test(file) ? "yaml" : file?.endsWith(".json") ? "json" : sniffFormat(text));
   let value: unknown;
-  let yamlTree: ReturnType<typeof parseYamlTree> | undefined;
-  const tree = () => (yamlTree ??= parseYamlTree(text, file, format === "json"));
+  let locate: (pointer: string) => SourceLocation;
 
   if (format === "json") {
     try {
@@ -70,27 +74,30 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
     } catch (error) {
       throw jsonSyntaxError(error as SyntaxError, text, file);
     }
-    const duplicate = jsonDuplicateKey(text);
-    if (duplicate) throw new DocumentParseError(`duplicate key ${JSON.stringify(duplicate.key)}`, file, offsetLocation(text, duplicate.offset));
+    const problem = jsonProblem(text);
+    if (problem) throw new DocumentParseError(problem.reason, file, offsetLocation(text, problem.offset));
+    const find = jsonLocator(text);
+    const where = lineIndex(text);
+    locate = (pointer) => where(find(pointer));
   } else {
-    value = tree().value;
+    const tree = parseYamlTree(text, file);
+    value = tree.value;
+    locate = (pointer) => {
+      const { doc, lineCounter } = tree;
+      let node: Node | null = doc.contents;
+      let offset = node?.range?.[0] ?? 0;
+      for (const token of parsePointer(pointer)) {
+        // Below an alias, the values are those of the anchored node.
+        if (isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
+        const next = childNode(node, token);
+        if (!next) break;
+        node = next.node;
+        offset = next.offset;
+      }
+      const { line, col } = lineCounter.linePos(offset);
+      return { line, column: col };
+    };
   }
-
-  const locate = (pointer: string): SourceLocation => {
-    const { doc, contents, lineCounter } = tree();
-    let node: Node | null = contents;
-    let offset = node?.range?.[0] ?? 0;
-    for (const token of parsePointer(pointer)) {
-      // Below an alias, the values are those of the anchored node.
-      if (isAlias(node)) node = doc ? ((node.resolve(doc) as Node | undefined) ?? null) : null;
-      const next = childNode(node, token);
-      if (!next) break;
-      node = next.node;
-      offset = next.offset;
-    }
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
-  };
 
   return {
     value,
@@ -108,38 +115,24 @@ function sniffFormat(text: string): "json" | "yaml" {
   return /^\s*[[{]/.test(text) ? "json" : "yaml";
 }
 
-/**
- * For JSON, the tree only serves locations of a text JSON.parse accepted, so what YAML alone
- * refuses (a lone CR) must not make `locate` throw.
- */
-function parseYamlTree(text: string, file: string | undefined, json: boolean) {
+function parseYamlTree(text: string, file: string | undefined) {
   const lineCounter = new LineCounter();
-  const duplicates: string[] = [];
-  // Keys are the same when toJS would give them the same property name (`1` and "1", `~` and ""),
-  // so that no value is dropped silently; each match is one DUPLICATE_KEY error, in order.
-  const sameKey = (a: unknown, b: unknown) => {
-    const same = a === b || (isScalar(a) && isScalar(b) && keyName(a) === keyName(b));
-    if (same) duplicates.push(keyName(b as Node) ?? "");
-    return same;
-  };
-  // Without resolveKnownTags, explicit YAML 1.1 tags (!!set, !!omap, !!binary, !!timestamp) give
-  // plain data (a map, a sequence, a string) instead of a Set, a Map, a Uint8Array or a Date.
-  // A lone CR is a line break in JSON (and to editors), but one YAML refuses: read it as a LF, which
-  // keeps every offset, so that locations count lines as offsetLocation does.
-  if (json) text = text.replace(/\r(?!\n)/g, "\n");
   const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const fail = (offset: number, reason: string) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return new DocumentParseError(reason, file, { line, column: col });
+  };
+  // The YAML library composes recursively, and deep enough input exhausts the stack, at worst
+  // fatally (V8 aborts the process when it happens while compiling a regex).
   const deep = tooDeep(tokens);
-  if (deep !== undefined) {
-    // The YAML library composes recursively, and deep enough input exhausts the stack, at worst
-    // fatally (V8 aborts the process when it happens while compiling a regex). JSON.parse has no
-    // such limit, so a deep JSON document is kept, only without locations.
-    if (json) return { doc: undefined, contents: null, lineCounter, value: undefined };
-    const { line, col } = lineCounter.linePos(deep);
-    throw new DocumentParseError(`nested more than ${MAX_DEPTH} levels deep`, file, { line, column: col });
-  }
+  if (deep !== undefined) throw fail(deep, `nested more than ${MAX_DEPTH} levels deep`);
   let doc: Document.Parsed | undefined;
   // As the library's parseDocument does: the first document, and an error for a second one.
-  for (const next of new Composer({ resolveKnownTags: false, uniqueKeys: json ? false : sameKey }).compose(tokens, true, text.length)) {
+  // Without resolveKnownTags, explicit YAML 1.1 tags (!!set, !!omap, !!binary, !!timestamp) give
+  // plain data (a map, a sequence, a string) instead of a Set, a Map, a Uint8Array or a Date.
+  // Duplicate keys are found below, in one pass: the library's check compares each key with every
+  // earlier one of its mapping, which takes minutes for a mapping of 40,000 keys.
+  for (const next of new Composer({ resolveKnownTags: false, uniqueKeys: false }).compose(tokens, true, text.length)) {
     if (doc) {
       doc.errors.push(new YAMLParseError(next.range.slice(0, 2) as [number, number], "MULTIPLE_DOCS", "Source contains multiple documents"));
       break;
@@ -147,29 +140,44 @@ function parseYamlTree(text: string, file: string | undefined, json: boolean) {
     doc = next;
   }
   if (!doc) throw new Error("unreachable: compose always ends with a document");
-  const [error] = doc.errors;
-  if (error && !json) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    const reason = error.code === "DUPLICATE_KEY" ? `duplicate key ${JSON.stringify(duplicates[0])}` : error.message.split("\n")[0]!;
-    throw new DocumentParseError(reason, file, { line, column: col });
-  }
+  // The first error in the text (the library reports some, such as a comment after a mapping, late).
+  const error = doc.errors.reduce<YAMLParseError | undefined>((first, next) => (first && first.pos[0] <= next.pos[0] ? first : next), undefined);
+  const duplicate = firstDuplicateKey(doc);
+  if (duplicate && (!error || duplicate.offset <= error.pos[0])) throw fail(duplicate.offset, `duplicate key ${JSON.stringify(duplicate.key)}`);
+  if (error) throw fail(error.pos[0], error.message.split("\n")[0]!);
   let value: unknown;
-  if (!json) {
-    try {
-      value = doc.toJS({ maxAliasCount: 10_000 });
-    } catch (error) {
-      // toJS throws a bare ReferenceError for an alias to no anchor and for an alias bomb: say where.
-      if (!(error instanceof ReferenceError)) throw error;
-      const alias = firstAlias(doc, error.message.startsWith("Unresolved"));
-      const { line, col } = lineCounter.linePos(alias?.range?.[0] ?? 0);
-      throw new DocumentParseError(error.message, file, { line, column: col });
-    }
+  try {
+    value = doc.toJS({ maxAliasCount: 10_000 });
+  } catch (error) {
+    // toJS throws a bare ReferenceError for an alias to no anchor and for an alias bomb: say where.
+    if (!(error instanceof ReferenceError)) throw error;
+    const alias = firstAlias(doc, error.message.startsWith("Unresolved"));
+    throw fail(alias?.range?.[0] ?? 0, error.message);
   }
-  return { doc, contents: doc.contents, lineCounter, value };
+  return { doc, lineCounter, value };
 }
 
-/** Collections nested deeper than this are refused: real documents stay far below it. */
-const MAX_DEPTH = 256;
+/**
+ * The first key (in the text) that repeats an earlier key of its mapping. Keys are the same when
+ * toJS would give them the same property name (`1` and "1", `~` and ""), so that no value is
+ * dropped silently; keys that are not scalars (collections, aliases) are never the same.
+ */
+function firstDuplicateKey(doc: Document.Parsed): { key: string; offset: number } | undefined {
+  let first: { key: string; offset: number } | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const name = keyName(pair.key);
+        if (name === undefined) continue;
+        const offset = (pair.key as Node).range?.[0] ?? 0;
+        if (seen.has(name) && (!first || offset < first.offset)) first = { key: name, offset };
+        seen.add(name);
+      }
+    },
+  });
+  return first;
+}
 
 /** The offset of the first node nested more than MAX_DEPTH collections deep, if there is one (walked without recursion). */
 function tooDeep(tokens: readonly CST.Token[]): number | undefined {
@@ -208,16 +216,25 @@ function keyName(key: unknown): string | undefined {
   return key.value === null ? "" : String(key.value);
 }
 
+/** Each mapping's pairs by key name, made the first time a pointer goes through it. */
+const pairsByName = new WeakMap<YAMLMap, Map<string, Pair>>();
+
 function childNode(node: Node | null, token: string): { node: Node | null; offset: number } | undefined {
   if (isMap(node)) {
-    for (const pair of node.items) {
-      if (!isPair(pair)) continue;
-      if (keyName(pair.key) !== token) continue;
-      const value = pair.value as Node | null;
-      const offset = value?.range?.[0] ?? (pair.key as Node).range?.[0] ?? 0;
-      return { node: value, offset };
+    let pairs = pairsByName.get(node);
+    if (!pairs) {
+      pairs = new Map();
+      for (const pair of node.items) {
+        const name = keyName(pair.key);
+        if (name !== undefined && !pairs.has(name)) pairs.set(name, pair);
+      }
+      pairsByName.set(node, pairs);
     }
-    return undefined;
+    const pair = pairs.get(token);
+    if (!pair) return undefined;
+    const value = pair.value as Node | null;
+    const offset = value?.range?.[0] ?? (pair.key as Node).range?.[0] ?? 0;
+    return { node: value, offset };
   }
   if (isSeq(node) && /^(0|[1-9]\d*)$/.test(token)) {
     const item = node.items[Number(token)] as Node | undefined;
@@ -238,132 +255,4 @@ function jsonSyntaxError(error: SyntaxError, text: string, file: string | undefi
     // The quoted source text says nothing the location does not, and may be long or secret.
     .replace(/, (\.\.\.)?"[\s\S]*"(\.\.\.)? is not valid JSON$/, "");
   return new DocumentParseError(reason, file, location);
-}
-
-function offsetLocation(text: string, offset: number): SourceLocation {
-  const before = text.slice(0, offset).split(/\r\n?|\n/);
-  return { line: before.length, column: before[before.length - 1]!.length + 1 };
-}
-
-/** The offset of the first character that makes `text` invalid JSON (RFC 8259), or its length. */
-export function jsonErrorOffset(text: string): number {
-  return scanJson(text, false).end;
-}
-
-/**
- * The first key repeated within one object of a text JSON.parse accepted: its name as JSON.parse
- * reads it, and the offset of its second occurrence.
- */
-function jsonDuplicateKey(text: string): { key: string; offset: number } | undefined {
-  return scanJson(text, true).duplicate;
-}
-
-/**
- * One pass over a JSON text: where it stops being valid JSON, and with `keys`, the first key an
- * object repeats (the scan stops there).
- */
-function scanJson(text: string, keys: boolean): { end: number; duplicate?: { key: string; offset: number } } {
-  let i = 0;
-  // Runs of whitespace and of plain string characters are skipped by sticky regexes, which is
-  // several times faster than stepping through them (this scan runs over every JSON document).
-  const space = /[ \t\n\r]*/y;
-  const plain = /[^"\\\u0000-\u001f]*/y;
-  const numerals = /[0-9]*/y;
-  const skip = () => {
-    if (text.charCodeAt(i) > 32) return; // most calls find no whitespace
-    space.lastIndex = i;
-    space.test(text);
-    i = space.lastIndex;
-  };
-  const expect = (c: string) => {
-    if (text[i] !== c) throw i;
-    i++;
-  };
-  const string = () => {
-    expect('"');
-    for (;;) {
-      plain.lastIndex = i;
-      plain.test(text);
-      i = plain.lastIndex;
-      const c = text[i];
-      if (c === undefined || c < " ") throw i;
-      i++;
-      if (c === '"') return;
-      if (c !== "\\") continue;
-      if (text[i] === "u") {
-        i++;
-        for (let k = 0; k < 4; k++, i++) if (!/[0-9a-fA-F]/.test(text[i] ?? "")) throw i;
-      } else if ('"\\/bfnrt'.includes(text[i] ?? "x")) i++;
-      else throw i;
-    }
-  };
-  const digits = () => {
-    if (!(text[i]! >= "0" && text[i]! <= "9")) throw i;
-    numerals.lastIndex = i;
-    numerals.test(text);
-    i = numerals.lastIndex;
-  };
-  // Step by step, so that a broken number fails where V8 says it does (after "-", ".", "e").
-  const number = () => {
-    if (text[i] === "-") i++;
-    if (text[i] === "0") i++;
-    else digits();
-    if (text[i] === ".") {
-      i++;
-      digits();
-    }
-    if (text[i] === "e" || text[i] === "E") {
-      i++;
-      if (text[i] === "+" || text[i] === "-") i++;
-      digits();
-    }
-  };
-  const value = (): void => {
-    skip();
-    const c = text[i];
-    if (c === "{" || c === "[") {
-      const close = c === "{" ? "}" : "]";
-      i++;
-      skip();
-      if (text[i] === close) return void i++;
-      const seen = keys && c === "{" ? new Set<string>() : undefined;
-      for (;;) {
-        if (c === "{") {
-          skip();
-          const start = i;
-          string();
-          if (seen) {
-            let key = text.slice(start + 1, i - 1);
-            if (key.includes("\\")) key = JSON.parse(`"${key}"`) as string;
-            if (seen.has(key)) throw { key, offset: start };
-            seen.add(key);
-          }
-          skip();
-          expect(":");
-        }
-        value();
-        skip();
-        if (text[i] !== ",") return expect(close);
-        i++;
-      }
-    }
-    if (c === '"') return string();
-    for (const word of ["true", "false", "null"]) {
-      if (c !== word[0]) continue;
-      for (const letter of word) expect(letter);
-      return;
-    }
-    number();
-  };
-  try {
-    value();
-    skip();
-    return { end: i };
-  } catch (at) {
-    // A number is where it failed; anything else (a stack overflow on deep nesting) tells nothing,
-    // so a text nested too deep for this scan is not checked for duplicates.
-    if (typeof at === "number") return { end: at };
-    if (at instanceof Error) return { end: text.length };
-    return { end: text.length, duplicate: at as { key: string; offset: number } };
-  }
 }

@@ -36,3 +36,4 @@ export { createBoundedSseParser, type BoundedSseParser } from "./sse.js";
 export { backoffDelay, parseRetryAfter, retryDelay, sleep, type Backoff } from "./retry.js";
 export { DEFAULT_MAX_REDIRECTS, fetchFollowingRedirects, RedirectError, type RedirectPolicy } from "./redirect.js";
 export { byteLimit } from "./jsonrpc/lines.js";
+export { decodeUtf8 } from "./utf8.js";

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { readTextFileSync } from "@flowspec/runtime/files";
 import { isRecord, parseJsonText } from "./json-text.js";
 import { withLf } from "./line-endings.js";
 
@@ -57,7 +58,7 @@ export function readSchemaFiles(schemaDir: string, setName: string): SchemaFile[
   const files = listJsonFiles(schemaDir).filter((path) => path !== CONFIG_FILE && !path.startsWith("overlays/"));
   if (files.length === 0) throw new Error(`${schemaDir}: no .json schema files`);
   return files.map((path) => {
-    const text = withLf(readFileSync(join(schemaDir, path), "utf8"));
+    const text = withLf(readTextFileSync(join(schemaDir, path)));
     const json = parseJsonObject(text, join(schemaDir, path));
     const dialect = dialectOf(json, join(schemaDir, path));
     const uri = baseUri(json, fileUri(setName, path), join(schemaDir, path));

@@ -30,11 +30,12 @@ function checkAt(flow: unknown, prefix: string, top: boolean, router: Router | u
   const out: Diagnostic[] = [];
   if (top) {
     const validation = validateFlow(flow);
-    if (!validation.ok) out.push(...schemaDiagnostics(validation.errors));
+    if (!validation.ok) for (const d of schemaDiagnostics(validation.errors)) out.push(d);
   }
   if (!isObject(flow)) return out.map((d) => ({ ...d, path: prefix + d.path }));
   const analysis = analyzeFlow(flow);
-  out.push(...analysis.diagnostics.filter((d) => top || (d.rule !== "missing-name" && d.rule !== "missing-description")));
+  // Loops, not push(...list): a spread of 150,000 diagnostics overflows the stack.
+  for (const d of analysis.diagnostics) if (top || (d.rule !== "missing-name" && d.rule !== "missing-description")) out.push(d);
   if (router) {
     for (const step of analysis.steps) {
       if (!step.component.startsWith("/")) continue;
@@ -50,7 +51,10 @@ function checkAt(flow: unknown, prefix: string, top: boolean, router: Router | u
   // Nested flows: `$literal` values that look like flows, anywhere in step inputs.
   const steps = Array.isArray(flow.steps) ? flow.steps : [];
   steps.forEach((step, i) => {
-    if (isObject(step)) findNested(step.input, `${prefix}/steps/${i}/input`, (nested, at) => located.push(...checkAt(nested, at, false, router)));
+    if (!isObject(step)) return;
+    findNested(step.input, `${prefix}/steps/${i}/input`, (nested, at) => {
+      for (const d of checkAt(nested, at, false, router)) located.push(d);
+    });
   });
   return located;
 }

@@ -147,12 +147,14 @@ class Builder {
   }
   messages(messages: TaskInputMessage[]): this {
     this.#only("agent", "messages");
-    this.#list("messages").push(...copy(messages));
+    const list = this.#list("messages");
+    for (const message of copy(messages)) list.push(message);
     return this;
   }
   callableAliases(...aliases: string[]): this {
     this.#only("agent", "callableAliases");
-    this.#list("callableAliases").push(...aliases);
+    const list = this.#list("callableAliases");
+    for (const alias of aliases) list.push(alias);
     return this;
   }
   callable(ref: CallableRef): this {

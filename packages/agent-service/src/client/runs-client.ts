@@ -99,7 +99,7 @@ function pageValidator<T>(validateItem: (v: unknown) => ValidationResult<T>, typ
     else
       page.list.forEach((item, i) => {
         const result = validateItem(item);
-        if (!result.ok) errors.push(...result.errors.map((e) => ({ ...e, path: `/list/${i}${e.path}`, message: `${e.message} (${typeName})` })));
+        if (!result.ok) for (const e of result.errors) errors.push({ ...e, path: `/list/${i}${e.path}`, message: `${e.message} (${typeName})` });
       });
     return errors.length > 0 ? { ok: false, errors } : { ok: true, value: page as never };
   };

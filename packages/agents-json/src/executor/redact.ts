@@ -116,18 +116,21 @@ export function createRedactor(): Redactor {
 const utf8 = new TextEncoder();
 
 /**
- * Matches a secret however a URL or a form body percent-encodes it: each character as itself or as
- * its UTF-8 %XX triples, in either hex case, and a space also as "+".
+ * Matches a secret however a URL or a form body percent-encodes it, once or again and again (a
+ * login redirect's `?return_to=` carries a whole encoded URL, so a secret in that URL's query is
+ * encoded twice): each character as itself or as its UTF-8 %XX triples, with %25 for the "%" of
+ * each further level, in either hex case, and a space also as "+" (itself encoded as %2B later).
  */
 function encodedPattern(secret: string): RegExp {
+  const triple = (byte: number) => {
+    const hex = byte.toString(16).toUpperCase().padStart(2, "0");
+    return "%(?:25)*" + hex.replace(/[A-F]/g, (digit) => `[${digit}${digit.toLowerCase()}]`);
+  };
   let source = "";
   for (const char of secret) {
     let triples = "";
-    for (const byte of utf8.encode(char)) {
-      const hex = byte.toString(16).toUpperCase().padStart(2, "0");
-      triples += "%" + hex.replace(/[A-F]/g, (digit) => `[${digit}${digit.toLowerCase()}]`);
-    }
-    source += `(?:${char.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}|${triples}${char === " " ? "|\\+" : ""})`;
+    for (const byte of utf8.encode(char)) triples += triple(byte);
+    source += `(?:${char.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}|${triples}${char === " " ? `|\\+|${triple(0x2b)}` : ""})`;
   }
   return new RegExp(source, "g");
 }

@@ -60,7 +60,7 @@ export function buildRequest(context: BuildContext): { request: OutgoingRequest;
         Object.defineProperty(bodyValue, name, { value, enumerable: true, writable: true, configurable: true });
         context.notes.push(`parameter "${name}" is not declared by "${entry.operationId}"; moved into the request body (compat)`);
       } else if (value !== null && value !== undefined) {
-        query.push(...queryPairs({ name, in: "query" }, value));
+        for (const pair of queryPairs({ name, in: "query" }, value)) query.push(pair);
         context.notes.push(`parameter "${name}" is not declared by "${entry.operationId}"; sent as a query parameter (compat)`);
       }
       continue;

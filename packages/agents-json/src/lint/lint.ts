@@ -67,7 +67,7 @@ export async function lintAgentsJson(input: string | object | LoadedAgentsJson, 
       const { sources, overrideErrors } = await loadForLint(doc, options.resolver, location);
       lintSources(doc, sources, report, options, overrideErrors);
     }
-    findings.push(...ruleFindings.map((d) => locate(d, sourceText)));
+    for (const d of ruleFindings) findings.push(locate(d, sourceText));
   }
   const configured = applySeverities(findings, options.severities ?? {});
   const counts = { error: 0, warning: 0, info: 0 };

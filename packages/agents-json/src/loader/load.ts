@@ -36,10 +36,13 @@ export function load(input: string | object, options: LoadOptions = {}): LoadedA
   return inspection.loaded;
 }
 
-/** Reads a file (Node) and loads it; relative source paths then resolve against the file. */
+/**
+ * Reads a file (Node) and loads it; relative source paths then resolve against the file. The file
+ * is read as the runtime's `readTextFile` reads (a regular file of at most 128 MiB, in UTF-8).
+ */
 export async function loadFile(file: string, options: Omit<LoadOptions, "file"> = {}): Promise<LoadedAgentsJson> {
-  const { readFile } = await import("node:fs/promises");
-  return load(await readFile(file, "utf8"), { ...options, file });
+  const { readTextFile } = await import("@flowspec/runtime/files");
+  return load(await readTextFile(file), { ...options, file });
 }
 
 /** Runs every loader check and reports the findings without throwing for document errors. */

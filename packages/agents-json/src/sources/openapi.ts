@@ -44,7 +44,7 @@ export async function loadOpenApiSource(
 ): Promise<OpenApiSource> {
   const location = resolveLocation(source.path, options.documentLocation);
   const referrer = options.documentLocation === undefined ? {} : { referrer: options.documentLocation };
-  const read = await options.resolver.read(location, { sourceId: source.id, path: source.path, ...referrer });
+  const read = await readSource(options.resolver, source.id, location, { sourceId: source.id, path: source.path, ...referrer });
   const parsed = parseSourceText(read, source.id);
   const version = checkOpenApi(parsed, source.id, read.location);
   checkRemoteRefs(parsed, read.location);
@@ -91,11 +91,20 @@ export async function loadOpenApiSource(
    * quote the file's lines, and it would take alias bombs that the document parser refuses.
    */
   async function readRef(url: string): Promise<string> {
-    const read = await options.resolver.read(url);
+    const read = await readSource(options.resolver, source.id, url);
     const value = parseSourceText(read, source.id);
     checkRemoteRefs(value, read.location);
     if (ignoreSiblings) dropRefSiblings(value);
     return JSON.stringify(value);
+  }
+}
+
+/** A text through the resolver; bytes that are not UTF-8 are a SourceFormatError, as a syntax error is. */
+async function readSource(resolver: SourceResolver, sourceId: string, location: string, request?: Parameters<SourceResolver["read"]>[1]): Promise<SourceText> {
+  try {
+    return await resolver.read(location, request);
+  } catch (error) {
+    throw formatError(error, sourceId);
   }
 }
 
@@ -105,9 +114,12 @@ function parseSourceText(read: SourceText, sourceId: string): unknown {
     const file = read.file ?? read.location;
     return parseSourceDocument(read.text, { file, format: detectFormat(file, read.contentType, read.text) }).value;
   } catch (error) {
-    if (error instanceof DocumentParseError) throw new SourceFormatError(`source "${sourceId}": ${error.message}`, { cause: error });
-    throw error;
+    throw formatError(error, sourceId);
   }
+}
+
+function formatError(error: unknown, sourceId: string): unknown {
+  return error instanceof DocumentParseError ? new SourceFormatError(`source "${sourceId}": ${error.message}`, { cause: error }) : error;
 }
 
 /** Calls `visit` with every object of `value` that has a string `$ref`, then goes on into it. */

@@ -1,4 +1,4 @@
-import { readUpTo } from "@flowspec/runtime";
+import { decodeUtf8, DocumentParseError, readUpTo } from "@flowspec/runtime";
 import { SourceResolutionError } from "../errors.js";
 
 /** The text of a source document and where it was read from. */
@@ -39,7 +39,10 @@ export interface SourceResolverOptions {
   /** Largest source accepted, in bytes (default 10 MiB), for files and URLs. */
   maxBytes?: number;
   fetch?: typeof fetch;
-  /** Reads a local file (default: `node:fs/promises`, loaded on first use). */
+  /**
+   * Reads a local file (default: the runtime's `readTextFile`, loaded on first use, which refuses
+   * FIFOs and devices, stops at `maxBytes` while reading, and refuses bytes that are not UTF-8).
+   */
   readFile?: (path: string) => Promise<string>;
 }
 
@@ -81,14 +84,7 @@ export function filePathOf(location: string): string {
 export function createSourceResolver(options: SourceResolverOptions = {}): SourceResolver {
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const readFile =
-    options.readFile ??
-    (async (path: string) => {
-      const fs = await import("node:fs/promises");
-      const { size } = await fs.stat(path);
-      if (size > maxBytes) throw new SourceResolutionError(`${path} is ${size} bytes, over the ${maxBytes}-byte limit`);
-      return fs.readFile(path, "utf8");
-    });
+  const readFile = options.readFile ?? (async (path: string) => (await import("@flowspec/runtime/files")).readTextFile(path, { maxBytes }));
   const map = options.map ?? {};
   return {
     async read(location, request = {}) {
@@ -111,9 +107,11 @@ export function createSourceResolver(options: SourceResolverOptions = {}): Sourc
       if (text.length > maxBytes) throw new SourceResolutionError(`${path} is over the ${maxBytes}-byte limit`);
       return text;
     } catch (error) {
-      if (error instanceof SourceResolutionError) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new SourceResolutionError(`cannot read ${path}: ${code ?? (error as Error).message}`, { cause: error });
+      // Bytes that are not UTF-8 are the document's fault, with a line and column: not wrapped.
+      if (error instanceof SourceResolutionError || error instanceof DocumentParseError) throw error;
+      // FileTooLargeError and NotAFileError say why without the path.
+      const why = (error as { reason?: string }).reason ?? (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new SourceResolutionError(`cannot read ${path}: ${why}`, { cause: error });
     }
   }
 
@@ -159,7 +157,7 @@ export function createSourceResolver(options: SourceResolverOptions = {}): Sourc
   }
 }
 
-/** Reads a response body as text, failing once it passes `maxBytes`. */
-export async function readLimited(response: Response, maxBytes: number, what: string): Promise<string> {
-  return new TextDecoder().decode(await readUpTo(response, maxBytes, () => new SourceResolutionError(`${what} is over the ${maxBytes}-byte limit`)));
+/** Reads a response body as UTF-8 text, failing once it passes `maxBytes` (and at the first byte that is not UTF-8). */
+async function readLimited(response: Response, maxBytes: number, what: string): Promise<string> {
+  return decodeUtf8(await readUpTo(response, maxBytes, () => new SourceResolutionError(`${what} is over the ${maxBytes}-byte limit`)), what);
 }

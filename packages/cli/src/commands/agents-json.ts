@@ -189,7 +189,11 @@ function openapiFile(io: CliIo, sourceId: string, file: string): string {
   const path = resolve(io.cwd, file);
   let problem: string | undefined;
   try {
-    if (statSync(path).isDirectory()) problem = "EISDIR";
+    const stats = statSync(path);
+    // Named here, a FIFO or a device is a usage error as a folder is; read later, it would only be
+    // a source that cannot load (exit 1).
+    if (stats.isDirectory()) problem = "EISDIR";
+    else if (!stats.isFile()) problem = "not a regular file";
   } catch (error) {
     problem = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   }

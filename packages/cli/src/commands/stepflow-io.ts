@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { stringify } from "yaml";
-import { DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
+import { decodeUtf8, DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
 import { readText } from "../read-document.js";
 import { CliError, type CliIo } from "../io.js";
 
@@ -68,7 +68,8 @@ export async function readStdin(stdin: AsyncIterable<Uint8Array | string>, maxBy
     if (total > maxBytes) throw new CliError(`stdin: the input is larger than ${maxBytes} bytes`);
     chunks.push(bytes);
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  // Invalid UTF-8 is an error at its line and column, never silently replaced.
+  return decodeUtf8(Buffer.concat(chunks), "stdin");
 }
 
 /** `--output FILE`: JSON for `.json`, YAML for `.yml`/`.yaml` (as upstream, another extension is an error). */

@@ -27,7 +27,7 @@ export function toMermaid(graph: Graph): string {
     const css = [`stroke:${COLOURS[edge.tone]}`, ...(edge.style === "dashed" ? ["stroke-dasharray:8 4"] : [])];
     if (edge.tone !== "data" || edge.style === "dashed") styles.push(`  linkStyle ${i} ${css.join(",")}`);
   });
-  lines.push(...styles);
+  for (const style of styles) lines.push(style);
   const missing = graph.nodes.filter((n) => n.tone === "missing").map((n) => ids.get(n.id));
   if (missing.length > 0) lines.push("  classDef missing fill:#fdecea,stroke:#c0392b,color:#c0392b", `  class ${missing.join(",")} missing`);
   return lines.join("\n") + "\n";

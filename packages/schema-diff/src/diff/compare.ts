@@ -64,7 +64,7 @@ function compareKeywords(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
       emit(ctx, "keyword-changed", child(a, key), child(b, key), "incomparable", `"${key}" changed (${show(a.schema[key])} to ${show(b.schema[key])}); flowspec diff does not interpret it, so it counts as breaking both ways`),
     );
   }
-  return combine(...effects);
+  return combine(effects);
 }
 
 function compareIdentity(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
@@ -123,7 +123,7 @@ function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: s
   }
   const describe = (ref: string | undefined) => (ref ? `$ref ${JSON.stringify(ref)}` : "an inline schema");
   const message = `${describe(refA)} became ${describe(refB)}${effect === "none" ? "; both accept the same documents" : ""}`;
-  return combine(rest, emit(ctx, "ref-changed", refA ? child(a, "$ref") : a, refB ? child(b, "$ref") : b, effect, message));
+  return combine([rest, emit(ctx, "ref-changed", refA ? child(a, "$ref") : a, refB ? child(b, "$ref") : b, effect, message)]);
 }
 
 /** A `$ref` target with the keywords written beside the `$ref` laid over it. */

@@ -1,5 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve as resolvePath, sep } from "node:path";
+import { DocumentParseError } from "@flowspec/runtime";
+import { readTextFileSync, unreadableReason } from "@flowspec/runtime/files";
 import { isRecord, parseJsonText } from "../json-text.js";
 import { baseUri, dialectOf, readSchemaFiles, type Dialect, type JsonObject } from "../read-schemas.js";
 import { findSchema, forEachSchema, getAt } from "../walk.js";
@@ -94,9 +96,10 @@ function loadFromDisk(path: string, label: string): SchemaSide {
 function readFileAt(diskPath: string, relPath: string, where: string): LoadedFile {
   let text: string;
   try {
-    text = readFileSync(diskPath, "utf8");
+    text = readTextFileSync(diskPath, { file: where });
   } catch (error) {
-    throw new Error(`${where}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    if (error instanceof DocumentParseError) throw error; // not UTF-8: where:line:column already
+    throw new Error(`${where}: cannot read: ${unreadableReason(error)}`);
   }
   const json = parseJsonText(text, where);
   if (!isRecord(json)) throw new Error(`${where}: must hold a JSON Schema object`);
@@ -135,7 +138,7 @@ function makeSide(label: string, files: LoadedFile[], singleRoot: boolean, baseD
     if (!baseDir) return undefined;
     let candidate: string | undefined;
     if (url.protocol === "flowspec:" && url.pathname.startsWith("/set/")) {
-      candidate = join(baseDir, ...url.pathname.slice("/set/".length).split("/").map(decodeURIComponent));
+      candidate = join(baseDir, url.pathname.slice("/set/".length).split("/").map(decodeURIComponent).join("/"));
     } else if (from.diskPath) {
       // A relative $ref against an http(s) $id: the same relative path on disk, if the file is there.
       const fromUrl = new URL(from.uri);
@@ -190,10 +193,10 @@ function indexIds(dir: string): Map<string, string> {
       if (entry.isDirectory() && entry.name !== "node_modules" && !entry.name.startsWith(".")) walk(full);
       else if (entry.isFile() && entry.name.endsWith(".json")) {
         try {
-          const json = JSON.parse(readFileSync(full, "utf8")) as unknown;
+          const json = JSON.parse(readTextFileSync(full)) as unknown;
           if (isRecord(json) && typeof json.$id === "string") index.set(json.$id.replace(/#$/, ""), full);
         } catch {
-          // Not JSON: not a schema this folder can resolve to.
+          // Not JSON (or unreadable, too large, not UTF-8): not a schema this folder can resolve to.
         }
       }
     }

@@ -234,8 +234,7 @@ export class FlowBuilder<In = any, Out = unknown> {
   check(): { flow: Flow; diagnostics: Diagnostic[] } {
     const issues: Issue[] = [];
     const flow = this.emit(issues);
-    const diagnostics = withoutRepeats(issues, checkFlow(flow));
-    diagnostics.unshift(...issues.map((issue) => ({ level: "error" as const, ...issue })));
+    const diagnostics = [...issues.map((issue) => ({ level: "error" as const, ...issue })), ...withoutRepeats(issues, checkFlow(flow))];
     return { flow, diagnostics };
   }
 

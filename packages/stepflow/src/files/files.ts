@@ -1,7 +1,8 @@
 /** Flows and stepflow-configs from files, found as the 0.2.x CLI finds them (protocol notes §4.4). */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { toPointer } from "@flowspec/runtime";
+import { readTextFileSync } from "@flowspec/runtime/files";
 import { parseFlow, type FlowDocument } from "../flow-document.js";
 import { ConfigError, defaultConfig, parseConfigDocument, parseStepflowConfig, type StepflowConfig } from "../router/config.js";
 import { layerConfig, parseConfigOverlay, type ConfigOverlay } from "../router/overlay.js";
@@ -10,10 +11,12 @@ import { isObject } from "../values.js";
 
 /**
  * Reads a flow file (YAML or JSON by extension), relative to `cwd`; locations name the file as
- * given. Throws `DocumentParseError` or `InvalidFlowError`.
+ * given. Throws `DocumentParseError` (also for bytes that are not UTF-8) or `InvalidFlowError`, and
+ * for a file it cannot read, what the runtime's `readTextFileSync` throws (`NotAFileError`,
+ * `FileTooLargeError` past 128 MiB, or Node's error).
  */
 export function loadFlowFile(file: string, options: { cwd?: string } = {}): FlowDocument & { file: string } {
-  return { ...parseFlow(readFileSync(resolve(options.cwd ?? process.cwd(), file), "utf8"), { file }), file };
+  return { ...parseFlow(readTextFileSync(resolve(options.cwd ?? process.cwd(), file), { file }), { file }), file };
 }
 
 /** A config with where it came from and the working directory it implies. */
@@ -29,9 +32,9 @@ export interface ResolvedConfig {
   pluginWorkingDirectories?: Record<string, string>;
 }
 
-/** Reads a stepflow-config file. Throws `ConfigError` with file:line:column. */
+/** Reads a stepflow-config file (as `loadFlowFile` reads a flow). Throws `ConfigError` with file:line:column. */
 export function loadConfigFile(file: string): ResolvedConfig {
-  const document = parseConfigDocument(readFileSync(file, "utf8"), file);
+  const document = parseConfigDocument(readTextFileSync(file), file);
   const config = parseStepflowConfig(document.value, { file, describe: document.describe });
   const dir = dirname(resolve(file));
   return { config, origin: file, workingDirectory: config.workingDirectory ? resolve(dir, config.workingDirectory) : dir, describe: document.describe };
@@ -65,7 +68,7 @@ export interface LoadedOverlay {
  * `ConfigError` with file:line:column.
  */
 export function loadConfigOverlay(file: string): LoadedOverlay {
-  const document = parseConfigDocument(readFileSync(file, "utf8"), file);
+  const document = parseConfigDocument(readTextFileSync(file), file);
   const overlay = parseConfigOverlay(document.value, { file, describe: document.describe });
   const directory = dirname(resolve(file));
   for (const server of Object.values(overlay.testServers)) {

@@ -1,7 +1,8 @@
 /** `stepflow test` over files and folders (protocol notes §6.9, §8). */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { DocumentParseError } from "@flowspec/runtime";
+import { FileTooLargeError, NotAFileError, readTextFileSync } from "@flowspec/runtime/files";
 import { InvalidFlowError } from "../engine/errors.js";
 import { findCommand } from "../plugins/external.js";
 import type { Flow } from "../generated/index.js";
@@ -55,7 +56,9 @@ export async function testFlow(file: string, options: TestOptions = {}): Promise
   try {
     flow = loadFlowFile(file, { cwd }).flow;
   } catch (error) {
-    if (error instanceof DocumentParseError || error instanceof InvalidFlowError) return { file, cases: [], error: error.message };
+    if (error instanceof DocumentParseError || error instanceof InvalidFlowError || error instanceof NotAFileError || error instanceof FileTooLargeError) {
+      return { file, cases: [], error: error.message };
+    }
     throw error;
   }
   const named = options.cases && options.cases.length > 0 ? new Set(options.cases) : undefined;
@@ -136,14 +139,22 @@ export function findFlowFiles(paths: readonly string[], cwd = process.cwd()): st
     for (const entry of entries) {
       if (!/\.ya?ml$/i.test(entry)) continue;
       const file = join(full, entry);
-      if (statSync(file).isDirectory()) continue;
-      if (hasFlowSchema(readFileSync(file, "utf8"), file)) out.push(join(path, entry));
+      // Folders, FIFOs and devices are never flows (and reading a FIFO could wait forever).
+      if (!statSync(file).isFile()) continue;
+      if (hasFlowSchema(file)) out.push(join(path, entry));
     }
   }
   return out;
 }
 
-function hasFlowSchema(text: string, file: string): boolean {
+function hasFlowSchema(file: string): boolean {
+  let text: string;
+  try {
+    text = readTextFileSync(file);
+  } catch {
+    // Too large, not UTF-8, unreadable: whether it is a flow cannot be told, so the flow loader reports why.
+    return true;
+  }
   try {
     const { value } = parseConfigDocument(text, file);
     return isObject(value) && value.schema === FLOW_SCHEMA_URL;

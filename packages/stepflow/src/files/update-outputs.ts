@@ -4,7 +4,8 @@
  * as written, which re-serialising the whole document would not do. JSON files are handled the same
  * way, since JSON is YAML in flow style.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
+import { readTextFileSync } from "@flowspec/runtime/files";
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type Pair, type YAMLMap } from "yaml";
 
 export interface OutputUpdate {
@@ -17,7 +18,7 @@ export interface OutputUpdate {
 /** Rewrites the `output` of the given test cases of a flow file in place. */
 export function updateTestOutputs(path: string, updates: readonly OutputUpdate[]): void {
   if (updates.length === 0) return;
-  writeFileSync(path, withTestOutputs(readFileSync(path, "utf8"), updates, path));
+  writeFileSync(path, withTestOutputs(readTextFileSync(path), updates, path));
 }
 
 /** The flow text with each updated case's `output` replaced (or added after the case's last entry). */

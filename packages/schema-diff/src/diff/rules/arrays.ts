@@ -40,5 +40,5 @@ export function compareArrays(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     compareSlot(ctx, child(a, "unevaluatedItems"), child(b, "unevaluatedItems"), { tighter: "items-tightened", looser: "items-loosened" }, "unevaluatedItems"),
     compareSlot(ctx, child(a, "contains"), child(b, "contains"), { tighter: "items-tightened", looser: "items-loosened" }, "contains"),
   );
-  return combine(...effects);
+  return combine(effects);
 }

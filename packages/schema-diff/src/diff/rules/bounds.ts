@@ -78,7 +78,7 @@ export function compareBounds(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     effects.push(emit(ctx, effect === "tighter" ? "bound-tightened" : "bound-loosened", child(a, keyword), child(b, keyword), effect, message));
   }
   effects.push(compareMultipleOf(ctx, a, b), compareUniqueItems(ctx, a, b), compareStringKeyword(ctx, a, b, "pattern"), compareStringKeyword(ctx, a, b, "format"));
-  return combine(...effects);
+  return combine(effects);
 }
 
 function compareMultipleOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {

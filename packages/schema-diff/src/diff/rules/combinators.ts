@@ -77,13 +77,13 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
     if (covering) {
       const effects = [ctx.compare(withoutDefs(a), covering)];
       for (const y of branchesB) if (y !== covering) effects.push(emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${last(y)} added beside the branch that holds all of OLD: OLD rejects documents that only it matches`));
-      return combine(...effects);
+      return combine(effects);
     }
     const covered = coveringBranch(keywordA, branchesA, (x) => probe(ctx, x, withoutDefs(b)), "tighter");
     if (covered) {
       const effects = [ctx.compare(covered, withoutDefs(b))];
       for (const x of branchesA) if (x !== covered) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${last(x)} removed; the branch that holds all of NEW is kept: NEW rejects documents that only it matched`));
-      return combine(...effects);
+      return combine(effects);
     }
   }
   const effects: Effect[] = [];
@@ -94,7 +94,7 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
   for (const [x, y] of pairs) effects.push(ctx.compare(x, y));
   for (const x of removed) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${last(x)} removed: NEW rejects documents that only it matched`));
   for (const y of added) effects.push(emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${last(y)} added: OLD rejects documents that only it matches`));
-  return combine(...effects);
+  return combine(effects);
 }
 
 /**
@@ -170,7 +170,7 @@ function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const effects = pairs.map(([x, y]) => ctx.compare(x, y));
   for (const x of removed) if (slotState(x.schema) !== "open") effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), "looser", `allOf entry ${last(x)} removed: OLD may reject documents NEW accepts`));
   for (const y of added) if (slotState(y.schema) !== "open") effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
-  return combine(...effects);
+  return combine(effects);
 }
 
 function compareNot(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
@@ -205,5 +205,5 @@ export function compareCombinators(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     effects.push(compareUnion(ctx, a, b, "anyOf", "anyOf"), compareUnion(ctx, a, b, "oneOf", "oneOf"));
   }
   effects.push(compareAllOf(ctx, a, b), compareNot(ctx, a, b), compareConditional(ctx, a, b));
-  return combine(...effects);
+  return combine(effects);
 }

@@ -30,5 +30,5 @@ export function compareDefs(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     else if (x) effects.push(emit(ctx, "def-removed", x, b, "tighter", `definition ${quote(name)} removed: its generated type and any $ref to it are gone`));
     else if (y) effects.push(emit(ctx, "def-added", a, y, "none", `definition ${quote(name)} added`));
   }
-  return combine(...effects);
+  return combine(effects);
 }

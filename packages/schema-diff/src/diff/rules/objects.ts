@@ -100,7 +100,7 @@ export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     compareSchemaMap(ctx, a, b, "patternProperties", "pattern property"),
     compareDependents(ctx, a, b),
   );
-  return combine(...effects);
+  return combine(effects);
 }
 
 /** A map of subschemas where each entry constrains more documents (patternProperties, dependentSchemas). */
@@ -115,7 +115,7 @@ function compareSchemaMap(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: string, what:
     else if (key in after) effects.push(emit(ctx, "keyword-changed", a, locB, slotState(after[key]) === "open" ? "none" : "tighter", `${what} ${quote(key)} added`));
     else effects.push(emit(ctx, "keyword-changed", locA, b, slotState(before[key]) === "open" ? "none" : "looser", `${what} ${quote(key)} removed`));
   }
-  return combine(...effects);
+  return combine(effects);
 }
 
 /**
@@ -156,5 +156,5 @@ function compareDependents(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     const effect: Effect = gained.length && lost.length ? "incomparable" : gained.length ? "tighter" : "looser";
     effects.push(emit(ctx, "keyword-changed", locA, locB, effect, `when ${quote(key)} is present, required properties ${JSON.stringify(namesBefore)} became ${JSON.stringify(namesAfter)}`));
   }
-  return combine(...effects);
+  return combine(effects);
 }

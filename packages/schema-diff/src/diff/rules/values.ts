@@ -81,5 +81,5 @@ export function compareValues(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     ...removed.map((v) => emit(ctx, "enum-value-removed", locA, locB, "tighter", `value ${show(v)} is no longer allowed`)),
     ...added.map((v) => emit(ctx, "enum-value-added", locA, locB, "looser", `value ${show(v)} is now allowed`)),
   ];
-  return combine(...effects);
+  return combine(effects);
 }
