@@ -18,8 +18,8 @@ import { generateFolder as generateInTmp, SCHEMA_URI, typeCheck, verdicts } from
 const tmp = mkdtempSync(join(tmpdir(), "flowspec-codegen-user-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const DRAFT_07 = "draft-07";
-const DRAFT_2020 = "draft-2020-12";
+const DRAFT_07: Dialect = "draft-07";
+const DRAFT_2020: Dialect = "draft-2020-12";
 const generateFolder = (files: Record<string, object>, options: { dialect?: Dialect } = {}) => generateInTmp(tmp, files, options);
 
 describe("codegen on users' schemas", () => {
