@@ -8,17 +8,16 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FlowspecSchema } from "@flowspec/runtime";
 import { readConfig } from "../../codegen/src/config.js";
-import { skipUnusedFeatures, validatorCompiler } from "../../codegen/src/validators.js";
+import { skipUnusedFeatures, validatorCompiler, validatorOptionsOf } from "../../codegen/src/validators.js";
 
 const repo = join(import.meta.dirname, "..", "..");
 // As an ES module imports them (ajv itself is CommonJS either way).
 const url = (specifier: string) => import.meta.resolve(specifier);
 
 export function runtimeAjv(schema: FlowspecSchema<unknown>, schemaDir: string) {
-  const config = readConfig(join(repo, "schemas", schemaDir));
-  const ajv = validatorCompiler(schema.dialect, { keywords: config.keywords ?? [], formats: config.formats ?? [] });
+  const ajv = validatorCompiler(schema.dialect, validatorOptionsOf(readConfig(join(repo, "schemas", schemaDir))));
   ajv.addSchema(schema.jsonSchema as object);
-  skipUnusedFeatures(ajv, [schema.jsonSchema]);
+  skipUnusedFeatures(ajv, schema.dialect, [schema.jsonSchema]);
   // What a script needs to build the same ajv: the options as the instance holds them (less the
   // code and URI-resolver objects, left at their defaults), and the formats that are only names.
   const { code: _code, uriResolver: _uriResolver, ...options } = ajv.opts as unknown as Record<string, unknown>;

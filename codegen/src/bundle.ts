@@ -1,4 +1,5 @@
 import { findSchema, getAt, isRecord, mapSchema, unescape, type Dialect, type JsonObject, type SchemaFile } from "@flowspec/schema-diff/schema-files";
+import { anchorOf, defsKeyword, idKeyword } from "./dialects.js";
 
 /** A schema that a root names or a `$ref` points to, with the type name it gets. */
 export interface Target {
@@ -34,7 +35,7 @@ export function buildGraph(files: readonly SchemaFile[], roots: readonly RootSpe
   const byPath = new Map(files.map((file) => [file.path, file]));
   const dialects = new Set(files.map((file) => file.dialect));
   if (dialects.size > 1) {
-    throw new Error(`the folder mixes draft-07 and 2020-12 schemas (${files.map((f) => `${f.path}: ${f.dialect}`).join(", ")}); use one dialect per folder`);
+    throw new Error(`the folder mixes dialects (${files.map((f) => `${f.path}: ${f.dialect}`).join(", ")}); use one dialect per folder`);
   }
   const targets = new Map<string, Target>();
   const unnamed: Target[] = [];
@@ -100,16 +101,17 @@ export function buildGraph(files: readonly SchemaFile[], roots: readonly RootSpe
 
 /** Where a subschema (not a file's root) declares `$id` as `href`, as `file#/pointer`, if one does. */
 function embeddedResource(files: readonly SchemaFile[], href: string): string | undefined {
-  const declares = (node: JsonObject, pointer: string, base: string) => {
-    if (pointer === "" || typeof node.$id !== "string" || node.$id.startsWith("#")) return false;
+  const declares = (node: JsonObject, pointer: string, file: SchemaFile) => {
+    const id = node[idKeyword(file.dialect)];
+    if (pointer === "" || typeof id !== "string" || id.startsWith("#")) return false;
     try {
-      return new URL(node.$id, base).href === href;
+      return new URL(id, file.uri).href.replace(/#$/, "") === href;
     } catch {
       return false; // not a URL: not this one
     }
   };
   for (const file of files) {
-    const found = findSchema(file.json, (node, pointer) => declares(node, pointer, file.uri));
+    const found = findSchema(file.json, (node, pointer) => declares(node, pointer, file));
     if (found) return `${file.path}#${found.pointer}`;
   }
   return undefined;
@@ -117,35 +119,56 @@ function embeddedResource(files: readonly SchemaFile[], href: string): string | 
 
 /**
  * The JSON Pointer of a plain-name fragment: the subschema of the file with that `$anchor` (or
- * `$dynamicAnchor`) in 2020-12, or with `$id: "#name"` in draft-07.
+ * `$dynamicAnchor`) since 2019-09, or with `$id: "#name"` (`id` in draft-04) before.
  */
 function anchorPointer(file: SchemaFile, anchor: string, where: string): string {
-  const found = findSchema(file.json, (node) => (file.dialect === "draft-07" ? node.$id === `#${anchor}` : node.$anchor === anchor || node.$dynamicAnchor === anchor));
+  const found = findSchema(file.json, (node) => anchorOf(file.dialect, node).includes(anchor));
   if (!found) throw new Error(`${where}: ${file.path} has no anchor "${anchor}"`);
   return found.pointer;
 }
 
 /**
  * Names every target not named by a root: `$defs/X` and `definitions/X` give `X` (PascalCased), a
- * file root its `title` or file name, anything else its last pointer token. Names are given in
- * (file, pointer) order, so they do not depend on traversal order; a clash gets the file's name
- * as a prefix.
+ * file root its `title` or file name, anything else the words of its pointer from the last name
+ * in it (`.../properties/options/items` gives `OptionsItems`). Names are given in (file, pointer)
+ * order, so they do not depend on traversal order; a clash takes in the names before it in the
+ * pointer (`WhitespaceOptionsItems`), then the file's name, then a number.
  */
 function nameTargets(targets: Target[]): void {
   const taken = new Set(targets.filter((t) => t.name).map((t) => t.name));
   const pending = targets.filter((t) => !t.name).sort((a, b) => (a.file.path + "#" + a.pointer < b.file.path + "#" + b.pointer ? -1 : 1));
   for (const target of pending) {
-    const tokens = target.pointer.split("/").slice(1).map(unescape);
-    const base =
-      tokens.length === 0
-        ? (typeof target.schema.title === "string" ? target.schema.title : fileStem(target.file.path))
-        : tokens[tokens.length - 1]!;
-    let name = pascalCase(base);
-    if (taken.has(name)) name = pascalCase(fileStem(target.file.path)) + name;
-    for (let n = 2; taken.has(name); n++) name = `${pascalCase(base)}${n}`;
+    const file = pascalCase(fileStem(target.file.path));
+    const candidates =
+      target.pointer === ""
+        ? [pascalCase(typeof target.schema.title === "string" ? target.schema.title : fileStem(target.file.path))]
+        : pointerNames(target.pointer);
+    const base = candidates[0]!;
+    let name = candidates.find((candidate) => !taken.has(candidate)) ?? file + candidates[candidates.length - 1];
+    for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
     taken.add(name);
     target.name = name;
   }
+}
+
+/** Keywords whose value maps names to subschemas: the token after one is a name. */
+const NAMING_KEYWORDS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"]);
+
+/**
+ * Names for the subschema at a pointer, shortest first: the words from the last name in the
+ * pointer to its end, then from each name before it. Keyword tokens count only when no name
+ * follows them (`items` in `.../options/items`), as do array indexes.
+ */
+function pointerNames(pointer: string): string[] {
+  const tokens = pointer.split("/").slice(1).map(unescape);
+  const words: { text: string; isName: boolean }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (NAMING_KEYWORDS.has(tokens[i]!) && i + 1 < tokens.length) words.push({ text: tokens[++i]!, isName: true });
+    else words.push({ text: tokens[i]!, isName: false });
+  }
+  const starts = words.flatMap((word, i) => (word.isName ? [i] : [])).reverse();
+  if (starts.length === 0) starts.push(0);
+  return starts.map((start) => pascalCase(words.slice(start).map((word) => word.text).join(" ")));
 }
 
 function fileStem(path: string): string {
@@ -158,18 +181,17 @@ export function pascalCase(text: string): string {
   return /^[A-Za-z]/.test(name) ? name : `T${name}`;
 }
 
-const defsKeyword = (dialect: Dialect) => (dialect === "draft-07" ? "definitions" : "$defs");
-
 /**
  * A copy of a target's schema with its `$ref`s rewritten to `#/$defs/<name>` (or `#` for `self`),
  * and without `$id`, `$schema`, anchors or nested definitions (the bundle hoists those it needs).
  */
 function rewriteTarget(graph: SchemaGraph, target: Target, self?: Target): JsonObject {
   const defs = defsKeyword(graph.dialect);
+  const id = idKeyword(graph.dialect);
   return mapSchema(target.schema, (node, pointer) => {
     const copy = { ...node };
     if (pointer === "") {
-      delete copy.$id;
+      delete copy[id];
       delete copy.$schema;
     }
     delete copy.$defs;
@@ -177,7 +199,7 @@ function rewriteTarget(graph: SchemaGraph, target: Target, self?: Target): JsonO
     // $refs are rewritten to pointers, so anchors are unused; a schema both inline and hoisted
     // into $defs would otherwise declare its anchor twice.
     delete copy.$anchor;
-    if (typeof copy.$id === "string" && copy.$id.startsWith("#")) delete copy.$id;
+    if (typeof copy[id] === "string" && (copy[id] as string).startsWith("#")) delete copy[id];
     if (typeof copy.$ref === "string") {
       const to = graph.resolve(copy.$ref, target);
       copy.$ref = to === self ? "#" : `#/${defs}/${to.name}`;

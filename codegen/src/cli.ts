@@ -6,8 +6,9 @@ import { generate } from "./generate.js";
 const USAGE = `Usage: flowspec-codegen --schemas DIR --out DIR [--schemas DIR --out DIR]... [--check]
 
 Generates TypeScript types, standalone validators (no ajv compile at run time) and a typed API
-(validateX, isX, assertX, XSchema) from a folder of JSON Schemas (draft-07 or 2020-12). An optional
-codegen.json in the folder names the roots, variants (RFC 6902 overlays) and extra keywords.
+(validateX, isX, assertX, XSchema) from a folder of JSON Schemas (draft-04, draft-07, 2019-09 or
+2020-12, one per folder). An optional codegen.json in the folder names the roots, variants (RFC 6902
+overlays), annotation keywords and formats, and the strict-mode checks to relax.
 Repeat --schemas/--out to generate several folders; they pair up in order.
 
 Options:

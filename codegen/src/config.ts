@@ -34,11 +34,42 @@ export interface CodegenConfig {
    * annotations, never checked, as JSON Schema allows. Any other unknown format is an error (a typo).
    */
   formats?: string[];
+  /**
+   * Checks of ajv's strict mode to relax, by name (see `RELAXABLE_STRICT_CHECKS`): each refuses
+   * schemas that are valid but often a mistake. What a validator accepts does not change.
+   */
+  relaxStrict?: RelaxableStrictCheck[];
+  /**
+   * Check the integer formats (`int32`, `int64`, `uint16`, `uint32`, `uint64`) as ranges of JS
+   * numbers (`int64` as a safe integer). Off by default: they are then annotations, as JSON Schema
+   * leaves them, so an int64 beyond 2^53 (a Kubernetes resource version, a Snowflake id) passes.
+   */
+  checkIntegerFormats?: boolean;
   /** The command that regenerates the output, quoted in headers and in `--check` failures. */
   regenerateCommand?: string;
 }
 
-const KNOWN_KEYS = new Set(["$schema", "$comment", "name", "roots", "variants", "defaultVariant", "typeOverlays", "sharedTypes", "keywords", "formats", "regenerateCommand"]);
+/** The strict-mode checks `relaxStrict` may name, each with what relaxing it allows. */
+export const RELAXABLE_STRICT_CHECKS = {
+  allowMatchingProperties: "a property of `properties` whose name also matches a `patternProperties` pattern (both schemas apply, as JSON Schema says)",
+} as const;
+export type RelaxableStrictCheck = keyof typeof RELAXABLE_STRICT_CHECKS;
+
+const KNOWN_KEYS = new Set([
+  "$schema",
+  "$comment",
+  "name",
+  "roots",
+  "variants",
+  "defaultVariant",
+  "typeOverlays",
+  "sharedTypes",
+  "keywords",
+  "formats",
+  "relaxStrict",
+  "checkIntegerFormats",
+  "regenerateCommand",
+]);
 
 /** Reads `codegen.json` from a schema folder (an absent file means all defaults) and checks its shape. */
 export function readConfig(schemaDir: string): CodegenConfig {
@@ -63,9 +94,13 @@ function configProblems(config: unknown): string[] {
   const isStringArray = (v: unknown) => Array.isArray(v) && v.every((item) => typeof item === "string");
   stringMap("roots", (v) => typeof v === "string" && v.length > 0, "a file reference such as \"schema.json#/$defs/Name\"");
   stringMap("variants", isStringArray, "an array of overlay file paths");
-  for (const key of ["typeOverlays", "sharedTypes", "keywords", "formats"]) {
+  for (const key of ["typeOverlays", "sharedTypes", "keywords", "formats", "relaxStrict"]) {
     if (config[key] !== undefined && !isStringArray(config[key])) problems.push(`"${key}" must be an array of strings`);
   }
+  for (const name of isStringArray(config.relaxStrict) ? (config.relaxStrict as string[]) : []) {
+    if (!Object.hasOwn(RELAXABLE_STRICT_CHECKS, name)) problems.push(`"relaxStrict" names "${name}", which is not one of ${Object.keys(RELAXABLE_STRICT_CHECKS).join(", ")}`);
+  }
+  if (config.checkIntegerFormats !== undefined && typeof config.checkIntegerFormats !== "boolean") problems.push(`"checkIntegerFormats" must be true or false`);
   for (const key of ["name", "defaultVariant", "regenerateCommand"]) {
     if (config[key] !== undefined && typeof config[key] !== "string") problems.push(`"${key}" must be a string`);
   }

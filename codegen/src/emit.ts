@@ -43,6 +43,8 @@ export interface VariantOutput {
   graph: SchemaGraph;
   /** The module the variant's types come from (`./types.js` when identical to the default's). */
   typesModule: string;
+  /** Root name → the name of its type in that module. */
+  rootTypes: Record<string, string>;
 }
 
 /**
@@ -76,7 +78,7 @@ export function indexModule(variants: readonly VariantOutput[]): string {
     if (variant.typesModule === "./types.js") continue;
     lines.push(`export type * as ${variant.suffix} from "${variant.typesModule}";`);
     for (const root of variant.graph.roots) {
-      lines.push(`export type { ${root.name} as ${root.name}${variant.suffix} } from "${variant.typesModule}";`);
+      lines.push(`export type { ${variant.rootTypes[root.name]} as ${root.name}${variant.suffix} } from "${variant.typesModule}";`);
     }
   }
   const roots: string[] = [];
@@ -91,7 +93,7 @@ export function indexModule(variants: readonly VariantOutput[]): string {
       const clash = exported.get(name);
       if (clash) throw new Error(`${clash} and ${owner} would both export validate${name}: rename one of the roots in codegen.json`);
       exported.set(name, owner);
-      const type = `${T}.${root.name}`;
+      const type = `${T}.${variant.rootTypes[root.name]}`;
       const compiled = `${variant.name}Validators.${root.name}`;
       const what = `\`${root.name}\`${variant.suffix ? ` (${variant.name} variant)` : ""}`;
       lines.push(

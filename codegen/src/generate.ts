@@ -4,8 +4,8 @@ import { buildGraph, bundleRoot, pascalCase, type RootSpec } from "./bundle.js";
 import { formatCode, header, indexModule, jsonSchemasModule, type GeneratedFile, type Provenance, type VariantOutput } from "./emit.js";
 import { readSchemaFiles, type SchemaFile } from "@flowspec/schema-diff/schema-files";
 import { applyOverlays, readOverlay } from "./schema-set.js";
-import { generateTypes } from "./types.js";
-import { generateValidators } from "./validators.js";
+import { generateTypes, type GeneratedTypes } from "./types.js";
+import { generateValidators, validatorOptionsOf } from "./validators.js";
 
 export interface GenerateOptions {
   /** The folder of JSON Schemas (with an optional `codegen.json`). */
@@ -36,8 +36,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
   const defaultVariant = config.defaultVariant ?? variantNames[0]!;
   const ordered = [defaultVariant, ...variantNames.filter((v) => v !== defaultVariant)];
   const typeOverlays = (config.typeOverlays ?? []).map((path) => readOverlay(schemaDir, path));
-  const keywords = config.keywords ?? [];
-  const annotationFormats = config.formats ?? [];
+  const validatorOptions = validatorOptionsOf(config);
 
   // The headers name folders relative to the folder that holds both the schemas and the output
   // (typically the project root), never to the working directory: `--check` run from elsewhere
@@ -50,26 +49,29 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
   const out: GeneratedFile[] = [];
   const variants: VariantOutput[] = [];
   const overlaysUsed = new Map<string, string>();
-  let defaultTypes: string | undefined;
+  let defaultTypes: GeneratedTypes | undefined;
 
   for (const name of ordered) {
     const overlays = (config.variants?.[name] ?? []).map((path) => readOverlay(schemaDir, path));
     for (const o of [...overlays, ...typeOverlays]) overlaysUsed.set(o.path, o.sha256);
     const variantFiles = applyOverlays(files, overlays);
     const graph = buildGraph(variantFiles, roots);
+    // Validators first: ajv checks each schema against its dialect's meta-schema, and its errors
+    // name the file, where the type generator would fail on the same schema without saying where.
+    const validators = generateValidators(variantFiles, graph, validatorOptions);
     const isDefault = name === defaultVariant;
     const shared = config.sharedTypes?.includes(name) ?? false;
     const types = shared ? defaultTypes! : await generateTypes(buildGraph(applyOverlays(variantFiles, typeOverlays), roots));
-    const typesModule = isDefault || types === defaultTypes ? "./types.js" : `./types.${name}.js`;
+    const typesModule = isDefault || types.source === defaultTypes?.source ? "./types.js" : `./types.${name}.js`;
     if (isDefault) defaultTypes = types;
-    const variant: VariantOutput = { name, suffix: isDefault ? "" : pascalCase(name), graph, typesModule };
+    const variant: VariantOutput = { name, suffix: isDefault ? "" : pascalCase(name), graph, typesModule, rootTypes: types.rootTypes };
     variants.push(variant);
 
     const provenance = provenanceOf(displayDir, files, [...overlays, ...typeOverlays], regenerateCommand);
     if (typesModule !== "./types.js" || isDefault) {
       out.push({
         path: typesModule.replace(/^\.\//, "").replace(/\.js$/, ".ts"),
-        content: header(provenance, `TypeScript types of the ${setName} schemas${isDefault ? "" : ` (${name} variant)`}.`) + (await formatCode(types, "typescript")),
+        content: header(provenance, `TypeScript types of the ${setName} schemas${isDefault ? "" : ` (${name} variant)`}.`) + (await formatCode(types.source, "typescript")),
       });
     }
     const bundles = new Map(graph.roots.map((root) => [root.name, bundleRoot(graph, root)]));
@@ -82,7 +84,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
       path: `validators.${name}.ts`,
       // Not run through prettier: ajv's own line-broken output is deterministic and a third smaller,
       // and every program that validates parses this file at start-up.
-      content: header(provenance, `Standalone ajv validators of the ${setName} roots (${name} variant); they compile nothing at run time.`) + generateValidators(variantFiles, graph, { keywords, formats: annotationFormats }) + "\n",
+      content: header(provenance, `Standalone ajv validators of the ${setName} roots (${name} variant); they compile nothing at run time.`) + validators + "\n",
     });
   }
 

@@ -1,10 +1,13 @@
-import { _, Ajv, type Options } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { _, type Ajv, type Options } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import * as runtimeAjv from "@flowspec/runtime/ajv";
 import { DEFAULT_MAX_ERRORS } from "@flowspec/runtime/validation";
 import type { SchemaGraph } from "./bundle.js";
-import { forEachSchema, type Dialect, type SchemaFile } from "@flowspec/schema-diff/schema-files";
+import { RELAXABLE_STRICT_CHECKS, type CodegenConfig, type RelaxableStrictCheck } from "./config.js";
+import { ajvFor, idKeyword } from "./dialects.js";
+import { codeOutsideStrings, schemaPlaceAfter } from "./ajv-code.js";
+import { unknownKeywordsAndFormats } from "./unknown-names.js";
+import type { Dialect, SchemaFile } from "@flowspec/schema-diff/schema-files";
 
 /** Where generated validators import their run-time helpers from (see `@flowspec/runtime/ajv`). */
 export const RUNTIME_MODULE = "@flowspec/runtime/ajv";
@@ -23,7 +26,23 @@ export interface ValidatorOptions {
   keywords: readonly string[];
   /** Formats taken as annotations (never checked), besides `UNCHECKED_STANDARD_FORMATS`. */
   formats?: readonly string[];
+  /** Strict-mode checks to relax (codegen.json `relaxStrict`). */
+  relaxStrict?: readonly RelaxableStrictCheck[];
+  /** Check `INTEGER_FORMATS` as number ranges; otherwise they are annotations. */
+  checkIntegerFormats?: boolean;
 }
+
+/** What a folder's codegen.json says of its validators. */
+export function validatorOptionsOf(config: CodegenConfig): ValidatorOptions {
+  return { keywords: config.keywords ?? [], formats: config.formats ?? [], relaxStrict: config.relaxStrict ?? [], checkIntegerFormats: config.checkIntegerFormats ?? false };
+}
+
+/**
+ * Integer widths as OpenAPI and Rust-derived schemas (StepFlow's) name them. Checked only where a
+ * folder asks (codegen.json `checkIntegerFormats`): a JS number cannot hold every int64, so the
+ * check refuses int64 values beyond 2^53 that other repositories' documents carry.
+ */
+export const INTEGER_FORMATS = ["int32", "int64", "uint16", "uint32", "uint64"] as const;
 
 /**
  * Formats of the JSON Schema specification that ajv-formats has no check for. They are annotations,
@@ -38,15 +57,7 @@ export const UNCHECKED_STANDARD_FORMATS = ["iri", "iri-reference", "idn-email", 
  * formats) and compiles nothing when loaded.
  */
 export function generateValidators(files: readonly SchemaFile[], graph: SchemaGraph, options: ValidatorOptions): string {
-  const ajv = validatorCompiler(graph.dialect, options, { source: true, esm: true, lines: true, formats: _`require(${RUNTIME_MODULE}).formats` });
-  for (const file of files) {
-    try {
-      ajv.addSchema({ ...file.json, $id: file.uri });
-    } catch (error) {
-      throw new Error(`${file.path}: ${(error as Error).message}`);
-    }
-  }
-  skipUnusedFeatures(ajv, files.map((file) => file.json));
+  const ajv = ajvWithSchemas(files, graph, options);
   const exports: Record<string, string> = {};
   for (const root of graph.roots) {
     exports[root.name] = `${root.file.uri}#${root.pointer}`;
@@ -54,10 +65,76 @@ export function generateValidators(files: readonly SchemaFile[], graph: SchemaGr
       ajv.getSchema(exports[root.name]!);
     } catch (error) {
       const message = (error as Error).message;
-      throw new Error(`${root.file.path}#${root.pointer} (root ${root.name}) does not compile in strict mode: ${message}${whereIs(files, message)}`);
+      const unknown = /unknown (?:keyword|format)/.test(message) ? unknownKeywordsAndFormats(files, graph, (overrides) => ajvWithSchemas(files, graph, options, overrides)) : "";
+      const relax = Object.keys(RELAXABLE_STRICT_CHECKS).filter((check) => message.includes(`(use ${check})`));
+      const hint = relax.length > 0 ? `; if that is meant, relax the check in codegen.json: "relaxStrict": ${JSON.stringify(relax)}` : "";
+      throw new Error(`${root.file.path}#${root.pointer} (root ${root.name}) does not compile in strict mode: ${unknown || message}${hint}`);
     }
   }
   return typedExports(limitErrors(markPure(decideLengthsByUnits(rewriteRequires(standaloneCode(ajv, exports))))));
+}
+
+/**
+ * ajv for a graph's dialect with every file of the folder added, ready to compile its roots: the
+ * compiler below, with the run-time features no file uses turned off.
+ */
+function ajvWithSchemas(files: readonly SchemaFile[], graph: SchemaGraph, options: ValidatorOptions, overrides: Options = {}): Ajv {
+  const ajv = validatorCompiler(graph.dialect, options, { code: { source: true, esm: true, lines: true, formats: _`require(${RUNTIME_MODULE}).formats` }, ...overrides });
+  for (const file of files) {
+    try {
+      ajv.addSchema({ ...file.json, [idKeyword(graph.dialect)]: file.uri });
+    } catch (error) {
+      throw new Error(`${file.path}: ${(error as Error).message}`);
+    }
+  }
+  skipUnusedFeatures(ajv, graph.dialect, files.map((file) => file.json));
+  return ajv;
+}
+
+/**
+ * The ajv that generated validators are compiled with, before any schema is added: strict mode
+ * (less the checks that refuse valid schemas), all errors collected, the formats codegen checks.
+ * Exported so that the validators bench gives ajv compiling at run time exactly the same.
+ */
+export function validatorCompiler(dialect: Dialect, options: ValidatorOptions, overrides: Options = {}): Ajv {
+  const ajvOptions: Options = {
+    strict: true,
+    // strict mode refuses unknown keywords and formats (typos), but these three refuse valid
+    // schemas written as the specification writes them: `then: {minLength: 2}` without `type`, a
+    // `prefixItems` tuple left open, `dependentSchemas` requiring a property declared elsewhere.
+    // None of them changes what a validator accepts.
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allErrors: true,
+    allowUnionTypes: true,
+    ...Object.fromEntries((options.relaxStrict ?? []).map((check) => [check, true])),
+    keywords: [...new Set(options.keywords)],
+    ...overrides,
+  };
+  const ajv = ajvFor(dialect, ajvOptions);
+  const annotations = new Set<string>([...UNCHECKED_STANDARD_FORMATS, ...(options.checkIntegerFormats ? [] : INTEGER_FORMATS)]);
+  for (const name of options.formats ?? []) {
+    if (Object.hasOwn(formats, name) && !annotations.has(name)) throw new Error(`codegen.json: format "${name}" is one codegen checks; remove it from "formats"`);
+    annotations.add(name);
+  }
+  for (const [name, format] of Object.entries(formats)) if (!annotations.has(name)) ajv.addFormat(name, format as never);
+  // `true`: ajv knows the name and emits no check for it.
+  for (const name of annotations) ajv.addFormat(name, true);
+  return ajv;
+}
+
+/**
+ * Ajv2019 and Ajv2020 always support $dynamicRef ($recursiveRef) and unevaluated*, which makes
+ * every validator thread a dynamic-anchor object and evaluated-property records through each call:
+ * validating a stepflow Flow ran 5-6x slower for it. For a schema set that uses neither, the roots
+ * are compiled without them; the schemas were checked against their meta-schema as they were added.
+ */
+export function skipUnusedFeatures(ajv: Ajv, dialect: Dialect, schemas: readonly unknown[]): void {
+  if (dialect !== "draft-2019-09" && dialect !== "draft-2020-12") return;
+  const opts = ajv.opts as { dynamicRef: boolean; unevaluated: boolean };
+  opts.dynamicRef = usesKeyword(schemas, DYNAMIC_KEYWORDS);
+  opts.unevaluated = usesKeyword(schemas, UNEVALUATED_KEYWORDS);
 }
 
 /**
@@ -71,76 +148,13 @@ export function generateValidators(files: readonly SchemaFile[], graph: SchemaGr
  * and exported under its own name; other exports are left as they are.
  */
 export function typedExports(code: string): string {
-  const outsideStrings = code.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+  const outsideStrings = codeOutsideStrings(code);
   // Root names are identifiers of letters and digits (see pascalCase and codegen.json's check).
   const body = code.replace(/^export const ([A-Za-z]\w*) = (validate\d+);$/gm, (_line, name: string, validate: string) => {
     const uses = outsideStrings.match(new RegExp(`(?<![\\w$.])${name}(?![\\w$])`, "g"))?.length ?? 0;
     return uses > 1 ? `const ${name}_: CompiledValidator = ${validate};\nexport { ${name}_ as ${name} };` : `export const ${name}: CompiledValidator = ${validate};`;
   });
   return `// @ts-nocheck\nimport type { CompiledValidator } from "@flowspec/runtime/validation";\n${body}`;
-}
-
-/**
- * ajv names an unknown keyword or format but not where it is (or only by a path within the root,
- * not across $refs): every place in the schema files that has it, as ` (at file#/pointer, ...)`.
- */
-function whereIs(files: readonly SchemaFile[], message: string): string {
-  const keyword = /unknown keyword: "([^"]+)"/.exec(message)?.[1];
-  const format = /unknown format "([^"]+)"/.exec(message)?.[1];
-  if (keyword === undefined && format === undefined) return "";
-  const places: string[] = [];
-  for (const file of files) {
-    forEachSchema(file.json, (node, pointer) => {
-      if (keyword !== undefined ? Object.hasOwn(node, keyword) : node.format === format) places.push(`${file.path}#${pointer}`);
-    });
-  }
-  return places.length > 0 ? ` (at ${places.sort().join(", ")})` : "";
-}
-
-/**
- * The ajv that generated validators are compiled with: its options and formats. Exported so that
- * the validators bench gives ajv compiling at run time exactly the same (`code` is for standalone
- * output only).
- */
-export function validatorCompiler(dialect: Dialect, options: ValidatorOptions, code?: Options["code"]): Ajv {
-  // ajv resolves 2020-12 `$anchor`s but its strict mode calls the keyword unknown.
-  const keywords = new Set([...options.keywords, ...(dialect === "draft-07" ? [] : ["$anchor"])]);
-  const ajvOptions: Options = {
-    strict: true,
-    // strict mode refuses unknown keywords and formats (typos), but these three refuse valid
-    // schemas written as the specification writes them: `then: {minLength: 2}` without `type`, a
-    // `prefixItems` tuple left open, `dependentSchemas` requiring a property declared elsewhere.
-    // None of them changes what a validator accepts.
-    strictTypes: false,
-    strictTuples: false,
-    strictRequired: false,
-    allErrors: true,
-    allowUnionTypes: true,
-    keywords: [...keywords],
-    ...(code ? { code } : {}),
-  };
-  const ajv = dialect === "draft-07" ? new Ajv(ajvOptions) : new Ajv2020(ajvOptions);
-  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
-  for (const name of [...UNCHECKED_STANDARD_FORMATS, ...(options.formats ?? [])]) {
-    if (Object.hasOwn(formats, name)) throw new Error(`codegen.json: format "${name}" is one codegen checks; remove it from "formats"`);
-    // `true`: ajv knows the name and emits no check for it.
-    ajv.addFormat(name, true);
-  }
-  return ajv;
-}
-
-/**
- * Ajv2020 always supports $dynamicRef and unevaluated*, which makes every validator thread a
- * dynamic-anchor object and evaluated-property records through each call: validating a stepflow
- * Flow ran 5-6x slower for it. For a schema set that uses neither, what is compiled after this is
- * compiled without them; call it once the schemas were added (and so checked against the 2020-12
- * meta-schema, which needs them).
- */
-export function skipUnusedFeatures(ajv: Ajv, schemas: readonly unknown[]): void {
-  if (!(ajv instanceof Ajv2020)) return;
-  const opts = ajv.opts as { dynamicRef: boolean; unevaluated: boolean };
-  opts.dynamicRef = usesKeyword(schemas, DYNAMIC_KEYWORDS);
-  opts.unevaluated = usesKeyword(schemas, UNEVALUATED_KEYWORDS);
 }
 
 const DYNAMIC_KEYWORDS = new Set(["$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"]);
@@ -164,21 +178,30 @@ function standaloneCode(ajv: Ajv, refs: Record<string, string>): string {
 
 /**
  * Replaces each `require()` ajv emitted by a named import from the runtime module (a format by its
- * own export, so that a bundle keeps only the formats it uses); anything else is an error.
+ * own export, so that a bundle keeps only the formats it uses); any other `require(` in the code
+ * (not in a string: descriptions may say anything) is an error.
  */
 export function rewriteRequires(code: string): string {
   const used = new Set<string>();
   const formatsRequire = `require("${RUNTIME_MODULE}").formats`;
-  const rewritten = code.replace(/require\(("[^"]+")\)(?:\.[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"]+"\])?)?/g, (match) => {
-    const name = match.startsWith(formatsRequire) ? formatExport(match.slice(formatsRequire.length)) : RUNTIME_IMPORTS[match];
-    if (!name) throw new Error(`ajv emitted ${match}, which codegen has no import for`);
+  let rewritten = "";
+  let copied = 0;
+  for (const found of codeOutsideStrings(code).matchAll(/\brequire\s*\(/g)) {
+    REQUIRE.lastIndex = found.index;
+    const match = REQUIRE.exec(code)?.[0];
+    const name = match === undefined ? undefined : match.startsWith(formatsRequire) ? formatExport(match.slice(formatsRequire.length)) : RUNTIME_IMPORTS[match];
+    if (!match || !name) throw new Error(`ajv emitted ${match ?? code.slice(found.index, found.index + 80)}, which codegen has no import for`);
     used.add(name);
-    return name;
-  });
-  if (/\brequire\s*\(/.test(rewritten)) throw new Error("ajv output still contains require()");
+    rewritten += code.slice(copied, found.index) + name;
+    copied = found.index + match.length;
+  }
+  rewritten += code.slice(copied);
   const imports = used.size > 0 ? `import { ${[...used].sort().join(", ")} } from "${RUNTIME_MODULE}";\n` : "";
   return imports + rewritten.replace(/^"use strict";/, "");
 }
+
+/** A `require()` as ajv emits it, with the member it reads (`.default`, `.formats.uri`, `.formats["date-time"]`). */
+const REQUIRE = /require\(("[^"]+")\)(?:\.[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"]+"\])?)?/y;
 
 /**
  * The runtime module's export of a format ajv reached as `formats.name` or `formats["a-name"]`: its
@@ -239,7 +262,7 @@ export function limitErrors(code: string): string {
   expect("push(es) of an error", count, code.match(/vErrors\.push\(/g)?.length ?? 0);
   count = 0;
   rewritten = rewritten.replace(
-    /^vErrors = vErrors === null \? (validate\d+|wrapper\d+\.validate|_v\d+)\.errors : vErrors\.concat\(\1\.errors\);\nerrors = vErrors\.length;$/gm,
+    new RegExp(`^vErrors = vErrors === null \\? (${CALLEE})\\.errors : vErrors\\.concat\\(\\1\\.errors\\);\nerrors = vErrors\\.length;$`, "gm"),
     (_m, callee: string) => {
       count++;
       return [
@@ -267,14 +290,21 @@ export function limitErrors(code: string): string {
   return rewritten;
 }
 
+/**
+ * A validator ajv calls and appends the errors of: another of the module (`validateN`), a
+ * recursive one through its wrapper (`wrapperN.validate`), an inlined one (`_vN`), or the root
+ * a 2019-09 `$recursiveRef` lands on (`rootN.validate`).
+ */
+const CALLEE = String.raw`validate\d+|wrapper\d+\.validate|_v\d+|root\d+\.validate`;
+
 /** Every statement about `vErrors` that `limitErrors` leaves, so none escapes it. */
 const KNOWN_ERROR_LINES = [
   /^let vErrors = null;$/,
   /^if\(vErrors === null\)\{$/,
   /^vErrors = \[err\d+\];$/,
   /^vErrors\.push\(err\d+\);$/,
-  /^vErrors = (?:validate\d+|wrapper\d+\.validate|_v\d+)\.errors;$/,
-  /^for\(const err of (?:validate\d+|wrapper\d+\.validate|_v\d+)\.errors\)\{if\(vErrors\.length >= maxErrors\)\{break;\} vErrors\.push\(err\);\}$/,
+  new RegExp(`^vErrors = (?:${CALLEE})\\.errors;$`),
+  new RegExp(`^for\\(const err of (?:${CALLEE})\\.errors\\)\\{if\\(vErrors\\.length >= maxErrors\\)\\{break;\\} vErrors\\.push\\(err\\);\\}$`),
   /^if\(vErrors !== null\)\{$/,
   /^if\(vErrors\.length > _errs\d+\)\{$/,
   /^vErrors\.length = _errs\d+;$/,
@@ -288,18 +318,27 @@ const KNOWN_ERROR_LINES = [
  * string's length in UTF-16 units mostly decides the check already, because a string of L units
  * has between L/2 and L code points: more than N code points needs more than N units, and fewer
  * than N code points needs fewer than 2N units. Each check ajv emitted,
- * `if(funcK(data) > N){` or `if(funcK(data) < N){`, is guarded by that cheaper test, so the count
- * only runs when it can change the answer. Results are identical.
+ * `if(funcK(x) > N){` or `if(funcK(x) < N){` where `x` is the value (`dataN`) or, under
+ * `propertyNames`, the key (`keyN`), is guarded by that cheaper test, so the count only runs when
+ * it can change the answer. Results are identical. A call of any other form is an error naming
+ * the schema place it comes from.
  */
 export function decideLengthsByUnits(code: string): string {
   const alias = /^const (func\d+) = ucs2length;$/m.exec(code)?.[1];
   if (!alias) return code;
-  const check = new RegExp(`\\bif\\(${alias}\\((data\\d*)\\) ([<>]) (\\d+)\\)\\{`, "g");
-  const rewritten = code.replace(check, (_, data: string, op: string, limit: string) => {
+  // A variable, or a property read of one (`data.name`, `data["a-b"]`): reading it twice is safe.
+  const check = new RegExp(String.raw`\bif\(${alias}\(([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"\\]*"\])*)\) ([<>]) (\d+)\)\{`, "y");
+  const masked = codeOutsideStrings(code);
+  let rewritten = "";
+  let copied = 0;
+  for (const found of masked.matchAll(new RegExp(String.raw`\b${alias}\(`, "g"))) {
+    check.lastIndex = found.index - 3;
+    const match = code.slice(found.index - 3, found.index) === "if(" ? check.exec(code) : null;
+    if (!match) throw new Error(`ajv emitted a ${alias}() (ucs2length) call of a form codegen does not know, for ${schemaPlaceAfter(code, found.index)}: ${code.slice(found.index, found.index + 60)}`);
+    const [whole, value, op, limit] = match as unknown as [string, string, string, string];
     const units = op === ">" ? limit : String(2 * Number(limit));
-    return `if(${data}.length ${op} ${units} && ${alias}(${data}) ${op} ${limit}){`;
-  });
-  const left = rewritten.split(`${alias}(`).length - 1 - (rewritten.match(new RegExp(`&& ${alias}\\(`, "g"))?.length ?? 0);
-  if (left > 0) throw new Error(`ajv emitted ${left} ${alias}() (ucs2length) call(s) of a form codegen does not know`);
-  return rewritten;
+    rewritten += code.slice(copied, match.index) + `if(${value}.length ${op} ${units} && ${alias}(${value}) ${op} ${limit}){`;
+    copied = match.index + whole.length;
+  }
+  return rewritten + code.slice(copied);
 }

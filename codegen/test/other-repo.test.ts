@@ -125,7 +125,7 @@ describe("flowspec-codegen on schemas that are not the four specs", () => {
 
   it.each([
     ["a folder with no schemas", () => mkdirSync(join(tmp, "empty"), { recursive: true }), "empty", /no \.json schema files/],
-    ["an unsupported dialect", () => writeFileSync(join(mkdirOf(tmp, "d4"), "a.json"), JSON.stringify({ $schema: "http://json-schema.org/draft-04/schema#", type: "string" })), "d4", /a\.json: "\$schema" is "http:\/\/json-schema\.org\/draft-04\/schema#", which flowspec-codegen does not read/],
+    ["an unsupported dialect", () => writeFileSync(join(mkdirOf(tmp, "d6"), "a.json"), JSON.stringify({ $schema: "http://json-schema.org/draft-06/schema#", type: "string" })), "d6", /a\.json: "\$schema" is "http:\/\/json-schema\.org\/draft-06\/schema#", which flowspec does not read/],
     ["a codegen.json with an unknown key", () => writeFileSync(join(mkdirOf(tmp, "badcfg"), "codegen.json"), JSON.stringify({ root: {} })), "badcfg", /codegen\.json: unknown key "root"/],
   ])("exits 2 on %s, naming the file", (_name, setup, dir, message) => {
     setup();

@@ -1,14 +1,14 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { formats } from "@flowspec/runtime/ajv";
-import { generate, writeGenerated } from "../src/index.js";
-import { repoRoot } from "../../test/support.js";
+import type { Dialect } from "@flowspec/schema-diff/schema-files";
+import { generate } from "../src/index.js";
+import { generateFolder as generateInTmp, SCHEMA_URI, typeCheck, verdicts } from "./support/generate-folder.js";
 
 /**
  * Codegen on schemas a user might write: the output must type-check, and each generated validator
@@ -18,60 +18,9 @@ import { repoRoot } from "../../test/support.js";
 const tmp = mkdtempSync(join(tmpdir(), "flowspec-codegen-user-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
-const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
-
-type Validators = Record<string, (data: unknown) => boolean>;
-
-/** Writes the schemas (each gets `$schema`), generates into `out/` and imports the validators. */
-async function generateFolder(files: Record<string, object>, options: { dialect?: string } = {}) {
-  const dir = join(tmp, `case-${Math.random().toString(36).slice(2)}`);
-  const $schema = options.dialect ?? DRAFT_07;
-  for (const [path, schema] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, "schemas", path)), { recursive: true });
-    writeFileSync(join(dir, "schemas", path), JSON.stringify({ $schema, ...schema }));
-  }
-  const out = join(dir, "out");
-  const { files: generated } = await generate({ schemaDir: join(dir, "schemas"), outDir: out });
-  writeGenerated(generated, out);
-  const validators = (await import(pathToFileURL(join(out, "validators.default.ts")).href)) as Validators;
-  const text = (path: string) => generated.find((f) => f.path === path)!.content;
-  return { dir, out, types: text("types.ts"), validators, files, $schema };
-}
-
-/** tsc over the generated folder plus `use.ts` (code a user writes against the types); "" when it type-checks. */
-function typeCheck(dir: string, use = "export {};\n"): string {
-  writeFileSync(join(dir, "package.json"), '{"type":"module"}');
-  writeFileSync(join(dir, "use.ts"), use);
-  writeFileSync(
-    join(dir, "tsconfig.json"),
-    JSON.stringify({
-      extends: join(repoRoot, "tsconfig.base.json"),
-      compilerOptions: {
-        noEmit: true,
-        types: [],
-        paths: { "@flowspec/runtime/*": [join(repoRoot, "packages/runtime/src/*.ts")] },
-      },
-      include: ["out/**/*.ts", "use.ts"],
-    }),
-  );
-  const run = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
-  return run.stdout + run.stderr;
-}
-
-/** Each sample's verdict from the generated validator, and from ajv compiling the schema at run time. */
-function verdicts(generated: Awaited<ReturnType<typeof generateFolder>>, root: string, file: string, samples: unknown[]) {
-  const ajv = generated.$schema === DRAFT_07 ? new Ajv({ allErrors: true, strict: false }) : new Ajv2020({ allErrors: true, strict: false });
-  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
-  const base = "https://user.example/";
-  const idOf = (path: string) => ((generated.files[path] as { $id?: string }).$id ?? new URL(path, base).href);
-  for (const [path, schema] of Object.entries(generated.files)) ajv.addSchema({ $schema: generated.$schema, ...schema, $id: idOf(path) });
-  const atRunTime = ajv.getSchema(idOf(file))!;
-  return {
-    codegen: samples.map((sample) => generated.validators[root]!(sample)),
-    ajv: samples.map((sample) => atRunTime(sample)),
-  };
-}
+const DRAFT_07: Dialect = "draft-07";
+const DRAFT_2020: Dialect = "draft-2020-12";
+const generateFolder = (files: Record<string, object>, options: { dialect?: Dialect } = {}) => generateInTmp(tmp, files, options);
 
 describe("codegen on users' schemas", () => {
   it("gives a root that is only a $ref (a tree) its own type", async () => {
@@ -142,7 +91,7 @@ describe("codegen on users' schemas", () => {
   it.each([
     ["draft-07 items: [...]", DRAFT_07, { items: [{ type: "string" }, { type: "number" }] }],
     ["2020-12 prefixItems", DRAFT_2020, { prefixItems: [{ type: "string" }, { type: "number" }] }],
-  ])("types a %s tuple without a rule for further items as open, as it validates", async (_name, dialect, tuple) => {
+  ] as const)("types a %s tuple without a rule for further items as open, as it validates", async (_name, dialect, tuple) => {
     const generated = await generateFolder({ "pair.json": { title: "Pair", type: "array", ...tuple } }, { dialect });
     expect(verdicts(generated, "Pair", "pair.json", [["a", 1, true]])).toEqual({ codegen: [true], ajv: [true] });
     expect(typeCheck(generated.dir, `import type { Pair } from "./out/index.js";\nexport const p: Pair = ["a", 1, true];\n`)).toBe("");
@@ -182,7 +131,7 @@ describe("codegen on users' schemas", () => {
   it("names file:line:column for a JSON syntax error in codegen.json or in a schema", async () => {
     const dir = join(tmp, `syntax-${Math.random().toString(36).slice(2)}`);
     mkdirSync(join(dir, "schemas"), { recursive: true });
-    writeFileSync(join(dir, "schemas", "item.json"), JSON.stringify({ $schema: DRAFT_07, type: "string" }));
+    writeFileSync(join(dir, "schemas", "item.json"), JSON.stringify({ $schema: SCHEMA_URI[DRAFT_07], type: "string" }));
     writeFileSync(join(dir, "schemas", "codegen.json"), '{\n  "roots": { "Item": "item.json" },,\n}\n');
     await expect(generate({ schemaDir: join(dir, "schemas"), outDir: join(dir, "out") })).rejects.toThrow(/codegen\.json:2:36: not valid JSON: /);
     rmSync(join(dir, "schemas", "codegen.json"));

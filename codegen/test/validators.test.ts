@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ucs2length } from "@flowspec/runtime/ajv";
-import { decideLengthsByUnits } from "../src/validators.js";
+import { decideLengthsByUnits, rewriteRequires } from "../src/validators.js";
 
 /** What ajv emits for `{type: "string", maxLength: max, minLength: min}`, reduced to the checks. */
 const ajvStyle = (max: number, min: number) =>
@@ -45,8 +45,52 @@ describe("decideLengthsByUnits", () => {
     expect([wide("😀".repeat(256)), wide("😀".repeat(255)), wide("😀".repeat(257)), wide("a".repeat(256))]).toEqual([0, 1, 1, 0]);
   });
 
-  it("leaves code without ucs2length alone, and refuses a ucs2length call of a form it does not know", () => {
+  it("leaves code without ucs2length alone, and refuses a ucs2length call of a form it does not know, naming the schema place", () => {
     expect(decideLengthsByUnits("function validate(data){ return true; }")).toBe("function validate(data){ return true; }");
-    expect(() => decideLengthsByUnits("const func1 = ucs2length;\nconst n = func1(data) + 1;")).toThrow(/ucs2length/);
+    const unknownForm = ['const func1 = ucs2length;', 'function validate10(data){', '/*# sourceURL="https://x.example/a.json" */;', "const n = func1(data) + 1;", 'const err0 = {instancePath,schemaPath:"#/properties/a/maxLength"};', "}"].join("\n");
+    expect(() => decideLengthsByUnits(unknownForm)).toThrow('ajv emitted a func1() (ucs2length) call of a form codegen does not know, for https://x.example/a.json#/properties/a/maxLength: func1(data) + 1;');
+  });
+
+  it("guards the checks of a key under propertyNames (keyN) and of a property read, and leaves strings alone", () => {
+    const code = [
+      "const func2 = ucs2length;",
+      'const schema1 = {"description":"func2(key0) > 4 is not code"};',
+      "if(func2(key0) > 4){",
+      'if(func2(data["a-b"]) < 2){',
+      "if(func2(data.name) > 3){",
+    ].join("\n");
+    expect(decideLengthsByUnits(code).split("\n").slice(1)).toEqual([
+      'const schema1 = {"description":"func2(key0) > 4 is not code"};',
+      "if(key0.length > 4 && func2(key0) > 4){",
+      'if(data["a-b"].length < 4 && func2(data["a-b"]) < 2){',
+      "if(data.name.length > 3 && func2(data.name) > 3){",
+    ]);
+  });
+});
+
+describe("rewriteRequires", () => {
+  it("rewrites ajv's require()s into imports, and leaves require( in strings (descriptions, patterns) alone", () => {
+    const code = [
+      '"use strict";',
+      'const schema1 = {"description":"Loaded with require(\\"plugin\\")","pattern":"^require\\\\("};',
+      'const func0 = require("ajv/dist/runtime/equal").default;',
+      'const formats0 = require("@flowspec/runtime/ajv").formats["date-time"];',
+      "const formats1 = /require\\(x\\)/;",
+    ].join("\n");
+    expect(rewriteRequires(code)).toBe(
+      [
+        'import { dateTimeFormat, equal } from "@flowspec/runtime/ajv";',
+        "",
+        'const schema1 = {"description":"Loaded with require(\\"plugin\\")","pattern":"^require\\\\("};',
+        "const func0 = equal;",
+        "const formats0 = dateTimeFormat;",
+        "const formats1 = /require\\(x\\)/;",
+      ].join("\n"),
+    );
+  });
+
+  it("refuses a require() in code that it has no import for", () => {
+    expect(() => rewriteRequires('const x = require("fs").readFileSync;')).toThrow('ajv emitted require("fs").readFileSync, which codegen has no import for');
+    expect(() => rewriteRequires("const x = require(name);")).toThrow("ajv emitted require(name);, which codegen has no import for");
   });
 });

@@ -6,7 +6,8 @@ import { GLOBAL_KEYWORDS, type SchemaStoreOptions } from "./reference.js";
  * One SchemaStore schema as a user of `flowspec-codegen` would set it up: a folder holding the
  * schema and the SchemaStore schemas its `$ref`s reach (by their SchemaStore file names, so `$id`s
  * still resolve), and a `codegen.json` that names the one root and carries over what SchemaStore's
- * own ajv set-up allows (its unknown keywords and formats).
+ * own ajv set-up allows (its unknown keywords and formats, and `allowMatchingProperties` for the
+ * schemas it compiles out of strict mode).
  */
 
 export interface CodegenCase {
@@ -35,7 +36,7 @@ export function writeCodegenCase(options: {
   schemaDir: string;
   file: string;
   schemas: ReadonlyMap<string, string>;
-  storeOptions: Pick<SchemaStoreOptions, "unknownFormats" | "unknownKeywords">;
+  storeOptions: Pick<SchemaStoreOptions, "strict" | "unknownFormats" | "unknownKeywords">;
   checkedFormats: ReadonlySet<string>;
 }): CodegenCase {
   const { schemaDir, file, schemas, storeOptions } = options;
@@ -47,6 +48,7 @@ export function writeCodegenCase(options: {
     roots: { [rootName]: file },
     keywords: [...new Set([...storeOptions.unknownKeywords, ...GLOBAL_KEYWORDS])],
     formats: storeOptions.unknownFormats.filter((format) => !options.checkedFormats.has(format)),
+    ...(storeOptions.strict ? {} : { relaxStrict: ["allowMatchingProperties"] }),
   };
   writeFileSync(join(schemaDir, "codegen.json"), JSON.stringify(config, null, 2));
   return { file, rootName, schemaDir };

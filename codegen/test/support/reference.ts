@@ -1,8 +1,11 @@
 import { join } from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv, type Options, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import AjvDraft04 from "ajv-draft-04";
 import { formats } from "@flowspec/runtime/ajv";
-import { UNCHECKED_STANDARD_FORMATS } from "../../src/validators.js";
+import type { Dialect } from "@flowspec/schema-diff/schema-files";
+import { INTEGER_FORMATS, UNCHECKED_STANDARD_FORMATS } from "../../src/validators.js";
 import { readConfig } from "../../src/config.js";
 import { readSchemaFiles } from "@flowspec/schema-diff/schema-files";
 import { applyOverlays, readOverlay } from "../../src/schema-set.js";
@@ -37,9 +40,10 @@ export interface ReferenceRoot {
 /**
  * Every root of every variant of a schema set, compiled by ajv at run time from the verbatim schema
  * files with the variant's overlays applied, and with the options that decide verdicts as codegen
- * sets them: all errors, union types, the runtime's formats, the unchecked formats as annotations
- * and the annotation keywords of codegen.json. Written apart from codegen's own ajv set-up on
- * purpose: it is what the generated code is checked against.
+ * sets them: all errors, union types, the runtime's formats, the unchecked formats (and the
+ * integer formats, unless codegen.json checks them) as annotations and the annotation keywords of
+ * codegen.json. Written apart from codegen's own ajv set-up on purpose: it is what the generated
+ * code is checked against.
  */
 export function referenceRoots(set: SchemaSet): ReferenceRoot[] {
   const config = readConfig(set.schemaDir);
@@ -50,14 +54,27 @@ export function referenceRoots(set: SchemaSet): ReferenceRoot[] {
   for (const [variant, overlayPaths] of Object.entries(config.variants ?? { default: [] })) {
     const variantFiles = applyOverlays(files, overlayPaths.map((path) => readOverlay(set.schemaDir, path)));
     const graph = buildGraph(variantFiles, roots);
-    const options = { allErrors: true, strict: false, allowUnionTypes: true, keywords: config.keywords ?? [] };
-    const ajv = graph.dialect === "draft-07" ? new Ajv(options) : new Ajv2020(options);
+    const ajv = referenceAjv(graph.dialect, { allErrors: true, strict: false, allowUnionTypes: true, keywords: config.keywords ?? [] });
     for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
-    for (const name of [...UNCHECKED_STANDARD_FORMATS, ...(config.formats ?? [])]) ajv.addFormat(name, true);
-    for (const file of variantFiles) ajv.addSchema({ ...file.json, $id: file.uri });
+    for (const name of [...UNCHECKED_STANDARD_FORMATS, ...(config.checkIntegerFormats ? [] : INTEGER_FORMATS), ...(config.formats ?? [])]) ajv.addFormat(name, true);
+    for (const file of variantFiles) ajv.addSchema({ ...file.json, [graph.dialect === "draft-04" ? "id" : "$id"]: file.uri });
     for (const root of graph.roots) {
       out.push({ set: set.name, variant, root: root.name, reference: ajv.getSchema(`${root.file.uri}#${root.pointer}`)! });
     }
   }
   return out;
+}
+
+/** ajv's own class for a dialect (ajv-draft-04 for draft-04). */
+export function referenceAjv(dialect: Dialect, options: Options): Ajv {
+  switch (dialect) {
+    case "draft-04":
+      return new (AjvDraft04 as unknown as new (options: Options) => Ajv)(options);
+    case "draft-07":
+      return new Ajv(options);
+    case "draft-2019-09":
+      return new Ajv2019(options);
+    case "draft-2020-12":
+      return new Ajv2020(options);
+  }
 }

@@ -119,7 +119,8 @@ export function createAssert<T>(compiled: CompiledValidator, typeName: string): 
   };
 }
 
-export type JsonSchemaDialect = "draft-07" | "draft-2020-12";
+/** The dialect of a generated type's JSON Schema, named as Standard JSON Schema names its targets. */
+export type JsonSchemaDialect = "draft-04" | "draft-07" | "draft-2019-09" | "draft-2020-12";
 
 /**
  * A Standard Schema v1 validator that also implements Standard JSON Schema v1, so any library that

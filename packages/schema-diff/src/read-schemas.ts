@@ -5,7 +5,8 @@ import { readTextFileSync } from "@flowspec/runtime/files";
 import { isRecord, parseJsonText } from "./json-text.js";
 import { withLf } from "./line-endings.js";
 
-export type Dialect = "draft-07" | "draft-2020-12";
+/** The dialects flowspec reads, named as Standard JSON Schema names its targets. */
+export type Dialect = "draft-04" | "draft-07" | "draft-2019-09" | "draft-2020-12";
 export type JsonObject = Record<string, unknown>;
 
 /** The config file of a schema folder (codegen's): never read as a schema. */
@@ -24,22 +25,25 @@ export interface SchemaFile {
 }
 
 const DIALECTS: Record<string, Dialect> = {
+  "http://json-schema.org/draft-04/schema": "draft-04",
   "http://json-schema.org/draft-07/schema": "draft-07",
+  "https://json-schema.org/draft/2019-09/schema": "draft-2019-09",
   "https://json-schema.org/draft/2020-12/schema": "draft-2020-12",
 };
 
-/** Reads the dialect from `$schema`; anything but draft-07 and 2020-12 is refused, never guessed. */
+/** Reads the dialect from `$schema`; anything but draft-04, draft-07, 2019-09 and 2020-12 is refused, never guessed. */
 export function dialectOf(json: JsonObject, where: string): Dialect {
   const declared = json.$schema;
   if (typeof declared !== "string") {
     throw new Error(
-      `${where}: no "$schema"; declare the dialect ("http://json-schema.org/draft-07/schema#" or "https://json-schema.org/draft/2020-12/schema")`,
+      `${where}: no "$schema"; declare the dialect ("http://json-schema.org/draft-07/schema#" or "https://json-schema.org/draft/2020-12/schema", say)`,
     );
   }
-  const dialect = DIALECTS[declared.replace(/#$/, "").replace(/^https:\/\/json-schema\.org\/draft-07/, "http://json-schema.org/draft-07")];
+  // The draft-04 and draft-07 URIs are written with and without "#", and with https too.
+  const dialect = DIALECTS[declared.replace(/#$/, "").replace(/^https:\/\/json-schema\.org\/draft-0/, "http://json-schema.org/draft-0")];
   if (!dialect) {
     throw new Error(
-      `${where}: "$schema" is "${declared}", which flowspec-codegen does not read; it reads draft-07 (ajv) and 2020-12 (ajv/dist/2020). Convert the schema to one of those.`,
+      `${where}: "$schema" is "${declared}", which flowspec does not read; it reads draft-04, draft-07, 2019-09 and 2020-12. Convert the schema to one of those.`,
     );
   }
   return dialect;
@@ -63,16 +67,24 @@ export function readSchemaFiles(schemaDir: string, setName: string): SchemaFile[
 }
 
 /**
- * The base URI a file's `$ref`s resolve against: its `$id`, resolved against where the file is (a
- * relative `$id` such as `"item.json"` is relative to the file, as JSON Schema says), else that place.
+ * The base URI a file's `$ref`s resolve against: its `$id` (`id` in draft-04), resolved against
+ * where the file is (a relative `$id` such as `"item.json"` is relative to the file, as JSON Schema
+ * says), else that place. An empty fragment (`"$id": "https://x/a.json#"`, common in draft-04 and
+ * draft-07 schemas) names the same resource, so it is dropped.
  */
 export function baseUri(json: JsonObject, place: string, where: string): string {
-  if (typeof json.$id !== "string") return place;
+  const idKey = typeof json.$id !== "string" && isDraft04(json) ? "id" : "$id";
+  const id = json[idKey];
+  if (typeof id !== "string") return place;
   try {
-    return new URL(json.$id, place).href;
+    return new URL(id, place).href.replace(/#$/, "");
   } catch {
-    throw new Error(`${where}: "$id" ${JSON.stringify(json.$id)} is not a URI or a relative reference`);
+    throw new Error(`${where}: "${idKey}" ${JSON.stringify(id)} is not a URI or a relative reference`);
   }
+}
+
+function isDraft04(json: JsonObject): boolean {
+  return typeof json.$schema === "string" && /^https?:\/\/json-schema\.org\/draft-04\/schema#?$/.test(json.$schema);
 }
 
 /**
