@@ -1,4 +1,4 @@
-import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { readConfig, type CodegenConfig } from "./config.js";
 import { buildGraph, bundleRoot, pascalCase, type RootSpec } from "./bundle.js";
 import { formatCode, header, indexModule, jsonSchemasModule, type GeneratedFile, type Provenance, type VariantOutput } from "./emit.js";
@@ -31,6 +31,12 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
   const config = options.config ?? readConfig(schemaDir);
   const setName = config.name ?? basename(schemaDir);
   const files = readSchemaFiles(schemaDir, setName);
+  // The diff reads draft-04 and 2019-09 too; generation does not (yet): refuse them as before.
+  for (const file of files) {
+    if (file.dialect !== "draft-07" && file.dialect !== "draft-2020-12") {
+      throw new Error(`${join(schemaDir, file.path)}: "$schema" is "${String(file.json.$schema)}", which flowspec-codegen does not read; it reads draft-07 (ajv) and 2020-12 (ajv/dist/2020). Convert the schema to one of those.`);
+    }
+  }
   const roots = rootSpecs(config, files);
   const variantNames = Object.keys(config.variants ?? { default: [] });
   const defaultVariant = config.defaultVariant ?? variantNames[0]!;

@@ -4,7 +4,7 @@ import { join, relative, sep } from "node:path";
 import { isRecord, parseJsonText } from "./json-text.js";
 import { withLf } from "./line-endings.js";
 
-export type Dialect = "draft-07" | "draft-2020-12";
+export type Dialect = "draft-04" | "draft-07" | "draft-2019-09" | "draft-2020-12";
 export type JsonObject = Record<string, unknown>;
 
 /** The config file of a schema folder (codegen's): never read as a schema. */
@@ -23,7 +23,9 @@ export interface SchemaFile {
 }
 
 const DIALECTS: Record<string, Dialect> = {
+  "http://json-schema.org/draft-04/schema": "draft-04",
   "http://json-schema.org/draft-07/schema": "draft-07",
+  "https://json-schema.org/draft/2019-09/schema": "draft-2019-09",
   "https://json-schema.org/draft/2020-12/schema": "draft-2020-12",
 };
 

@@ -103,7 +103,7 @@ describe("diffSchemas on files and folders", () => {
 
   it.each([
     ["a file without $schema", () => diffSchemas(write("bad/no-dialect.json", { type: "string" }), write("bad/ok.json", { $schema: draft07 })), /no-dialect\.json: no "\$schema"/],
-    ["an unsupported dialect", () => diffSchemas(write("bad/d4.json", { $schema: "http://json-schema.org/draft-04/schema#" }), write("bad/ok2.json", { $schema: draft07 })), /draft-04.*does not read/],
+    ["an unsupported dialect", () => diffSchemas(write("bad/d6.json", { $schema: "http://json-schema.org/draft-06/schema#" }), write("bad/ok2.json", { $schema: draft07 })), /draft-06.*does not read/],
     ["a missing file", () => diffSchemas(join(root, "nope.json"), join(root, "nope.json")), /OLD .*nope\.json: cannot read: ENOENT/],
     ["a file with a JSON syntax error", () => diffSchemas(writeText("bad/syntax.json", '{\n  "$schema": "x",\n  "type": \n}\n'), write("bad/ok4.json", { $schema: draft07 })), /syntax\.json:4:1: not valid JSON: Unexpected token '\}'$/],
     ["a folder file with a JSON syntax error", () => diffSchemas((write("f1/invoice.json", { $schema: draft07 }), join(root, "f1")), (writeText("f2/invoice.json", '{\n  "type": "object",,\n}'), join(root, "f2"))), /invoice\.json:2:20: not valid JSON: Expected double-quoted property name$/],

@@ -6,14 +6,15 @@ import type { RefTarget } from "./load.js";
 import { compareAnnotations, isAnnotation } from "./rules/annotations.js";
 import { ARRAY_KEYWORDS, compareArrays } from "./rules/arrays.js";
 import { BOUND_KEYWORDS, compareBounds } from "./rules/bounds.js";
-import { COMBINATOR_KEYWORDS, compareCombinators } from "./rules/combinators.js";
+import { COMBINATOR_KEYWORDS, compareCombinators, coveringBranch, probe } from "./rules/combinators.js";
+import { refAsConjunct } from "./normalize.js";
 import { compareDefs, DEFS_KEYWORDS } from "./rules/defs.js";
 import { compareObjects, OBJECT_KEYWORDS } from "./rules/objects.js";
 import { compareType, compareValues } from "./rules/values.js";
 import type { Effect } from "./types.js";
 
 /** Keywords that identify or locate a schema; editing them changes no document's validity. */
-const IDENTITY = new Set(["$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary"]);
+const IDENTITY = new Set(["$schema", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary"]);
 
 const HANDLED = new Set(["$ref", "type", "enum", "const", ...OBJECT_KEYWORDS, ...ARRAY_KEYWORDS, ...BOUND_KEYWORDS, ...COMBINATOR_KEYWORDS, ...DEFS_KEYWORDS, ...IDENTITY]);
 
@@ -24,8 +25,13 @@ const HANDLED = new Set(["$ref", "type", "enum", "const", ...OBJECT_KEYWORDS, ..
 export function compareSchemas(ctx: Ctx, a: Loc, b: Loc): Effect {
   // Equal subtrees accept the same documents: their $refs resolve to the same places in paired files.
   if (jsonEqual(a.schema, b.schema)) return "none";
+  const wrapped = compareWrapped(ctx, a, b);
+  if (wrapped) return wrapped;
   const refA = refOf(a);
   const refB = refOf(b);
+  // `$ref: R` against `allOf: [{$ref: R}, X]`: one conjunct against the list, so that R pairs with R.
+  if (refA && !refB && isRecord(b.schema) && Array.isArray(b.schema.allOf)) return compareSchemas(ctx, { ...a, schema: refAsConjunct(a.schema as JsonObject, a.pointer) }, b);
+  if (refB && !refA && isRecord(a.schema) && Array.isArray(a.schema.allOf)) return compareSchemas(ctx, a, { ...b, schema: refAsConjunct(b.schema as JsonObject, b.pointer) });
   if (refA || refB) return compareRefs(ctx, a, b, refA, refB);
 
   if (a.schema === false || b.schema === false) {
@@ -37,6 +43,44 @@ export function compareSchemas(ctx: Ctx, a: Loc, b: Loc): Effect {
   const objB = asObject(b);
   if (!objA || !objB) return emit(ctx, "keyword-changed", a, b, "incomparable", `not a schema: ${show(a.schema)} became ${show(b.schema)}`);
   return compareKeywords(ctx, objA, objB);
+}
+
+/** The union keyword of a schema that is nothing but a union (annotations aside). */
+function unionOnly(schema: unknown): "anyOf" | "oneOf" | undefined {
+  if (!isRecord(schema)) return undefined;
+  const keys = Object.keys(schema).filter((key) => !isAnnotation(key) && !IDENTITY.has(key));
+  return keys.length === 1 && (keys[0] === "anyOf" || keys[0] === "oneOf") && Array.isArray(schema[keys[0]]) ? keys[0] : undefined;
+}
+
+const hasUnion = (schema: unknown) => isRecord(schema) && (schema.anyOf !== undefined || schema.oneOf !== undefined);
+
+/**
+ * A schema wrapped whole into a union (`X` became `anyOf: [X, Y]`), or unwrapped: when one branch
+ * holds every document of the other side, that branch is what is compared, and the other branches
+ * are added (or removed). Undefined when the shape or the covering does not apply.
+ */
+function compareWrapped(ctx: Ctx, a: Loc, b: Loc): Effect | undefined {
+  const keywordB = unionOnly(b.schema);
+  if (keywordB && !hasUnion(a.schema) && isRecord(a.schema)) {
+    const branches = (b.schema as JsonObject)[keywordB] as unknown[];
+    const locs = branches.map((_, i) => child(b, keywordB, i));
+    const covering = coveringBranch(ctx, "new", keywordB, locs, (y) => probe(ctx, a, y), "looser");
+    if (!covering) return undefined;
+    const effects = [ctx.compare(a, covering)];
+    for (const y of locs) if (y !== covering) effects.push(emit(ctx, "branch-added", a, y, "looser", `${keywordB} branch ${y.pointer.split("/").pop()} added beside the branch that holds all of OLD: OLD rejects documents that only it matches`));
+    return combine(...effects);
+  }
+  const keywordA = unionOnly(a.schema);
+  if (keywordA && !hasUnion(b.schema) && isRecord(b.schema)) {
+    const branches = (a.schema as JsonObject)[keywordA] as unknown[];
+    const locs = branches.map((_, i) => child(a, keywordA, i));
+    const covered = coveringBranch(ctx, "old", keywordA, locs, (x) => probe(ctx, x, b), "tighter");
+    if (!covered) return undefined;
+    const effects = [ctx.compare(covered, b)];
+    for (const x of locs) if (x !== covered) effects.push(emit(ctx, "branch-removed", x, b, "tighter", `${keywordA} branch ${x.pointer.split("/").pop()} removed; the branch that holds all of NEW is kept: NEW rejects documents that only it matched`));
+    return combine(...effects);
+  }
+  return undefined;
 }
 
 function asObject(loc: Loc): ObjLoc | undefined {
@@ -100,7 +144,7 @@ function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: s
   const targetA = refA ? resolveRef(ctx, a, refA, "old") : a;
   const targetB = refB ? resolveRef(ctx, b, refB, "new") : b;
   let rest: Effect = "none";
-  const sameTarget = ctx.pairOf(targetA.file) === ctx.pairOf(targetB.file) && targetA.pointer === targetB.pointer;
+  const sameTarget = ctx.pairOf(targetA.file) === ctx.pairOf(targetB.file) && defsAsOne(targetA.pointer) === defsAsOne(targetB.pointer);
   if (refA && refB) {
     rest = compareKeywords(ctx, siblings(a) as ObjLoc, siblings(b) as ObjLoc);
     if (sameTarget) return rest;
@@ -125,6 +169,9 @@ function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: s
   const message = `${describe(refA)} became ${describe(refB)}${effect === "none" ? "; both accept the same documents" : ""}`;
   return combine(rest, emit(ctx, "ref-changed", refA ? child(a, "$ref") : a, refB ? child(b, "$ref") : b, effect, message));
 }
+
+/** A pointer with draft-07 `definitions` and 2020-12 `$defs` spelled alike: a dialect move keeps the definitions' names. */
+const defsAsOne = (pointer: string) => pointer.replace(/\/definitions(?=\/)/g, "/$defs");
 
 /** A `$ref` target with the keywords written beside the `$ref` laid over it. */
 function merged(target: Loc, refLoc: Loc): unknown {
