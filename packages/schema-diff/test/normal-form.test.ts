@@ -101,6 +101,9 @@ const rows: Row[] = [
     newReader: false,
     oldReader: false,
   },
+  // Keywords of a type the schema refuses say nothing: items went with "array"; only the type changed.
+  { name: "a type dropped with its keywords: only the type change", old: obj({ a: { oneOf: [str, { type: "array", items: str }] } }), new: obj({ a: { oneOf: [str] } }), kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "keywords of a refused type: no change", old: { type: "string", items: str, minimum: 3 }, new: { type: "string" }, kinds: [], newReader: false, oldReader: false },
   { name: "const null ≡ type null", old: obj({ a: { const: null } }), new: obj({ a: { type: "null" } }), kinds: [], newReader: false, oldReader: false },
   {
     name: "draft-04 → draft-07: id, boolean exclusiveMinimum, definitions → $defs",

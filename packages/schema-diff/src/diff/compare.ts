@@ -7,7 +7,7 @@ import { compareAnnotations, isAnnotation } from "./rules/annotations.js";
 import { ARRAY_KEYWORDS, compareArrays } from "./rules/arrays.js";
 import { BOUND_KEYWORDS, compareBounds } from "./rules/bounds.js";
 import { COMBINATOR_KEYWORDS, compareCombinators, coveringBranch, probe } from "./rules/combinators.js";
-import { refAsConjunct } from "./normalize.js";
+import { NUMBER_FORMATS, refAsConjunct, TYPE_KEYWORDS } from "./normalize.js";
 import { compareDefs, DEFS_KEYWORDS } from "./rules/defs.js";
 import { compareObjects, OBJECT_KEYWORDS } from "./rules/objects.js";
 import { compareType, compareValues } from "./rules/values.js";
@@ -88,7 +88,8 @@ function asObject(loc: Loc): ObjLoc | undefined {
   return isRecord(loc.schema) ? (loc as ObjLoc) : undefined;
 }
 
-function compareKeywords(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+function compareKeywords(ctx: Ctx, objA: ObjLoc, objB: ObjLoc): Effect {
+  const [a, b] = typeGated(objA, objB);
   const effects: Effect[] = [
     compareType(ctx, a, b),
     compareValues(ctx, a, b),
@@ -109,6 +110,48 @@ function compareKeywords(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     );
   }
   return combine(...effects);
+}
+
+const typesOf = (schema: JsonObject): string[] | undefined =>
+  typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === "string") : undefined;
+
+/**
+ * Keywords of a type that one side's `type` refuses say nothing there: `{type: "string", items: X}`
+ * accepts what `{type: "string"}` does. So where one side refuses every type a group of keywords
+ * applies to, it takes the other side's keywords of that group, and only the `type` change is
+ * reported (items dropped along with "array" from the type are no separate change).
+ */
+function typeGated(a: ObjLoc, b: ObjLoc): [ObjLoc, ObjLoc] {
+  const typesA = typesOf(a.schema);
+  const typesB = typesOf(b.schema);
+  if (!typesA && !typesB) return [a, b];
+  const admits = (types: string[] | undefined, group: string) => !types || types.includes(group) || (group === "integer" && types.includes("number")) || (group === "number" && types.includes("integer"));
+  let schemaA = a.schema;
+  let schemaB = b.schema;
+  for (const [group, keys] of Object.entries(TYPE_KEYWORDS)) {
+    const take = (from: JsonObject, to: JsonObject) => {
+      const next = { ...to };
+      for (const key of keys) {
+        if (key === "format") continue;
+        if (key in from) next[key] = from[key];
+        else delete next[key];
+      }
+      return next;
+    };
+    if (!admits(typesB, group)) schemaB = take(schemaA, schemaB);
+    else if (!admits(typesA, group) && admits(typesB, group)) schemaA = take(schemaB, schemaA);
+  }
+  // `format` applies to strings unless it is a number format: it is taken across where it checks nothing on either side.
+  const idle = (format: unknown, types: string[] | undefined) => format === undefined || !admits(types, typeof format === "string" && NUMBER_FORMATS.has(format) ? "number" : "string");
+  const withFormat = (schema: JsonObject, format: unknown) => {
+    const { format: _own, ...rest } = schema;
+    return format === undefined ? rest : { ...rest, format };
+  };
+  if (schemaA.format !== schemaB.format) {
+    if (idle(schemaB.format, typesB) && idle(schemaA.format, typesB)) schemaB = withFormat(schemaB, schemaA.format);
+    else if (idle(schemaA.format, typesA) && idle(schemaB.format, typesA)) schemaA = withFormat(schemaA, schemaB.format);
+  }
+  return [schemaA === a.schema ? a : { ...a, schema: schemaA }, schemaB === b.schema ? b : { ...b, schema: schemaB }];
 }
 
 function compareIdentity(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {

@@ -113,7 +113,8 @@ function fromDraft2019(node: JsonObject, pointer: string): JsonObject {
   return keysFrom({ ...rest, $ref: ref }, [["$ref", `${pointer}/$recursiveRef`]]);
 }
 
-const TYPE_KEYWORDS: Record<string, string[]> = {
+/** The keywords that apply to values of one type only (`format` aside: see NUMBER_FORMATS). */
+export const TYPE_KEYWORDS: Record<string, string[]> = {
   string: ["minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"],
   number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
   integer: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
@@ -159,6 +160,8 @@ function typeUnionAsList(node: JsonObject, pointer: string): JsonObject {
       for (const key of validating(branch as JsonObject)) {
         if (key === "type") continue;
         if (!own.some((t) => TYPE_KEYWORDS[t]!.includes(key)) || key in merged || key in node) return false;
+        // A number format checks numbers: beside a string type it checks nothing, so it cannot move.
+        if (key === "format" && NUMBER_FORMATS.has(String((branch as JsonObject).format))) return false;
         merged[key] = (branch as JsonObject)[key];
         origins.push([key, `${originOf(branch) ?? `${pointer}/${keyword}/${i}`}/${escape(key)}`]);
       }
@@ -170,6 +173,9 @@ function typeUnionAsList(node: JsonObject, pointer: string): JsonObject {
   }
   return node;
 }
+
+/** Formats that check numbers (ajv's and `@flowspec/runtime/ajv`'s); every other format checks strings. */
+export const NUMBER_FORMATS = new Set(["int32", "int64", "uint16", "uint32", "uint64", "float", "double"]);
 
 /** `const: null` is `type: "null"`. */
 function constNullAsType(node: JsonObject, pointer: string): JsonObject {

@@ -27,6 +27,12 @@ export interface SchemaChange {
   breaking: Breaking;
   /** One sentence for a person: what changed and whom it breaks. */
   message: string;
+  /**
+   * Set in the default mode on a property added to (or removed from) an object that allows
+   * undeclared properties, where the property's schema restricts its value: breaking only under
+   * `strict`, since documents may already carry the name with a value the schema refuses.
+   */
+  onlyUnderStrict?: true;
   /** With the `witness` option: for each direction the change breaks, a document that shows it, or why none was found. */
   witness?: { forNewReader?: Witness; forOldReader?: Witness };
 }

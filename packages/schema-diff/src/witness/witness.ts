@@ -67,11 +67,8 @@ function search(change: SchemaChange, accepting: SideState, rejecting: SideState
         if (tried >= tries) break;
         tried++;
         const accErrors = accepting.validator.errors(target.root.file, target.root.pointer, document);
-        const dbg = process.env.WDOC && rejPlace.pointer.includes(process.env.WDOC);
-        if (dbg) console.error("DOC", tried, JSON.stringify(document).slice(0, 400), "ACC", JSON.stringify(accErrors.slice(0, 2)).slice(0, 300));
         if (accErrors.length > 0) continue;
         const errors = rejecting.validator.errors(rejRoot.file, rejRoot.pointer, document);
-        if (dbg) console.error("   REJ", JSON.stringify(errors.slice(0, 3)).slice(0, 500));
         const blamed = errors.find((error) => scopes.some((scope) => related(error, scope)));
         if (blamed) {
           return {
@@ -143,6 +140,9 @@ function schemaPrefix(file: LoadedFile, pointer: string): string {
 /** The rejecting side's places a rejection must come from: the change's subschema, and what its `$ref`s lead to. */
 function scopesOf(side: SchemaSide, file: LoadedFile, pointer: string): { file: string; pointer: string }[] {
   const scopes = [{ file: file.path, pointer }];
+  // draft-04 writes an exclusive bound in two keywords, and ajv blames either of them.
+  const bound = file.dialect === "draft-04" ? /\/(exclusiveM|m)(inimum|aximum)$/.exec(pointer) : null;
+  if (bound) scopes.push({ file: file.path, pointer: `${pointer.slice(0, bound.index)}/${bound[1] === "m" ? "exclusiveM" : "m"}${bound[2]}` });
   let current: { file: LoadedFile; pointer: string } = { file, pointer: schemaPrefix(file, pointer) };
   for (let step = 0; step < 4; step++) {
     const node = current.file.nodeAt(current.pointer);

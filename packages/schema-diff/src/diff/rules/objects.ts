@@ -71,9 +71,17 @@ export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
       const rest = undeclared(b, name);
       const state = slotState(rest.schema);
       if (state === "open") {
-        // Strict: NEW accepts any value under the name, where OLD accepted only its schema's.
-        const effect = ctx.strict && !declaredAround(b, name) ? probe(ctx, locA, rest) : "none";
-        effects.push(emit(ctx, "property-removed", locA, b, effect, effect === "none" ? `property ${quote(name)} removed; NEW accepts it as an undeclared property` : `property ${quote(name)} removed; NEW accepts any value under it, and OLD rejects documents whose value there its schema refused (strict)`));
+        // NEW accepts any value under the name, where OLD accepted only its schema's: breaking under strict.
+        const underStrict = declaredAround(b, name) ? "none" : probe(ctx, locA, rest);
+        const effect = ctx.strict ? underStrict : "none";
+        const message =
+          effect !== "none"
+            ? `property ${quote(name)} removed; NEW accepts any value under it, and OLD rejects documents whose value there its schema refused (strict)`
+            : underStrict !== "none"
+              ? `property ${quote(name)} removed; NEW accepts it as an undeclared property of any value (breaking only under --strict: NEW writers may now put any value there)`
+              : `property ${quote(name)} removed; NEW accepts it as an undeclared property`;
+        effects.push(emit(ctx, "property-removed", locA, b, effect, message));
+        if (underStrict !== "none" && !ctx.strict) markOnlyUnderStrict(ctx);
       } else if (state === "closed") {
         effects.push(emit(ctx, "property-removed", locA, b, "tighter", `property ${quote(name)} removed and undeclared properties are not allowed: NEW rejects documents that carry it`));
       } else {
@@ -86,14 +94,16 @@ export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
       if (state === "open") {
         // OLD accepted any value under the name. By default that breaks no one (writers write only
         // the properties their schema declares); strict counts the documents that used the name.
-        const effect = ctx.strict && !declaredAround(a, name) ? probe(ctx, rest, locB) : "none";
+        const underStrict = declaredAround(a, name) ? "none" : probe(ctx, rest, locB);
+        const effect = ctx.strict ? underStrict : "none";
         const message =
           effect !== "none"
             ? `property ${quote(name)} added where OLD accepts any value under it: NEW rejects documents that already use it with a value it refuses (strict)`
-            : ctx.strict || slotState(locB.schema) === "open"
-              ? `property ${quote(name)} added; OLD accepts it as an undeclared property`
-              : `property ${quote(name)} added; OLD accepts it as an undeclared property of any value (breaking only under --strict: documents may already use it with another value)`;
+            : underStrict !== "none"
+              ? `property ${quote(name)} added; OLD accepts it as an undeclared property of any value (breaking only under --strict: documents may already use it with another value)`
+              : `property ${quote(name)} added; OLD accepts it as an undeclared property`;
         effects.push(emit(ctx, "property-added", a, locB, effect, message));
+        if (underStrict !== "none" && !ctx.strict) markOnlyUnderStrict(ctx);
       } else if (state === "closed") {
         effects.push(emit(ctx, "property-added", a, locB, "looser", `property ${quote(name)} added where OLD allows no undeclared properties: OLD rejects documents that carry it`));
       } else {
@@ -136,6 +146,12 @@ function declaredAround(loc: ObjLoc, name: string): boolean {
     const around = loc.file.nodeAt(pointer);
     if (isRecord(around) && isRecord(around.properties) && name in around.properties) return true;
   }
+}
+
+/** The change just recorded breaks someone only under strict mode (`SchemaChange.onlyUnderStrict`). */
+function markOnlyUnderStrict(ctx: Ctx): void {
+  const change = ctx.changes.at(-1);
+  if (change) change.onlyUnderStrict = true;
 }
 
 /** Whether a schema has `patternProperties`: without them, what a pattern matched falls to `additionalProperties`. */
