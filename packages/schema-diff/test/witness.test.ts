@@ -50,6 +50,24 @@ describe("diffSchemas: witnesses", () => {
     }
   });
 
+  it("builds the document from the root of a schema that refers back to itself", () => {
+    // A `$ref: "#"` is another way into the root: the witness is still a whole document.
+    const tree = (maximum: number) => obj({ n: { type: "integer", maximum }, children: { type: "array", items: { $ref: "#" } } });
+    const { changes } = diffSchemas(tree(10), tree(5), { witness: true });
+    expect(changes[0]!.witness?.forNewReader).toMatchObject({ proven: true, document: { n: expect.toSatisfy((n: number) => n > 5 && n <= 10) }, at: "/n" });
+    expect(changes[0]!.witness?.forNewReader).not.toHaveProperty("schema");
+  });
+
+  it("uses the declared name where a property took over from additionalProperties", () => {
+    // package.json engines.runtime (SchemaStore 5d5ed6c): OLD checked "runtime" as any engine, a string.
+    const old = obj({ engines: obj({ node: str }, { additionalProperties: str }) });
+    const next = obj({ engines: obj({ node: str, runtime: { oneOf: [obj({ name: str }, { required: ["name"] }), { type: "array" }] } }, { additionalProperties: str }) });
+    const { changes } = diffSchemas(old, next, { witness: true });
+    const documents = changes.flatMap((c) => [c.witness?.forNewReader, c.witness?.forOldReader]).filter((w) => w !== undefined).map((w) => (w.proven ? w.document : w.reason));
+    expect(documents.length).toBeGreaterThan(0);
+    for (const document of documents) expect(document).toMatchObject({ engines: { runtime: expect.anything() } });
+  });
+
   it("says where the rejecting side's error is", () => {
     const { changes } = diffSchemas(obj({ a: str }), obj({ a: { type: "string", maxLength: 3 } }), { witness: true });
     expect(changes[0]!.witness?.forNewReader).toMatchObject({ proven: true, at: "/a", error: expect.stringMatching(/^\/a must NOT have more than 3 characters \(#\/properties\/a\/maxLength\)$/) });

@@ -36,6 +36,8 @@ export function reachable(side: SchemaSide, root: Loc): Map<string, Arrival> {
     const key = keyOf(to);
     const known = arrivals.get(key);
     if (known) {
+      // The root is where every way starts: a `$ref: "#"` back to it is no way in.
+      if (known.from.length === 0) return;
       const same = (f: { key: string; step: Step }) => f.key === keyOf(from) && JSON.stringify(f.step) === JSON.stringify(step);
       if (known.from.length < MAX_WAYS_IN && !known.from.some(same)) known.from.push({ key: keyOf(from), step });
       return;

@@ -48,7 +48,8 @@ export function sideValidator(side: SchemaSide): SideValidator {
             : new Ajv(options);
     for (const [name, format] of Object.entries(formats)) instance.addFormat(name, format as never);
     for (const file of side.files) {
-      const copy: AnySchemaObject = { ...file.source, [root.dialect === "draft-04" ? "id" : "$id"]: file.uri };
+      // A deep copy: an error is placed by the identity of its schema object, which an in-memory schema may share between places.
+      const copy: AnySchemaObject = { ...(JSON.parse(JSON.stringify(file.source)) as AnySchemaObject), [root.dialect === "draft-04" ? "id" : "$id"]: file.uri };
       indexObjects(copy, file.path, "", index);
       instance.addSchema(copy);
     }

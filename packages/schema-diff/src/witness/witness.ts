@@ -56,9 +56,13 @@ function search(change: SchemaChange, accepting: SideState, rejecting: SideState
   const rejFile = fileOf(rejecting.side, rejPlace.file);
   if (!accFile || !rejFile) return { proven: false, tried: 0, reason: `no file ${accFile ? rejPlace.file : accPlace.file}` };
 
-  const target = holeOf(accepting, accFile, accPlace.pointer);
+  // No way from the root: both sides validate at the deepest schema that holds the change on both.
+  const common = accFile.path === rejFile.path ? commonSchema(accFile, rejFile, accPlace.pointer, rejPlace.pointer) : undefined;
+  const target = holeOf(accepting, accFile, accPlace.pointer, common);
+  if (!target) return { proven: false, tried: 0, reason: "no path from the root reaches the change, and the two sides hold it in different files" };
+  namedUndeclared(target, rejPlace.pointer);
   const scopes = scopesOf(rejecting.side, rejFile, rejPlace.pointer);
-  const rejRoot = target.subschema ? { file: rejFile, pointer: schemaPrefix(rejFile, rejPlace.pointer) } : { file: rootOf(rejecting.side, rejFile), pointer: "" };
+  const rejRoot = target.subschema ? { file: rejFile, pointer: target.root.pointer } : { file: rootOf(rejecting.side, rejFile), pointer: "" };
   let tried = 0;
   try {
     for (const candidates of documents(accepting, rejecting, target, rejPlace, rejFile)) {
@@ -101,26 +105,70 @@ interface Hole {
 
 const MAX_WAYS = 6;
 
-/** Where in a document the change is: the deepest schema location on the way from the root that holds it. */
-function holeOf(state: SideState, file: LoadedFile, pointer: string): Hole {
-  const root = rootOf(state.side, file);
-  const key = `${root.uri}#`;
+/**
+ * Where in a document the change is: the deepest schema location on the way from the root that
+ * holds it. When no way from the root reaches it, the ways from `fallback` (a subschema both sides
+ * have), which documents are then validated against.
+ */
+function holeOf(state: SideState, file: LoadedFile, pointer: string, fallback: string | undefined): Hole | undefined {
+  const fromRoot = waysFrom(state, rootOf(state.side, file), "", file, pointer);
+  if (fromRoot) return { root: { file: rootOf(state.side, file), pointer: "" }, subschema: false, loc: fromRoot[0]!.locs.at(-1)!, ways: fromRoot };
+  if (fallback === undefined) return undefined;
+  const fromFallback = waysFrom(state, file, fallback, file, pointer);
+  if (fromFallback) return { root: { file, pointer: fallback }, subschema: true, loc: fromFallback[0]!.locs.at(-1)!, ways: fromFallback };
+  const loc: Loc = { file, pointer: fallback, schema: file.nodeAt(fallback) ?? getAt(file.source, fallback) };
+  return { root: { file, pointer: fallback }, subschema: true, loc, ways: [{ locs: [loc], steps: [] }] };
+}
+
+/** The ways from `start#startPointer` to the deepest schema that holds `file#pointer`, or undefined. */
+function waysFrom(state: SideState, start: LoadedFile, startPointer: string, file: LoadedFile, pointer: string): { locs: Loc[]; steps: Step[] }[] | undefined {
+  const key = `${start.uri}#${startPointer}`;
   let arrivals = state.arrivals.get(key);
   if (!arrivals) {
-    arrivals = reachable(state.side, { file: root, pointer: "", schema: root.json });
+    arrivals = reachable(state.side, { file: start, pointer: startPointer, schema: startPointer === "" ? start.json : start.nodeAt(startPointer) });
     state.arrivals.set(key, arrivals);
   }
-  const prefix = schemaPrefix(file, pointer);
-  const tokens = prefix.split("/");
+  const tokens = schemaPrefix(file, pointer).split("/");
   for (let n = tokens.length; n >= 1; n--) {
-    const candidate = tokens.slice(0, n).join("/");
     // A definition is reached through its $refs, never by walking into `definitions`.
     if (tokens.slice(n).some((t) => t === "definitions" || t === "$defs")) break;
-    const ways = waysTo(arrivals, `${file.uri}#${candidate}`, MAX_WAYS);
-    if (ways.length > 0) return { root: { file: root, pointer: "" }, subschema: false, loc: ways[0]!.locs.at(-1)!, ways };
+    const ways = waysTo(arrivals, `${file.uri}#${tokens.slice(0, n).join("/")}`, MAX_WAYS);
+    if (ways.length > 0) return ways;
   }
-  const loc: Loc = { file, pointer: prefix, schema: file.nodeAt(prefix) ?? getAt(file.source, prefix) };
-  return { root: { file, pointer: prefix }, subschema: true, loc, ways: [{ locs: [loc], steps: [] }] };
+  return undefined;
+}
+
+/**
+ * A change between what applies to undeclared properties and a declared one (`property-added`
+ * where OLD checked the name against `additionalProperties`): the document must use that name, not
+ * just any undeclared one.
+ */
+function namedUndeclared(hole: Hole, rejPointer: string): void {
+  const m = /^(.*)\/(?:additionalProperties|unevaluatedProperties)$/.exec(hole.loc.pointer);
+  const prefix = m ? `${m[1]}/properties/` : undefined;
+  if (!prefix || !rejPointer.startsWith(prefix)) return;
+  const name = rejPointer.slice(prefix.length).split("/")[0]!.replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const way of hole.ways) {
+    for (let i = way.steps.length - 1; i >= 0; i--) {
+      const step = way.steps[i]!;
+      if (step.kind !== "key") continue;
+      if (step.key === UNDECLARED) way.steps[i] = { kind: "key", key: name };
+      break;
+    }
+  }
+}
+
+/** The deepest subschema that holds both places, present in both files (paired files have the same path). */
+function commonSchema(accFile: LoadedFile, rejFile: LoadedFile, accPointer: string, rejPointer: string): string {
+  const a = schemaPrefix(accFile, accPointer).split("/");
+  const b = schemaPrefix(rejFile, rejPointer).split("/");
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  for (; n > 1; n--) {
+    const pointer = a.slice(0, n).join("/");
+    if (accFile.nodeAt(pointer) !== undefined && rejFile.nodeAt(pointer) !== undefined) return pointer;
+  }
+  return "";
 }
 
 const BOOLEAN_SLOTS = new Set(["additionalProperties", "unevaluatedProperties", "items", "additionalItems", "unevaluatedItems", "contains", "propertyNames", "not", "if", "then", "else"]);
