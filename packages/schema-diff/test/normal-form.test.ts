@@ -101,6 +101,23 @@ const rows: Row[] = [
     newReader: false,
     oldReader: false,
   },
+  // babelrc.json, SchemaStore 3e160f8 (draft-04 → draft-07): `sourceMaps` and `compact` rewritten as unions.
+  {
+    name: "type list with an enum ≡ anyOf of a listed type and a type of few values",
+    old: { type: ["string", "boolean"], enum: ["both", "inline", true, false] },
+    new: { anyOf: [{ type: "string", enum: ["both", "inline"] }, { type: "boolean" }] },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    name: "a union branch whose const is none of its type accepts nothing: tighter only",
+    old: { type: ["string", "boolean"], enum: ["auto", true, false] },
+    new: { anyOf: [{ type: "string", const: ["auto"] }, { type: "boolean" }] },
+    kinds: ["enum-value-removed", "type-narrowed"],
+    newReader: true,
+    oldReader: false,
+  },
   // Keywords of a type the schema refuses say nothing: items went with "array"; only the type changed.
   { name: "a type dropped with its keywords: only the type change", old: obj({ a: { oneOf: [str, { type: "array", items: str }] } }), new: obj({ a: { oneOf: [str] } }), kinds: ["type-narrowed"], newReader: true, oldReader: false },
   { name: "keywords of a refused type: no change", old: { type: "string", items: str, minimum: 3 }, new: { type: "string" }, kinds: [], newReader: false, oldReader: false },

@@ -62,9 +62,8 @@ const pinned: Pinned[] = [
   { pair: 17, why: "github-workflow: 49 events moved from $ref with siblings to allOf", flags: 0, proven: 0 },
   // Flagged 37 changes before (if/then/else rewritten, branches restating properties), none with a witness.
   { pair: 56, why: "dependabot-2.0: draft-07 migration", flags: 0, proven: 0 },
-  // Refused before (draft-04). Unproven: `compact` and `sourceMaps` became an anyOf (one branch a
-  // `const: ["auto"]` no string matches), judged one keyword at a time.
-  { pair: 82, why: "babelrc: draft-04 to draft-07", flags: 10, proven: 5 },
+  // Refused before (draft-04). `compact` lost "auto" (its branch became `const: ["auto"]`, which no string is).
+  { pair: 82, why: "babelrc: draft-04 to draft-07", flags: 6, proven: 6 },
   { pair: 30, why: "pnpm-workspace: savePrefix values", flags: 1, proven: 1 },
   // Unproven: properties of a closed step object removed together with the oneOf branches that required them.
   { pair: 66, why: "github-action: parallel steps removed", flags: 9, proven: 3 },

@@ -7,7 +7,7 @@ import { compareAnnotations, isAnnotation } from "./rules/annotations.js";
 import { ARRAY_KEYWORDS, compareArrays } from "./rules/arrays.js";
 import { BOUND_KEYWORDS, compareBounds } from "./rules/bounds.js";
 import { COMBINATOR_KEYWORDS, compareCombinators, coveringBranch, probe } from "./rules/combinators.js";
-import { NUMBER_FORMATS, refAsConjunct, TYPE_KEYWORDS } from "./normalize.js";
+import { copyOf, NUMBER_FORMATS, refAsConjunct, TYPE_KEYWORDS } from "./normalize.js";
 import { compareDefs, DEFS_KEYWORDS } from "./rules/defs.js";
 import { compareObjects, OBJECT_KEYWORDS } from "./rules/objects.js";
 import { compareType, compareValues } from "./rules/values.js";
@@ -151,7 +151,7 @@ function typeGated(a: ObjLoc, b: ObjLoc): [ObjLoc, ObjLoc] {
     if (idle(schemaB.format, typesB) && idle(schemaA.format, typesB)) schemaB = withFormat(schemaB, schemaA.format);
     else if (idle(schemaA.format, typesA) && idle(schemaB.format, typesA)) schemaA = withFormat(schemaA, schemaB.format);
   }
-  return [schemaA === a.schema ? a : { ...a, schema: schemaA }, schemaB === b.schema ? b : { ...b, schema: schemaB }];
+  return [schemaA === a.schema ? a : { ...a, schema: copyOf(a.schema, schemaA) }, schemaB === b.schema ? b : { ...b, schema: copyOf(b.schema, schemaB) }];
 }
 
 function compareIdentity(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {

@@ -39,6 +39,13 @@ function keysFrom(node: JsonObject, origins: Iterable<[string, string]>): JsonOb
   return node;
 }
 
+/** A copy of a normal-form node that keeps where its moved keywords are written. */
+export function copyOf(node: JsonObject, copy: JsonObject): JsonObject {
+  const origins = KEY_ORIGINS.get(node);
+  if (origins) KEY_ORIGINS.set(copy, origins);
+  return copy;
+}
+
 /** Where a name of a gathered `required` list was required, when it was gathered from elsewhere. */
 export function requiredOrigin(list: unknown, name: string): string | undefined {
   return typeof list === "object" && list !== null ? REQUIRED_ORIGINS.get(list)?.get(name) : undefined;
@@ -149,6 +156,8 @@ function typeUnionAsList(node: JsonObject, pointer: string): JsonObject {
     const types: string[] = [];
     const merged: JsonObject = {};
     const origins: [string, string][] = [["type", `${pointer}/${keyword}`]];
+    /** Per branch: its types, and the values its `enum`/`const` allows (undefined: no list). */
+    const listed: { own: string[]; values?: unknown[] }[] = [];
     const fits = branches.every((branch, i) => {
       const own = isRecord(branch) ? (typeof branch.type === "string" ? [branch.type] : Array.isArray(branch.type) ? branch.type : []) : [];
       if (own.length === 0 || !own.every((t): t is string => typeof t === "string" && t in TYPE_KEYWORDS)) return false;
@@ -157,8 +166,11 @@ function typeUnionAsList(node: JsonObject, pointer: string): JsonObject {
         if (types.includes(type) || (numeric && types.some((t) => t === "integer" || t === "number"))) return false;
         types.push(type);
       }
+      const values = "const" in (branch as JsonObject) ? [(branch as JsonObject).const] : Array.isArray((branch as JsonObject).enum) ? ((branch as JsonObject).enum as unknown[]) : undefined;
+      if ("const" in (branch as JsonObject) && (branch as JsonObject).enum !== undefined) return false;
+      listed.push({ own, values: values?.filter((value) => own.some((t) => ofType(value, t))) });
       for (const key of validating(branch as JsonObject)) {
-        if (key === "type") continue;
+        if (key === "type" || key === "enum" || key === "const") continue;
         if (!own.some((t) => TYPE_KEYWORDS[t]!.includes(key)) || key in merged || key in node) return false;
         // A number format checks numbers: beside a string type it checks nothing, so it cannot move.
         if (key === "format" && NUMBER_FORMATS.has(String((branch as JsonObject).format))) return false;
@@ -169,9 +181,27 @@ function typeUnionAsList(node: JsonObject, pointer: string): JsonObject {
     });
     if (!fits) continue;
     const { [keyword]: _union, ...rest } = node;
-    return keysFrom({ ...rest, type: types, ...merged }, origins);
+    if (listed.every((branch) => branch.values === undefined)) return keysFrom({ ...rest, type: types, ...merged }, origins);
+    // Value lists: one `enum` holds them when every other branch is of types with few values
+    // (`[{type: "string", enum: ["a"]}, {type: "boolean"}]` is `enum: ["a", true, false]`).
+    // A branch whose values are none of its types accepts nothing, and its types go.
+    if (node.enum !== undefined || "const" in node || listed.some((branch) => branch.values === undefined && !branch.own.every((t) => t in FINITE))) continue;
+    const values = listed.flatMap((branch) => branch.values ?? branch.own.flatMap((t) => FINITE[t]!));
+    const kept = types.filter((t) => values.some((value) => ofType(value, t)));
+    return keysFrom({ ...rest, type: kept, ...merged, enum: values }, [...origins, ["enum", `${pointer}/${keyword}`]]);
   }
   return node;
+}
+
+/** Types with so few values that an `enum` can list them all. */
+const FINITE: Record<string, unknown[]> = { boolean: [true, false], null: [null] };
+
+/** Whether a JSON value is of a JSON Schema type (an integer is a number too). */
+function ofType(value: unknown, type: string): boolean {
+  if (value === null) return type === "null";
+  if (Array.isArray(value)) return type === "array";
+  if (typeof value === "number") return type === "number" || (type === "integer" && Number.isInteger(value));
+  return typeof value === type;
 }
 
 /** Formats that check numbers (ajv's and `@flowspec/runtime/ajv`'s); every other format checks strings. */
