@@ -11,7 +11,8 @@
 //
 //   node scripts/schemastore-diff.mjs                       # the fixture pairs (codegen/test/fixtures/schemastore)
 //   node scripts/schemastore-diff.mjs --repo PATH [--schemas a.json,b.json] [--versions N]   # a checkout's git history
-//   add --strict to run `flowspec diff --strict`; --no-witness to leave out `--witness` (as before it existed)
+//   add --strict to run `flowspec diff --strict`; --no-witness to leave out `--witness` (as before it existed);
+//   --cli PATH to run another build of the `flowspec` bin
 //
 // Needs the built CLI: `npm run build` (the `flowspec` bin of packages/cli).
 import { spawnSync } from "node:child_process";
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     shard: { type: "string" },
     "report-from": { type: "string", multiple: true },
     strict: { type: "boolean", default: false },
+    cli: { type: "string" },
     "no-witness": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -53,7 +55,8 @@ if (values.help) {
 }
 const out = resolve(values.out ?? join(tmpdir(), "flowspec-schemastore-diff"));
 const perDocument = Number(values["mutants-per-document"]);
-const cli = join(repoRoot, "packages/cli/dist/bin.js");
+// --cli: another build of the `flowspec` bin (a copy keeps a long run apart from rebuilds of the checkout).
+const cli = values.cli ? resolve(values.cli) : join(repoRoot, "packages/cli/dist/bin.js");
 if (!existsSync(cli)) {
   console.error("Build first: npm run build");
   process.exit(2);
