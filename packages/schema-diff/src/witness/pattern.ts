@@ -6,6 +6,9 @@
 
 const FALLBACKS = ["x", "a", "A", "0", "1", "a-b", "a.b", "a_b", "a/b", "@a/b", "x@1.0.0", "1.0.0", "https://example.com/", "#fff", "1px", "a:b", "$a", "-", "", " "];
 
+/** The longest sample read off a pattern. */
+const MAX_SAMPLE = 4096;
+
 export function matching(pattern: string): string | undefined {
   const regex = compile(pattern);
   if (!regex) return undefined;
@@ -56,7 +59,9 @@ function sampleOf(pattern: string, reps: "min" | "one"): string | undefined {
       const atom = atomOf();
       const [min, max] = quantifier();
       const count = reps === "min" ? min : Math.max(min, Math.min(1, max));
-      out += atom.repeat(count);
+      // Bounded: `(a{1000}){1000}` is not written out; such a pattern falls back to the fixed samples.
+      out += atom.repeat(Math.min(count, Math.floor(MAX_SAMPLE / Math.max(atom.length, 1))));
+      if (out.length >= MAX_SAMPLE) return out;
     }
     return out;
   };
