@@ -239,7 +239,7 @@ function* documents(accepting: SideState, rejecting: SideState, hole: Hole, rejP
     const key = canonical(value);
     if (seen.has(key)) continue;
     seen.add(key);
-    for (const way of hole.ways) yield (["plain", "completed", "full"] as const).map((frame) => embed(accepting, way, value, frame));
+    for (const way of hole.ways) yield (["plain", "completed", "full", "keyed"] as const).map((frame) => embed(accepting, way, value, frame));
   }
 }
 
@@ -301,7 +301,7 @@ function resolved(side: SchemaSide, loc: Loc): JsonObject {
   return isRecord(current.schema) ? current.schema : {};
 }
 
-type Frame = "plain" | "completed" | "full";
+type Frame = "plain" | "completed" | "full" | "keyed";
 
 /**
  * The document with `value` at the hole, built along a way from the root. At each place of the
@@ -309,6 +309,8 @@ type Frame = "plain" | "completed" | "full";
  * property), and those are merged under the part that leads on: the schemas of the way, and the
  * ones beside it (the same property in a conjunct or a condition applies too). At the hole itself
  * the value is left as it is ("plain"), or laid over what the other schemas there ask for.
+ * "keyed": each object on the way is the smallest value its schema gives that already has the key
+ * leading on (a `oneOf` branch that requires it, rather than the first branch beside it).
  */
 function embed(state: SideState, way: { locs: Loc[]; steps: Step[] }, value: Json, frame: Frame): Json {
   const gen = state.generator;
@@ -331,8 +333,9 @@ function embed(state: SideState, way: { locs: Loc[]; steps: Step[] }, value: Jso
   let inner: Json = frame === "plain" ? value : mergeValues(baseOf(last, last.locs.at(-1)), value)!;
   for (let i = places.length - 2; i >= 0; i--) {
     const place = places[i]!;
-    const base = baseOf(place);
     const step = place.step!;
+    const keyed = frame === "keyed" && step.kind === "key" ? smallestWith(gen.variants(place.locs.at(-1)!, 16), step.key) : undefined;
+    const base = keyed ?? baseOf(place);
     if (step.kind === "key") {
       inner = { ...(isRecord(base) ? base : {}), [step.key]: inner } as Json;
     } else if (step.kind === "index") {
@@ -344,6 +347,12 @@ function embed(state: SideState, way: { locs: Loc[]; steps: Step[] }, value: Jso
     }
   }
   return inner;
+}
+
+/** The object with the fewest properties among those that have `key`. */
+function smallestWith(values: Json[], key: string): Json | undefined {
+  const objects = values.filter((v): v is { [key: string]: Json } => isRecord(v) && key in v);
+  return objects.sort((a, b) => Object.keys(a).length - Object.keys(b).length)[0];
 }
 
 /** `value` laid over `base` (objects merge, the value's keys winning); `value` alone otherwise. */
