@@ -13,7 +13,7 @@ const str = { type: "string" };
 const accepts = (schema: object, document: unknown) => new Ajv({ strict: false }).validate(schema, document);
 
 /** Every breaking flag of the pair, with the document the witness search found for it. */
-function witnessed(old: object, next: object, options: { strict?: boolean } = {}): { change: SchemaChange; direction: "forNewReader" | "forOldReader"; document: unknown }[] {
+function witnessed(old: Record<string, unknown>, next: Record<string, unknown>, options: { strict?: boolean } = {}): { change: SchemaChange; direction: "forNewReader" | "forOldReader"; document: unknown }[] {
   const { changes } = diffSchemas(old, next, { ...options, witness: true });
   return changes.flatMap((change) =>
     (["forNewReader", "forOldReader"] as const)
