@@ -1,15 +1,18 @@
 #!/usr/bin/env node
-// Measures the precision of the built `flowspec diff` (--format json) on SchemaStore history pairs:
-// for every reader-break and writer-break flag it searches a witness, a document that OLD accepts
-// and NEW rejects (reader) or the reverse (writer), checked with ajv set up as SchemaStore sets it
-// up. Candidates are the schema's test documents, instances generated from both schemas, and
-// systematic mutations of all of them, aimed at what differs between the two schema texts. A
+// Measures the precision of the built `flowspec diff` (--format json --witness) on SchemaStore
+// history pairs: for every reader-break and writer-break flag it searches a witness, a document that
+// OLD accepts and NEW rejects (reader) or the reverse (writer), checked with ajv set up as SchemaStore
+// sets it up. Candidates are the documents `--witness` found (checked again here, so the measure does
+// not rest on flowspec's own validation), the schema's test documents, instances generated from both
+// schemas, and systematic mutations of all of them, aimed at what differs between the two schema texts. A
 // witness counts for a flag when ajv's rejection lies at the flagged place (same file, one JSON
 // Pointer inside the other, and the same property when both name one). It prints flags, flags with
 // a witness, precision, and the misses: witnesses that no flag of their direction explains.
 //
 //   node scripts/schemastore-diff.mjs                       # the fixture pairs (codegen/test/fixtures/schemastore)
 //   node scripts/schemastore-diff.mjs --repo PATH [--schemas a.json,b.json] [--versions N]   # a checkout's git history
+//   add --strict to run `flowspec diff --strict`; --no-witness to leave out `--witness` (as before it existed);
+//   --cli PATH to run another build of the `flowspec` bin
 //
 // Needs the built CLI: `npm run build` (the `flowspec` bin of packages/cli).
 import { spawnSync } from "node:child_process";
@@ -37,6 +40,9 @@ const { values } = parseArgs({
     "mutants-per-document": { type: "string", default: "1500" },
     shard: { type: "string" },
     "report-from": { type: "string", multiple: true },
+    strict: { type: "boolean", default: false },
+    cli: { type: "string" },
+    "no-witness": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -49,7 +55,8 @@ if (values.help) {
 }
 const out = resolve(values.out ?? join(tmpdir(), "flowspec-schemastore-diff"));
 const perDocument = Number(values["mutants-per-document"]);
-const cli = join(repoRoot, "packages/cli/dist/bin.js");
+// --cli: another build of the `flowspec` bin (a copy keeps a long run apart from rebuilds of the checkout).
+const cli = values.cli ? resolve(values.cli) : join(repoRoot, "packages/cli/dist/bin.js");
 if (!existsSync(cli)) {
   console.error("Build first: npm run build");
   process.exit(2);
@@ -177,7 +184,8 @@ for (const [index, pair] of pairs.entries()) {
   materialize(join(dir, "new"), pair.new);
   const row = { schema: pair.schema, old: pair.old.label, new: pair.new.label, subject: pair.new.subject, flags: [], misses: [], candidates: 0 };
   rows.push(row);
-  const run = spawnSync(process.execPath, [cli, "diff", join(dir, "old", pair.schema), join(dir, "new", pair.schema), "--format", "json", "--fail-on", "none"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const diffArgs = [...(values.strict ? ["--strict"] : []), ...(values["no-witness"] ? [] : ["--witness"])];
+  const run = spawnSync(process.execPath, [cli, "diff", join(dir, "old", pair.schema), join(dir, "new", pair.schema), "--format", "json", "--fail-on", "none", ...diffArgs], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (run.status !== 0) {
     row.refused = (run.stderr.trim().split("\n")[0] ?? `exit ${run.status}`).slice(0, 300);
     process.stderr.write(`${index + 1}/${pairs.length} ${pair.old.label} -> ${pair.new.label}: diff refused\n`);
@@ -194,7 +202,8 @@ for (const [index, pair] of pairs.entries()) {
   for (const change of changes) {
     for (const direction of ["reader", "writer"]) {
       if (!(direction === "reader" ? change.breaking.forNewReader : change.breaking.forOldReader)) continue;
-      row.flags.push({ direction, kind: change.kind, fileOld: change.fileOld, pointerOld: change.pointerOld, fileNew: change.fileNew, pointerNew: change.pointerNew, message: change.message, witness: undefined });
+      const found = change.witness?.[direction === "reader" ? "forNewReader" : "forOldReader"];
+      row.flags.push({ direction, kind: change.kind, fileOld: change.fileOld, pointerOld: change.pointerOld, fileNew: change.fileNew, pointerNew: change.pointerNew, message: change.message, witness: undefined, cli: found ? (found.proven ? (found.schema ? "subschema" : "document") : "unproven") : undefined, cliDocument: found?.proven && !found.schema ? found.document : undefined });
     }
   }
   if (!oldRef) {
@@ -237,6 +246,12 @@ for (const [index, pair] of pairs.entries()) {
       }
     }
   };
+  // The documents `flowspec diff --witness` found first: a flag they show is proven by SchemaStore's ajv too.
+  for (const flag of row.flags) if (flag.cliDocument !== undefined) consider(flag.cliDocument);
+  for (const flag of row.flags) {
+    flag.cliConfirmed = flag.witness !== undefined;
+    delete flag.cliDocument;
+  }
   for (const document of pair.documents.filter((d) => !d.positive)) consider(document.value);
   for (const base of bases) {
     consider(base);
@@ -262,6 +277,15 @@ const summarize = (label, rs) => {
 for (const schema of [...new Set(rows.map((r) => r.schema))]) lines.push(summarize(schema, rows.filter((r) => r.schema === schema)));
 lines.push(summarize("**all**", rows), "");
 lines.push(`Candidates: ${rows.reduce((n, r) => n + r.candidates, 0)} documents (test documents, generated instances, and up to ${perDocument} mutants of each).`, "");
+const allFlags = rows.flatMap((r) => r.flags);
+if (allFlags.some((f) => f.cli !== undefined)) {
+  const count = (what) => allFlags.filter((f) => f.cli === what).length;
+  lines.push(
+    `\`flowspec diff --witness${values.strict ? " --strict" : ""}\`: ${count("document")} flags shown by a document (SchemaStore's ajv, run here, confirms ${allFlags.filter((f) => f.cliConfirmed).length} flags with them), ` +
+      `${count("subschema")} by a document for a subschema no path from the root reaches (not counted above), ${count("unproven")} unproven.`,
+    "",
+  );
+}
 const unproven = rows.flatMap((r) => r.flags.filter((f) => !f.witness).map((f) => ({ ...f, pair: `${r.old} -> ${r.new}` })));
 lines.push(`### Flags without a witness (${unproven.length}), by kind`, "");
 const byKind = new Map();

@@ -86,6 +86,35 @@ describe("flowspec diff", () => {
     expect(io.err()).toMatch(message);
   });
 
+  // package.json `sideEffects` (SchemaStore f4d7fd9): a typed property added to an object that allows undeclared properties.
+  const open = file("open.json", { $schema: draft07, type: "object", properties: { name: { type: "string" } } });
+  const typed = file("typed.json", { $schema: draft07, type: "object", properties: { name: { type: "string" }, sideEffects: { type: "boolean" } } });
+
+  it("explains the open-object convention in the default mode, and --strict flags it", async () => {
+    const lenient = capture();
+    expect(await runCli(["diff", open, typed], lenient)).toBe(0);
+    expect(lenient.out()).toMatch(/compatible +property-added[\s\S]*breaking only under --strict/);
+    expect(lenient.out()).toMatch(/1 change\(s\) add or remove a typed property of an object that allows undeclared properties[\s\S]*--strict counts them as breaking/);
+    const strict = capture();
+    expect(await runCli(["diff", open, typed, "--strict", "--fail-on", "reader"], strict)).toBe(1);
+    expect(strict.out()).toMatch(/breaks new readers +property-added +# -> #\/properties\/sideEffects/);
+    expect(strict.out()).not.toMatch(/--strict counts them/);
+  });
+
+  it("--witness prints a document for each breaking change, or marks it unproven", async () => {
+    const io = capture();
+    expect(await runCli(["diff", open, typed, "--strict", "--witness"], io)).toBe(1);
+    expect(io.out()).toMatch(/witness for new readers: \{"sideEffects":"x"\}, rejected at \/sideEffects must be boolean \(typed\.json#\/properties\/sideEffects\/type\)/);
+    expect(io.out()).toMatch(/Witnesses: 1 breaking flag\(s\) shown by a document, 0 unproven/);
+    const same = capture();
+    const before = file("pattern-old.json", { $schema: draft07, type: "string", pattern: "^a+$" });
+    const after = file("pattern-new.json", { $schema: draft07, type: "string", pattern: "^a{1,}$" });
+    expect(await runCli(["diff", before, after, "--witness", "--format", "json"], same)).toBe(1);
+    const report = JSON.parse(same.out());
+    expect(report.summary).toMatchObject({ proven: 0, unproven: 2 });
+    expect(report.changes[0].witness.forNewReader).toMatchObject({ proven: false, reason: expect.stringMatching(/^no document that OLD accepts and NEW rejects/) });
+  });
+
   it("--help lists the directions, the exit codes and examples", async () => {
     const io = capture();
     expect(await runCli(["diff", "--help"], io)).toBe(0);

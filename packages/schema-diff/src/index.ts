@@ -1,2 +1,2 @@
 export { diffSchemas } from "./diff/diff.js";
-export type { Breaking, ChangeKind, DiffOptions, DiffReport, SchemaChange, SchemaInput } from "./diff/types.js";
+export type { Breaking, ChangeKind, DiffOptions, DiffReport, SchemaChange, SchemaInput, Witness } from "./diff/types.js";

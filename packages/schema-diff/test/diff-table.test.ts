@@ -16,6 +16,9 @@ interface Row {
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra });
 const str = { type: "string" };
+/** An object that a required `kind` const discriminates. */
+const kind = (value: string) => obj({ kind: { const: value } }, { required: ["kind"] });
+const defsAB = { A: obj({ a: str }), B: { required: ["a"] } };
 
 const rows: Row[] = [
   { name: "identical schemas", old: obj({ a: str }), new: obj({ a: str }), kinds: [], newReader: false, oldReader: false },
@@ -109,8 +112,8 @@ const rows: Row[] = [
     newReader: true,
     oldReader: false,
   },
-  { name: "oneOf branch removed", old: { oneOf: [str, { type: "number" }] }, new: { oneOf: [str] }, kinds: ["branch-removed"], newReader: true, oldReader: false },
-  { name: "anyOf branch added", old: { anyOf: [str] }, new: { anyOf: [str, { type: "null" }] }, kinds: ["branch-added"], newReader: false, oldReader: true },
+  { name: "oneOf branch removed", old: { oneOf: [kind("a"), kind("b")] }, new: { oneOf: [kind("a")] }, kinds: ["branch-removed"], newReader: true, oldReader: false },
+  { name: "anyOf branch added", old: { anyOf: [kind("a")] }, new: { anyOf: [kind("a"), kind("b")] }, kinds: ["branch-added"], newReader: false, oldReader: true },
   {
     name: "oneOf branch edited (matched by title)",
     old: { oneOf: [{ title: "A", type: ["string", "number"] }, { title: "B", type: "boolean" }] },
@@ -119,17 +122,17 @@ const rows: Row[] = [
     newReader: true,
     oldReader: false,
   },
-  { name: "anyOf became oneOf", old: { anyOf: [str, { type: "number" }] }, new: { oneOf: [str, { type: "number" }] }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
-  { name: "union introduced", old: {}, new: { anyOf: [str, { type: "number" }] }, kinds: ["union-added"], newReader: true, oldReader: false },
+  { name: "anyOf became oneOf (branches overlap)", old: { anyOf: [{ required: ["a"] }, { required: ["b"] }] }, new: { oneOf: [{ required: ["a"] }, { required: ["b"] }] }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
+  { name: "union introduced", old: {}, new: { anyOf: [{ required: ["a"] }, { required: ["b"] }] }, kinds: ["union-added"], newReader: true, oldReader: false },
   // Making a value nullable the 2020-12 way wraps it in a union whose branch still accepts every OLD value.
-  { name: "nullable via anyOf added", old: obj({ a: str }), new: obj({ a: { anyOf: [str, { type: "null" }] } }), kinds: ["type-widened", "union-added"], newReader: false, oldReader: true },
-  { name: "nullable via anyOf removed", old: obj({ a: { anyOf: [str, { type: "null" }] } }), new: obj({ a: str }), kinds: ["type-narrowed", "union-removed"], newReader: true, oldReader: false },
-  { name: "nullable via oneOf added", old: obj({ a: str }), new: obj({ a: { oneOf: [str, { type: "null" }] } }), kinds: ["type-widened", "union-added"], newReader: false, oldReader: true },
+  { name: "nullable via anyOf added", old: obj({ a: str }), new: obj({ a: { anyOf: [str, { type: "null" }] } }), kinds: ["type-widened"], newReader: false, oldReader: true },
+  { name: "nullable via anyOf removed", old: obj({ a: { anyOf: [str, { type: "null" }] } }), new: obj({ a: str }), kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "nullable via oneOf added", old: obj({ a: str }), new: obj({ a: { oneOf: [str, { type: "null" }] } }), kinds: ["type-widened"], newReader: false, oldReader: true },
   {
     name: "nullable $ref via anyOf",
     old: { $defs: { A: obj({}) }, properties: { a: { $ref: "#/$defs/A" } } },
     new: { $defs: { A: obj({}) }, properties: { a: { anyOf: [{ $ref: "#/$defs/A" }, { type: "null" }] } } },
-    kinds: ["ref-changed", "type-widened", "union-added"],
+    kinds: ["branch-added"],
     newReader: false,
     oldReader: true,
   },
@@ -137,7 +140,7 @@ const rows: Row[] = [
     name: "nullable $ref to a changed definition: the definition's change is reported once, in place",
     old: { $defs: { A: obj({ x: str }) }, properties: { a: { $ref: "#/$defs/A" } } },
     new: { $defs: { A: obj({ x: str }, { required: ["x"] }) }, properties: { a: { anyOf: [{ $ref: "#/$defs/A" }, { type: "null" }] } } },
-    kinds: ["property-removed", "ref-changed", "required-added", "type-widened", "union-added"],
+    kinds: ["branch-added", "required-added"],
     newReader: true,
     oldReader: true,
   },
@@ -145,7 +148,7 @@ const rows: Row[] = [
     name: "nullable $ref to a oneOf definition",
     old: { $defs: { P: { oneOf: [obj({ k: { const: "a" } }), obj({ k: { const: "b" } })] } }, properties: { p: { $ref: "#/$defs/P" } } },
     new: { $defs: { P: { oneOf: [obj({ k: { const: "a" } }), obj({ k: { const: "b" } })] } }, properties: { p: { anyOf: [{ $ref: "#/$defs/P" }, { type: "null" }] } } },
-    kinds: ["branch-added", "ref-changed"],
+    kinds: ["branch-added"],
     newReader: false,
     oldReader: true,
   },
@@ -160,8 +163,10 @@ const rows: Row[] = [
     newReader: false,
     oldReader: false,
   },
-  { name: "allOf conjunct added", old: { allOf: [obj({ a: str })] }, new: { allOf: [obj({ a: str }), { required: ["a"] }] }, kinds: ["conjunct-added"], newReader: true, oldReader: false },
-  { name: "allOf conjunct removed", old: { allOf: [obj({ a: str }), { required: ["a"] }] }, new: { allOf: [obj({ a: str })] }, kinds: ["conjunct-removed"], newReader: false, oldReader: true },
+  { name: "allOf conjunct added", old: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }] }, new: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, kinds: ["conjunct-added"], newReader: true, oldReader: false },
+  { name: "allOf conjunct removed", old: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, new: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }] }, kinds: ["conjunct-removed"], newReader: false, oldReader: true },
+  // A required name moved between an allOf entry and the schema holding it is no change.
+  { name: "required moved out of an allOf entry", old: { allOf: [obj({ a: str }), { required: ["a"] }] }, new: obj({ a: str }, { required: ["a"] }), kinds: [], newReader: false, oldReader: false },
   { name: "items narrowed", old: { type: "array", items: { type: ["string", "number"] } }, new: { type: "array", items: str }, kinds: ["type-narrowed"], newReader: true, oldReader: false },
   { name: "items schema introduced", old: { type: "array" }, new: { type: "array", items: str }, kinds: ["items-tightened"], newReader: true, oldReader: false },
   { name: "items schema dropped", old: { type: "array", items: str }, new: { type: "array" }, kinds: ["items-loosened"], newReader: false, oldReader: true },
@@ -199,7 +204,9 @@ const rows: Row[] = [
     oldReader: false,
   },
   { name: "schema becomes false", old: obj({ a: true }), new: obj({ a: false }), kinds: ["schema-tightened"], newReader: true, oldReader: false },
-  { name: "if/then changed", old: { if: obj({ k: { const: 1 } }), then: { required: ["a"] } }, new: { if: obj({ k: { const: 1 } }), then: { required: ["b"] } }, kinds: ["keyword-changed"], newReader: true, oldReader: true },
+  // Under the same condition, then is compared with then (and else with else).
+  { name: "if/then changed", old: { if: obj({ k: { const: 1 } }), then: { required: ["a"] } }, new: { if: obj({ k: { const: 1 } }), then: { required: ["b"] } }, kinds: ["required-added", "required-removed"], newReader: true, oldReader: true },
+  { name: "if changed", old: { if: obj({ k: { const: 1 } }), then: { required: ["a"] } }, new: { if: obj({ k: { const: 2 } }), then: { required: ["a"] } }, kinds: ["keyword-changed"], newReader: true, oldReader: true },
   { name: "patternProperties entry added", old: { type: "object" }, new: { type: "object", patternProperties: { "^x-": str } }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
   { name: "dependentRequired name added", old: { dependentRequired: { a: ["b"] } }, new: { dependentRequired: { a: ["b", "c"] } }, kinds: ["keyword-changed"], newReader: true, oldReader: false },
   // 2020-12 split draft-07 `dependencies` into dependentRequired (names) and dependentSchemas (schemas).
@@ -279,6 +286,6 @@ describe("diffSchemas: a $ref wrapped into a nullable union", () => {
     const next = { $defs: { A: obj({ x: str }, { required: ["x"] }) }, properties: { a: { anyOf: [{ $ref: "#/$defs/A" }, { type: "null" }] } } };
     const changes = diffSchemas(old, next, { dialect: "draft-2020-12" }).changes;
     expect(changes.filter((c) => c.kind === "required-added").map((c) => c.pointerNew)).toEqual(["/$defs/A/required"]);
-    expect(changes.find((c) => c.kind === "ref-changed")?.breaking).toEqual({ forNewReader: false, forOldReader: true });
+    expect(changes.find((c) => c.kind === "branch-added")?.breaking).toEqual({ forNewReader: false, forOldReader: true });
   });
 });

@@ -1,6 +1,6 @@
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
-import { diffSchemas, type DiffReport, type SchemaChange } from "@flowspec/schema-diff";
+import { diffSchemas, type DiffReport, type SchemaChange, type Witness } from "@flowspec/schema-diff";
 import { CliError, colours, EXIT, parseFormat, type CliIo } from "../io.js";
 
 const FAIL_ON = ["reader", "writer", "both", "none"] as const;
@@ -23,6 +23,8 @@ export function registerDiff(command: Command, io: CliIo, setExit: (code: number
     .option("--fail-on <direction>", "reader, writer, both or none: which breaking changes exit 1", "both")
     .option("--format <format>", "text or json", "text")
     .option("--no-annotations", "leave out title/description/default/examples changes")
+    .option("--strict", "count a typed property added to (or removed from) an object that allows undeclared properties as breaking")
+    .option("--witness", "for each breaking change, search a document that shows it (OLD accepts and NEW rejects, or the reverse), validated with ajv; none found marks the change unproven")
     .addHelpText(
       "after",
       `
@@ -34,6 +36,10 @@ Directions:
   both    either of the two (the default)
   none    report only
 
+Convention: a property added to an object that allows undeclared properties breaks no one by
+default (writers write only what their schema declares); --strict counts the documents that already
+carry that name with a value the new property schema refuses.
+
 Folders are compared file by file (paired by relative path, then by $id). $refs resolve to local
 files only; nothing is fetched.
 
@@ -43,15 +49,16 @@ or an unreadable schema.
 Examples:
   flowspec diff schemas-v1/invoice.json schemas/invoice.json
   flowspec diff pinned/ schemas/ --fail-on reader
-  git show main:schema.json > /tmp/old.json && flowspec diff /tmp/old.json schema.json --format json`,
+  git show main:schema.json > /tmp/old.json && flowspec diff /tmp/old.json schema.json --format json
+  flowspec diff old.json new.json --strict --witness`,
     )
-    .action((oldPath: string, newPath: string, options: { failOn: string; format: string; annotations: boolean }) => {
+    .action((oldPath: string, newPath: string, options: { failOn: string; format: string; annotations: boolean; strict?: boolean; witness?: boolean }) => {
       const format = parseFormat(options.format);
       if (!(FAIL_ON as readonly string[]).includes(options.failOn)) throw new CliError(`--fail-on must be one of ${FAIL_ON.join(", ")}, not "${options.failOn}"`);
       const failOn = options.failOn as FailOn;
       let report: DiffReport;
       try {
-        report = diffSchemas(resolve(io.cwd, oldPath), resolve(io.cwd, newPath), { annotations: options.annotations });
+        report = diffSchemas(resolve(io.cwd, oldPath), resolve(io.cwd, newPath), { annotations: options.annotations, strict: options.strict ?? false, witness: options.witness ?? false });
       } catch (error) {
         throw new CliError((error as Error).message);
       }
@@ -59,7 +66,7 @@ Examples:
       if (format === "json") {
         io.stdout.write(JSON.stringify({ old: oldPath, new: newPath, failOn, failed: failing > 0, summary: report.summary, changes: report.changes }, null, 2) + "\n");
       } else {
-        printText(io, oldPath, newPath, report, failOn, failing);
+        printText(io, oldPath, newPath, report, failOn, failing, options.strict ?? false);
       }
       setExit(failing > 0 ? EXIT.failed : EXIT.ok);
     });
@@ -70,7 +77,7 @@ function where(file: string, pointer: string): string {
   return `${file}#${pointer}`;
 }
 
-function printText(io: CliIo, oldPath: string, newPath: string, report: DiffReport, failOn: FailOn, failing: number): void {
+function printText(io: CliIo, oldPath: string, newPath: string, report: DiffReport, failOn: FailOn, failing: number, strict: boolean): void {
   const c = colours(io);
   io.stdout.write(`${c.bold("OLD")} ${oldPath}\n${c.bold("NEW")} ${newPath}\n`);
   for (const change of report.changes) {
@@ -81,11 +88,33 @@ function printText(io: CliIo, oldPath: string, newPath: string, report: DiffRepo
     const newAt = where(change.fileNew === basename(newPath) ? "" : change.fileNew, change.pointerNew);
     const at = oldAt === newAt ? oldAt : `${oldAt} -> ${newAt}`;
     io.stdout.write(`${paint(label.padEnd(18))} ${change.kind.padEnd(31)} ${c.dim(at)}\n${" ".repeat(19)}${change.message}\n`);
+    for (const [direction, witness] of [["new readers", change.witness?.forNewReader], ["old readers", change.witness?.forOldReader]] as const) {
+      if (witness) io.stdout.write(`${" ".repeat(19)}${witnessLine(direction, witness)}\n`);
+    }
   }
   const { changes, breakingForNewReader, breakingForOldReader } = report.summary;
   io.stdout.write(
     `${changes} change(s): ${breakingForNewReader} breaking for new readers (code generated from NEW reading OLD documents), ` +
       `${breakingForOldReader} breaking for old readers (code generated from OLD reading NEW documents).\n`,
   );
+  const { proven, unproven } = report.summary;
+  if (proven !== undefined) io.stdout.write(`Witnesses: ${proven} breaking flag(s) shown by a document, ${unproven} unproven (no document found in a bounded search).\n`);
+  const onlyUnderStrict = report.changes.filter((change) => change.onlyUnderStrict).length;
+  if (!strict && onlyUnderStrict > 0) {
+    io.stdout.write(
+      c.dim(
+        `${onlyUnderStrict} change(s) add or remove a typed property of an object that allows undeclared properties. By convention they break no one ` +
+          `(writers write only the properties their schema declares), but documents may already carry such a name with a value the property's schema refuses: --strict counts them as breaking.\n`,
+      ),
+    );
+  }
   io.stdout.write(failing > 0 ? c.red(`--fail-on ${failOn}: ${failing} breaking change(s); exit 1.\n`) : c.green(`--fail-on ${failOn}: nothing breaking; exit 0.\n`));
+}
+
+/** One line for a witness: the document (shortened) and the error of the side that rejects it, or why none was found. */
+function witnessLine(direction: string, witness: Witness): string {
+  if (!witness.proven) return `unproven for ${direction}: ${witness.reason}`;
+  const text = JSON.stringify(witness.document);
+  const document = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return `witness for ${direction}: ${document}${witness.schema ? ` (against ${witness.schema})` : ""}, rejected at ${witness.error}`;
 }

@@ -6,14 +6,15 @@ import type { RefTarget } from "./load.js";
 import { compareAnnotations, isAnnotation } from "./rules/annotations.js";
 import { ARRAY_KEYWORDS, compareArrays } from "./rules/arrays.js";
 import { BOUND_KEYWORDS, compareBounds } from "./rules/bounds.js";
-import { COMBINATOR_KEYWORDS, compareCombinators } from "./rules/combinators.js";
+import { COMBINATOR_KEYWORDS, compareCombinators, coveringBranch, probe } from "./rules/combinators.js";
+import { copyOf, NUMBER_FORMATS, refAsConjunct, TYPE_KEYWORDS } from "./normalize.js";
 import { compareDefs, DEFS_KEYWORDS } from "./rules/defs.js";
 import { compareObjects, OBJECT_KEYWORDS } from "./rules/objects.js";
 import { compareType, compareValues } from "./rules/values.js";
 import type { Effect } from "./types.js";
 
 /** Keywords that identify or locate a schema; editing them changes no document's validity. */
-const IDENTITY = new Set(["$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary"]);
+const IDENTITY = new Set(["$schema", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary"]);
 
 const HANDLED = new Set(["$ref", "type", "enum", "const", ...OBJECT_KEYWORDS, ...ARRAY_KEYWORDS, ...BOUND_KEYWORDS, ...COMBINATOR_KEYWORDS, ...DEFS_KEYWORDS, ...IDENTITY]);
 
@@ -24,8 +25,13 @@ const HANDLED = new Set(["$ref", "type", "enum", "const", ...OBJECT_KEYWORDS, ..
 export function compareSchemas(ctx: Ctx, a: Loc, b: Loc): Effect {
   // Equal subtrees accept the same documents: their $refs resolve to the same places in paired files.
   if (jsonEqual(a.schema, b.schema)) return "none";
+  const wrapped = compareWrapped(ctx, a, b);
+  if (wrapped) return wrapped;
   const refA = refOf(a);
   const refB = refOf(b);
+  // `$ref: R` against `allOf: [{$ref: R}, X]`: one conjunct against the list, so that R pairs with R.
+  if (refA && !refB && isRecord(b.schema) && Array.isArray(b.schema.allOf)) return compareSchemas(ctx, { ...a, schema: refAsConjunct(a.schema as JsonObject, a.pointer) }, b);
+  if (refB && !refA && isRecord(a.schema) && Array.isArray(a.schema.allOf)) return compareSchemas(ctx, a, { ...b, schema: refAsConjunct(b.schema as JsonObject, b.pointer) });
   if (refA || refB) return compareRefs(ctx, a, b, refA, refB);
 
   if (a.schema === false || b.schema === false) {
@@ -39,12 +45,51 @@ export function compareSchemas(ctx: Ctx, a: Loc, b: Loc): Effect {
   return compareKeywords(ctx, objA, objB);
 }
 
+/** The union keyword of a schema that is nothing but a union (annotations aside). */
+function unionOnly(schema: unknown): "anyOf" | "oneOf" | undefined {
+  if (!isRecord(schema)) return undefined;
+  const keys = Object.keys(schema).filter((key) => !isAnnotation(key) && !IDENTITY.has(key));
+  return keys.length === 1 && (keys[0] === "anyOf" || keys[0] === "oneOf") && Array.isArray(schema[keys[0]]) ? keys[0] : undefined;
+}
+
+const hasUnion = (schema: unknown) => isRecord(schema) && (schema.anyOf !== undefined || schema.oneOf !== undefined);
+
+/**
+ * A schema wrapped whole into a union (`X` became `anyOf: [X, Y]`), or unwrapped: when one branch
+ * holds every document of the other side, that branch is what is compared, and the other branches
+ * are added (or removed). Undefined when the shape or the covering does not apply.
+ */
+function compareWrapped(ctx: Ctx, a: Loc, b: Loc): Effect | undefined {
+  const keywordB = unionOnly(b.schema);
+  if (keywordB && !hasUnion(a.schema) && isRecord(a.schema)) {
+    const branches = (b.schema as JsonObject)[keywordB] as unknown[];
+    const locs = branches.map((_, i) => child(b, keywordB, i));
+    const covering = coveringBranch(ctx, "new", keywordB, locs, (y) => probe(ctx, a, y), "looser");
+    if (!covering) return undefined;
+    const effects = [ctx.compare(a, covering)];
+    for (const y of locs) if (y !== covering) effects.push(emit(ctx, "branch-added", a, y, "looser", `${keywordB} branch ${y.pointer.split("/").pop()} added beside the branch that holds all of OLD: OLD rejects documents that only it matches`));
+    return combine(effects);
+  }
+  const keywordA = unionOnly(a.schema);
+  if (keywordA && !hasUnion(b.schema) && isRecord(b.schema)) {
+    const branches = (a.schema as JsonObject)[keywordA] as unknown[];
+    const locs = branches.map((_, i) => child(a, keywordA, i));
+    const covered = coveringBranch(ctx, "old", keywordA, locs, (x) => probe(ctx, x, b), "tighter");
+    if (!covered) return undefined;
+    const effects = [ctx.compare(covered, b)];
+    for (const x of locs) if (x !== covered) effects.push(emit(ctx, "branch-removed", x, b, "tighter", `${keywordA} branch ${x.pointer.split("/").pop()} removed; the branch that holds all of NEW is kept: NEW rejects documents that only it matched`));
+    return combine(effects);
+  }
+  return undefined;
+}
+
 function asObject(loc: Loc): ObjLoc | undefined {
   if (loc.schema === true || loc.schema === undefined) return { ...loc, schema: {} };
   return isRecord(loc.schema) ? (loc as ObjLoc) : undefined;
 }
 
-function compareKeywords(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
+function compareKeywords(ctx: Ctx, objA: ObjLoc, objB: ObjLoc): Effect {
+  const [a, b] = typeGated(objA, objB);
   const effects: Effect[] = [
     compareType(ctx, a, b),
     compareValues(ctx, a, b),
@@ -65,6 +110,48 @@ function compareKeywords(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     );
   }
   return combine(effects);
+}
+
+const typesOf = (schema: JsonObject): string[] | undefined =>
+  typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === "string") : undefined;
+
+/**
+ * Keywords of a type that one side's `type` refuses say nothing there: `{type: "string", items: X}`
+ * accepts what `{type: "string"}` does. So where one side refuses every type a group of keywords
+ * applies to, it takes the other side's keywords of that group, and only the `type` change is
+ * reported (items dropped along with "array" from the type are no separate change).
+ */
+function typeGated(a: ObjLoc, b: ObjLoc): [ObjLoc, ObjLoc] {
+  const typesA = typesOf(a.schema);
+  const typesB = typesOf(b.schema);
+  if (!typesA && !typesB) return [a, b];
+  const admits = (types: string[] | undefined, group: string) => !types || types.includes(group) || (group === "integer" && types.includes("number")) || (group === "number" && types.includes("integer"));
+  let schemaA = a.schema;
+  let schemaB = b.schema;
+  for (const [group, keys] of Object.entries(TYPE_KEYWORDS)) {
+    const take = (from: JsonObject, to: JsonObject) => {
+      const next = { ...to };
+      for (const key of keys) {
+        if (key === "format") continue;
+        if (key in from) next[key] = from[key];
+        else delete next[key];
+      }
+      return next;
+    };
+    if (!admits(typesB, group)) schemaB = take(schemaA, schemaB);
+    else if (!admits(typesA, group) && admits(typesB, group)) schemaA = take(schemaB, schemaA);
+  }
+  // `format` applies to strings unless it is a number format: it is taken across where it checks nothing on either side.
+  const idle = (format: unknown, types: string[] | undefined) => format === undefined || !admits(types, typeof format === "string" && NUMBER_FORMATS.has(format) ? "number" : "string");
+  const withFormat = (schema: JsonObject, format: unknown) => {
+    const { format: _own, ...rest } = schema;
+    return format === undefined ? rest : { ...rest, format };
+  };
+  if (schemaA.format !== schemaB.format) {
+    if (idle(schemaB.format, typesB) && idle(schemaA.format, typesB)) schemaB = withFormat(schemaB, schemaA.format);
+    else if (idle(schemaA.format, typesA) && idle(schemaB.format, typesA)) schemaA = withFormat(schemaA, schemaB.format);
+  }
+  return [schemaA === a.schema ? a : { ...a, schema: copyOf(a.schema, schemaA) }, schemaB === b.schema ? b : { ...b, schema: copyOf(b.schema, schemaB) }];
 }
 
 function compareIdentity(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
@@ -100,7 +187,7 @@ function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: s
   const targetA = refA ? resolveRef(ctx, a, refA, "old") : a;
   const targetB = refB ? resolveRef(ctx, b, refB, "new") : b;
   let rest: Effect = "none";
-  const sameTarget = ctx.pairOf(targetA.file) === ctx.pairOf(targetB.file) && targetA.pointer === targetB.pointer;
+  const sameTarget = ctx.pairOf(targetA.file) === ctx.pairOf(targetB.file) && defsAsOne(targetA.pointer) === defsAsOne(targetB.pointer);
   if (refA && refB) {
     rest = compareKeywords(ctx, siblings(a) as ObjLoc, siblings(b) as ObjLoc);
     if (sameTarget) return rest;
@@ -125,6 +212,9 @@ function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: s
   const message = `${describe(refA)} became ${describe(refB)}${effect === "none" ? "; both accept the same documents" : ""}`;
   return combine([rest, emit(ctx, "ref-changed", refA ? child(a, "$ref") : a, refB ? child(b, "$ref") : b, effect, message)]);
 }
+
+/** A pointer with draft-07 `definitions` and 2020-12 `$defs` spelled alike: a dialect move keeps the definitions' names. */
+const defsAsOne = (pointer: string) => pointer.replace(/\/definitions(?=\/)/g, "/$defs");
 
 /** A `$ref` target with the keywords written beside the `$ref` laid over it. */
 function merged(target: Loc, refLoc: Loc): unknown {

@@ -1,5 +1,6 @@
 import type { JsonObject } from "../read-schemas.js";
 import { escape } from "../walk.js";
+import { keyOrigin, originOf } from "./normalize.js";
 import type { LoadedFile, SchemaSide } from "./load.js";
 import type { ChangeKind, Effect, SchemaChange } from "./types.js";
 import { breakingOf } from "./types.js";
@@ -22,6 +23,8 @@ export interface Ctx {
   /** Files paired across the two sides share a number: a `$ref` to the same pair and pointer is "the same target". */
   pairOf(file: LoadedFile): number;
   annotations: boolean;
+  /** Properties added to or removed from open objects count as breaking (see `DiffOptions.strict`). */
+  strict: boolean;
   /** Inside `not`, a tighter subschema makes a looser schema: effects are recorded flipped. */
   negated: boolean;
   changes: SchemaChange[];
@@ -64,13 +67,19 @@ export function emit(ctx: Ctx, kind: ChangeKind, a: Loc, b: Loc, effect: Effect,
   return effect;
 }
 
-/** The location of `loc.schema[tokens...]`. */
+/**
+ * The location of `loc.schema[tokens...]`. In a normal form, a node or keyword that moved is
+ * located where the file has it.
+ */
 export function child(loc: Loc, ...tokens: (string | number)[]): Loc {
   let schema: unknown = loc.schema;
+  let pointer = loc.pointer;
   for (const token of tokens) {
+    const moved = typeof token === "string" ? keyOrigin(schema, token) : undefined;
     schema = Array.isArray(schema) && typeof token === "number" ? schema[token] : typeof schema === "object" && schema !== null ? (schema as JsonObject)[String(token)] : undefined;
+    pointer = originOf(schema) ?? moved ?? `${pointer}/${escape(String(token))}`;
   }
-  return { file: loc.file, pointer: loc.pointer + tokens.map((t) => `/${escape(String(t))}`).join(""), schema };
+  return { file: loc.file, pointer, schema };
 }
 
 /** A property name or value as it appears in messages. */

@@ -4,6 +4,7 @@ import { emit, type Ctx, type Loc } from "./context.js";
 import { resetCanonicalMemo } from "./json.js";
 import { checkSameForm, loadSide, type LoadedFile, type SchemaSide } from "./load.js";
 import type { DiffOptions, DiffReport, SchemaChange, SchemaInput } from "./types.js";
+import { DEFAULT_TRIES, witnessChanges } from "../witness/witness.js";
 
 /**
  * Compares two versions of a JSON Schema and classifies every change as breaking or not, once for
@@ -26,6 +27,7 @@ export function diffSchemas(oldInput: SchemaInput, newInput: SchemaInput, option
     new: after,
     pairOf,
     annotations: options.annotations ?? true,
+    strict: options.strict ?? false,
     negated: false,
     changes: [],
     memo: new Map(),
@@ -37,15 +39,19 @@ export function diffSchemas(oldInput: SchemaInput, newInput: SchemaInput, option
   const anyOld = pairs[0]?.[0] ?? before.files[0]!;
   for (const x of removed) emit(ctx, "schema-file-removed", rootOf(x), { ...rootOf(anyNew), pointer: "" }, "tighter", `schema file ${x.path} removed: its types are gone and $refs to it no longer resolve`);
   for (const y of added) emit(ctx, "schema-file-added", { ...rootOf(anyOld), pointer: "" }, rootOf(y), "none", `schema file ${y.path} added`);
-  return { changes: ctx.changes, summary: summarize(ctx.changes) };
+  if (options.witness) witnessChanges(before, after, ctx.changes, (typeof options.witness === "object" ? options.witness.tries : undefined) ?? DEFAULT_TRIES);
+  return { changes: ctx.changes, summary: summarize(ctx.changes, Boolean(options.witness)) };
 }
 
-function summarize(changes: readonly SchemaChange[]): DiffReport["summary"] {
-  return {
+function summarize(changes: readonly SchemaChange[], witnessed: boolean): DiffReport["summary"] {
+  const summary: DiffReport["summary"] = {
     changes: changes.length,
     breakingForNewReader: changes.filter((c) => c.breaking.forNewReader).length,
     breakingForOldReader: changes.filter((c) => c.breaking.forOldReader).length,
   };
+  if (!witnessed) return summary;
+  const witnesses = changes.flatMap((c) => [c.witness?.forNewReader, c.witness?.forOldReader]).filter((w) => w !== undefined);
+  return { ...summary, proven: witnesses.filter((w) => w.proven).length, unproven: witnesses.filter((w) => !w.proven).length };
 }
 
 /** Pairs the files of the two sides: the roots of two single files, then by path, then by `$id`. */

@@ -4,6 +4,7 @@ import { DocumentParseError } from "@flowspec/runtime";
 import { readTextFileSync, unreadableReason } from "@flowspec/runtime/files";
 import { isRecord, parseJsonText } from "../json-text.js";
 import { baseUri, dialectOf, readSchemaFiles, type Dialect, type JsonObject } from "../read-schemas.js";
+import { normalize } from "./normalize.js";
 import { findSchema, forEachSchema, getAt } from "../walk.js";
 import type { DiffOptions, SchemaInput } from "./types.js";
 
@@ -11,7 +12,12 @@ import type { DiffOptions, SchemaInput } from "./types.js";
 export interface LoadedFile {
   /** Relative to the side's folder (`/` separators); the file name for a single file; "" in memory. */
   path: string;
+  /** The file's normal form (see normalize.ts): what the comparison reads. */
   json: JsonObject;
+  /** The file as written: what validators compile. */
+  source: JsonObject;
+  /** The normal form of the subschema at a pointer of the file as written. */
+  nodeAt(pointer: string): unknown;
   /** The base URI its `$ref`s resolve against: its `$id`, or a `flowspec:` URI made from its path. */
   uri: string;
   dialect: Dialect;
@@ -51,8 +57,7 @@ export function loadSide(input: SchemaInput, options: DiffOptions, label: string
       throw new Error(`${where}: no "$schema"; declare the dialect in the schema, or pass the dialect option ("draft-07" or "draft-2020-12")`);
     }
     const dialect = json.$schema === undefined ? options.dialect! : dialectOf(json, where);
-    const uri = baseUri(json, MEMORY_BASE + (path || "schema.json"), where);
-    return { path, json, uri, dialect };
+    return loaded(path, json, dialect, MEMORY_BASE + (path || "schema.json"), where);
   });
   return loadReachable(makeSide(label, files, !inMemory, undefined));
 }
@@ -85,7 +90,7 @@ function loadFromDisk(path: string, label: string): SchemaSide {
   }
   if (isDirectory) {
     const dir = resolvePath(path);
-    const files = readSchemaFiles(dir, "set").map((file) => ({ path: file.path, json: file.json, uri: file.uri, dialect: file.dialect, diskPath: join(dir, file.path) }));
+    const files = readSchemaFiles(dir, "set").map((file) => ({ ...loaded(file.path, file.json, file.dialect, file.uri, join(dir, file.path)), diskPath: join(dir, file.path) }));
     return loadReachable(makeSide(label, files, false, dir));
   }
   const diskPath = resolvePath(path);
@@ -103,9 +108,17 @@ function readFileAt(diskPath: string, relPath: string, where: string): LoadedFil
   }
   const json = parseJsonText(text, where);
   if (!isRecord(json)) throw new Error(`${where}: must hold a JSON Schema object`);
-  const dialect = dialectOf(json, where);
-  const uri = baseUri(json, `flowspec:/set/${relPath.split("/").map(encodeURIComponent).join("/")}`, where);
-  return { path: relPath, json, uri, dialect, diskPath };
+  const place = `flowspec:/set/${relPath.split("/").map(encodeURIComponent).join("/")}`;
+  return { ...loaded(relPath, json, dialectOf(json, where), place, where), diskPath };
+}
+
+/**
+ * A file in its normal form, with the base URI its `$ref`s resolve against: its `$id` (draft-04:
+ * `id`) resolved against `place`, or `place`.
+ */
+function loaded(path: string, source: JsonObject, dialect: Dialect, place: string, where: string): LoadedFile {
+  const { json, nodeAt } = normalize(source, dialect);
+  return { path, json, source, nodeAt, uri: baseUri(json, place, where), dialect };
 }
 
 /**
@@ -116,7 +129,7 @@ function readFileAt(diskPath: string, relPath: string, where: string): LoadedFil
 function loadReachable(side: SchemaSide): SchemaSide {
   for (let i = 0; i < side.files.length; i++) {
     const file = side.files[i]!;
-    forEachSchema(file.json, (node, pointer) => {
+    forEachSchema(file.source, (node, pointer) => {
       if (typeof node.$ref === "string") side.resolve(node.$ref, file, pointer);
     });
   }
@@ -172,13 +185,14 @@ function makeSide(label: string, files: LoadedFile[], singleRoot: boolean, baseD
     const file = byUri.get(url.href) ?? byUri.get(url.href.replace(/#$/, "")) ?? findOnDisk(url, from);
     if (!file) throw new Error(`${where} points to ${url.href}, which is no schema file beside it (flowspec diff resolves $refs locally and never fetches)`);
     if (fragment === "" || fragment.startsWith("/")) {
-      const schema = getAt(file.json, fragment);
+      const schema = file.nodeAt(fragment) ?? getAt(file.json, fragment);
       if (schema === undefined) throw new Error(`${where}: ${file.path || "the schema"} has nothing at #${fragment}`);
       return { file, pointer: fragment, schema };
     }
-    const anchored = findSchema(file.json, (node) => node.$anchor === fragment || node.$id === `#${fragment}`);
+    const id = file.dialect === "draft-04" ? "id" : "$id";
+    const anchored = findSchema(file.source, (node) => node.$anchor === fragment || node[id] === `#${fragment}`);
     if (!anchored) throw new Error(`${where}: no "$anchor": "${fragment}" in ${file.path || "the schema"}`);
-    return { file, pointer: anchored.pointer, schema: anchored.node };
+    return { file, pointer: anchored.pointer, schema: file.nodeAt(anchored.pointer) ?? anchored.node };
   };
 
   return { label, files, singleRoot, resolve };
@@ -194,7 +208,8 @@ function indexIds(dir: string): Map<string, string> {
       else if (entry.isFile() && entry.name.endsWith(".json")) {
         try {
           const json = JSON.parse(readTextFileSync(full)) as unknown;
-          if (isRecord(json) && typeof json.$id === "string") index.set(json.$id.replace(/#$/, ""), full);
+          const id = isRecord(json) ? (typeof json.$id === "string" ? json.$id : isDraft04(json) && typeof json.id === "string" ? json.id : undefined) : undefined;
+          if (id !== undefined) index.set(id.replace(/#$/, ""), full);
         } catch {
           // Not JSON (or unreadable, too large, not UTF-8): not a schema this folder can resolve to.
         }
@@ -205,3 +220,5 @@ function indexIds(dir: string): Map<string, string> {
   return index;
 }
 
+
+const isDraft04 = (json: JsonObject) => typeof json.$schema === "string" && json.$schema.startsWith("http://json-schema.org/draft-04/");

@@ -27,7 +27,33 @@ export interface SchemaChange {
   breaking: Breaking;
   /** One sentence for a person: what changed and whom it breaks. */
   message: string;
+  /**
+   * Set in the default mode on a property added to (or removed from) an object that allows
+   * undeclared properties, where the property's schema restricts its value: breaking only under
+   * `strict`, since documents may already carry the name with a value the schema refuses.
+   */
+  onlyUnderStrict?: true;
+  /** With the `witness` option: for each direction the change breaks, a document that shows it, or why none was found. */
+  witness?: { forNewReader?: Witness; forOldReader?: Witness };
 }
+
+/**
+ * A document that shows a breaking change: for `forNewReader`, OLD accepts it and NEW rejects it,
+ * at the changed place; for `forOldReader`, the reverse. `proven: false` when a bounded search found
+ * none: the change is unproven, which is not the same as wrong.
+ */
+export type Witness =
+  | {
+      proven: true;
+      document: unknown;
+      /** Set when no path from the root reaches the change: the document is for this subschema (`file#pointer`). */
+      schema?: string;
+      /** JSON Pointer in the document where the rejecting side's error is. */
+      at: string;
+      /** That error, with the schema keyword that raised it. */
+      error: string;
+    }
+  | { proven: false; tried: number; reason: string };
 
 export type ChangeKind =
   | "schema-file-added"
@@ -92,6 +118,17 @@ export interface DiffOptions {
    * a 2020-12 schema is never read as draft-07 silently.
    */
   dialect?: Dialect;
+  /**
+   * Count a property added to (or removed from) an object that allows undeclared properties as
+   * breaking: documents may already carry that name with a value the new schema refuses. Default
+   * false: writers generated from a schema write only the properties it declares.
+   */
+  strict?: boolean;
+  /**
+   * Look for a witness of each breaking change (`SchemaChange.witness`): `true`, or the number of
+   * documents to try per change and direction (default 400).
+   */
+  witness?: boolean | { tries?: number };
 }
 
 export interface DiffReport {
@@ -100,6 +137,9 @@ export interface DiffReport {
     changes: number;
     breakingForNewReader: number;
     breakingForOldReader: number;
+    /** With the `witness` option: breaking flags (a change counts once per direction it breaks) with a witness, and without. */
+    proven?: number;
+    unproven?: number;
   };
 }
 

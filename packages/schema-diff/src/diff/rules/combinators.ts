@@ -3,6 +3,7 @@ import { isRecord } from "../../json-text.js";
 import { child, combine, emit, flip, type Ctx, type Loc, type ObjLoc } from "../context.js";
 import { canonical, jsonEqual } from "../json.js";
 import type { Effect } from "../types.js";
+import { disjoint, pairwiseDisjoint } from "./disjoint.js";
 import { slotState } from "./slot.js";
 
 export const COMBINATOR_KEYWORDS = ["anyOf", "oneOf", "allOf", "not", "if", "then", "else"];
@@ -26,7 +27,7 @@ function signature(ctx: Ctx, side: "old" | "new", loc: Loc): string | undefined 
 function refTarget(ctx: Ctx, side: "old" | "new", loc: Loc, ref: string): string {
   try {
     const target = ctx[side].resolve(ref, loc.file, loc.pointer);
-    return `${ctx.pairOf(target.file)}#${target.pointer}`;
+    return `${ctx.pairOf(target.file)}#${target.pointer.replace(/\/definitions(?=\/)/g, "/$defs")}`;
   } catch {
     return ref;
   }
@@ -59,12 +60,12 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
   if (!hasA) {
     // Wrapping a schema into a union (`anyOf: [X, {type: "null"}]`) restricts nothing when one
     // branch accepts every document OLD accepts; NEW's other keywords are compared on their own.
-    const covering = coveringBranch(keywordB, branchesB, (y) => probe(ctx, withoutDefs(a), y), "looser");
+    const covering = coveringBranch(ctx, "new", keywordB, branchesB, (y) => probe(ctx, withoutDefs(a), y), "looser");
     if (covering) return emit(ctx, "union-added", a, child(b, keywordB), "none", `"${keywordB}" added; its branch ${last(covering)} accepts every document OLD accepts`);
     return emit(ctx, "union-added", a, child(b, keywordB), "tighter", `"${keywordB}" added: documents must now match one of its branches`);
   }
   if (!hasB) {
-    const covered = coveringBranch(keywordA, branchesA, (x) => probe(ctx, x, withoutDefs(b)), "tighter");
+    const covered = coveringBranch(ctx, "old", keywordA, branchesA, (x) => probe(ctx, x, withoutDefs(b)), "tighter");
     if (covered) return emit(ctx, "union-removed", child(a, keywordA), b, "none", `"${keywordA}" removed; its branch ${last(covered)} accepts every document NEW accepts`);
     return emit(ctx, "union-removed", child(a, keywordA), b, "looser", `"${keywordA}" removed: documents no longer need to match one of its branches`);
   }
@@ -73,13 +74,13 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
   // other (`anyOf: [{$ref: P}, {type: "null"}]` for a `oneOf` P): that branch is compared with the
   // whole other side, and the rest of its union only adds (or removes) branches.
   if (removed.length > 0 && added.length > 0) {
-    const covering = coveringBranch(keywordB, branchesB, (y) => probe(ctx, withoutDefs(a), y), "looser");
+    const covering = coveringBranch(ctx, "new", keywordB, branchesB, (y) => probe(ctx, withoutDefs(a), y), "looser");
     if (covering) {
       const effects = [ctx.compare(withoutDefs(a), covering)];
       for (const y of branchesB) if (y !== covering) effects.push(emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${last(y)} added beside the branch that holds all of OLD: OLD rejects documents that only it matches`));
       return combine(effects);
     }
-    const covered = coveringBranch(keywordA, branchesA, (x) => probe(ctx, x, withoutDefs(b)), "tighter");
+    const covered = coveringBranch(ctx, "old", keywordA, branchesA, (x) => probe(ctx, x, withoutDefs(b)), "tighter");
     if (covered) {
       const effects = [ctx.compare(covered, withoutDefs(b))];
       for (const x of branchesA) if (x !== covered) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${last(x)} removed; the branch that holds all of NEW is kept: NEW rejects documents that only it matched`));
@@ -87,7 +88,9 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
     }
   }
   const effects: Effect[] = [];
-  if (keywordA !== keywordB) {
+  // A oneOf whose branches no document matches twice accepts what the anyOf of them accepts.
+  const oneOfSide = keywordA === "oneOf" ? { side: "old" as const, branches: branchesA } : { side: "new" as const, branches: branchesB };
+  if (keywordA !== keywordB && !pairwiseDisjoint(ctx, oneOfSide.side, oneOfSide.branches)) {
     const tighter = keywordB === "oneOf";
     effects.push(emit(ctx, "keyword-changed", child(a, keywordA), child(b, keywordB), tighter ? "tighter" : "looser", `"${keywordA}" became "${keywordB}": ${tighter ? "NEW rejects documents that match several branches" : "OLD rejects documents that match several branches"}`));
   }
@@ -99,31 +102,19 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
 
 /**
  * The branch of a union that contains the other side (`compare` gives "none" or `within`), if any.
- * A `oneOf` rejects documents that match two branches, so there the other branches must be of
- * other types than the covering one.
+ * A `oneOf` rejects documents that match two branches, so there no other branch may overlap the
+ * covering one.
  */
-function coveringBranch(keyword: string, branches: Loc[], compare: (branch: Loc) => Effect, within: Effect): Loc | undefined {
+export function coveringBranch(ctx: Ctx, side: "old" | "new", keyword: string, branches: Loc[], compare: (branch: Loc) => Effect, within: Effect): Loc | undefined {
   return branches.find((branch) => {
     const effect = compare(branch);
     if (effect !== "none" && effect !== within) return false;
-    if (keyword !== "oneOf") return true;
-    const types = typesOf(branch.schema);
-    return types !== undefined && branches.every((other) => other === branch || disjoint(types, typesOf(other.schema)));
+    return keyword !== "oneOf" || branches.every((other) => other === branch || disjoint(ctx, side, branch, other));
   });
 }
 
 /** The index of a branch or entry, for messages. */
 const last = (loc: Loc) => loc.pointer.split("/").pop();
-
-function typesOf(schema: unknown): string[] | undefined {
-  if (!isRecord(schema)) return undefined;
-  return typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === "string") : undefined;
-}
-
-function disjoint(types: string[], others: string[] | undefined): boolean {
-  const numeric = (t: string) => (t === "integer" ? "number" : t);
-  return others !== undefined && !others.some((t) => types.some((u) => numeric(t) === numeric(u)));
-}
 
 /** A schema without its definitions: they are compared in place, not as part of what it accepts. */
 function withoutDefs(loc: ObjLoc): Loc {
@@ -136,7 +127,7 @@ function withoutDefs(loc: ObjLoc): Loc {
 const probes = new WeakMap<Ctx, WeakMap<object, WeakMap<object, Map<string, Effect>>>>();
 
 /** Compares without recording anything: the report and the `$ref` memo are left as they were. */
-function probe(ctx: Ctx, a: Loc, b: Loc): Effect {
+export function probe(ctx: Ctx, a: Loc, b: Loc): Effect {
   const objects = typeof a.schema === "object" && a.schema !== null && typeof b.schema === "object" && b.schema !== null;
   let cache: Map<string, Effect> | undefined;
   if (objects) {
@@ -187,10 +178,17 @@ function compareNot(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   }
 }
 
-/** `if`/`then`/`else` are compared as a whole: any edit may restrict some documents and relax others. */
+/**
+ * `if`/`then`/`else`: under the same condition, `then` is compared with `then` and `else` with
+ * `else` (each applies to the same documents on both sides). An edited condition is compared as a
+ * whole: it may restrict some documents and relax others.
+ */
 function compareConditional(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const pick = (s: Record<string, unknown>) => ({ if: s.if, then: s.then, else: s.else });
   if (jsonEqual(pick(a.schema), pick(b.schema))) return "none";
+  if (a.schema.if !== undefined && jsonEqual(a.schema.if, b.schema.if)) {
+    return combine([ctx.compare(child(a, "then"), child(b, "then")), ctx.compare(child(a, "else"), child(b, "else"))]);
+  }
   const key = ["if", "then", "else"].find((k) => !jsonEqual(a.schema[k], b.schema[k]))!;
   return emit(ctx, "keyword-changed", child(a, key), child(b, key), "incomparable", `the if/then/else condition changed ("${key}"); counted as breaking both ways`);
 }

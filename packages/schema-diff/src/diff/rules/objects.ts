@@ -1,8 +1,9 @@
 import { isRecord } from "../../json-text.js";
 import { child, combine, emit, quote, type Ctx, type Loc, type ObjLoc } from "../context.js";
 import { canonical } from "../json.js";
-import { getAt } from "../../walk.js";
+import { requiredOrigin } from "../normalize.js";
 import type { Effect } from "../types.js";
+import { probe } from "./combinators.js";
 import { compareSlot, slotState } from "./slot.js";
 
 export const OBJECT_KEYWORDS = ["properties", "required", "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties", "dependentRequired", "dependentSchemas", "dependencies"];
@@ -24,7 +25,7 @@ function undeclared(loc: ObjLoc, name: string): Loc {
   }
   // unevaluatedProperties sees only what no applicator evaluated; where a subschema in place may
   // still declare the name (or a $ref we do not follow here might), it is left as "anything".
-  if (loc.schema.additionalProperties === undefined && loc.schema.unevaluatedProperties !== undefined && !mayEvaluate(getAt(loc.file.json, loc.pointer), name) && !mayEvaluate(loc.schema, name)) {
+  if (loc.schema.additionalProperties === undefined && loc.schema.unevaluatedProperties !== undefined && !mayEvaluate(loc.file.nodeAt(loc.pointer), name) && !mayEvaluate(loc.schema, name)) {
     return child(loc, "unevaluatedProperties");
   }
   return child(loc, "additionalProperties");
@@ -48,6 +49,13 @@ function mayEvaluate(schema: unknown, name: string): boolean {
   );
 }
 
+/** The `required` list that names a property, where the file has it (a normal form gathers names from `allOf` entries). */
+function requiredAt(loc: ObjLoc, name: string): Loc {
+  const list = child(loc, "required");
+  const origin = requiredOrigin(loc.schema.required, name);
+  return origin ? { ...list, pointer: origin } : list;
+}
+
 export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const effects: Effect[] = [];
   const before = record(a.schema.properties);
@@ -63,7 +71,17 @@ export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
       const rest = undeclared(b, name);
       const state = slotState(rest.schema);
       if (state === "open") {
-        effects.push(emit(ctx, "property-removed", locA, b, "none", `property ${quote(name)} removed; NEW accepts it as an undeclared property`));
+        // NEW accepts any value under the name, where OLD accepted only its schema's: breaking under strict.
+        const underStrict = declaredAround(b, name) ? "none" : probe(ctx, locA, rest);
+        const effect = ctx.strict ? underStrict : "none";
+        const message =
+          effect !== "none"
+            ? `property ${quote(name)} removed; NEW accepts any value under it, and OLD rejects documents whose value there its schema refused (strict)`
+            : underStrict !== "none"
+              ? `property ${quote(name)} removed; NEW accepts it as an undeclared property of any value (breaking only under --strict: NEW writers may now put any value there)`
+              : `property ${quote(name)} removed; NEW accepts it as an undeclared property`;
+        effects.push(emit(ctx, "property-removed", locA, b, effect, message));
+        if (underStrict !== "none" && !ctx.strict) markOnlyUnderStrict(ctx);
       } else if (state === "closed") {
         effects.push(emit(ctx, "property-removed", locA, b, "tighter", `property ${quote(name)} removed and undeclared properties are not allowed: NEW rejects documents that carry it`));
       } else {
@@ -74,7 +92,18 @@ export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
       const rest = undeclared(a, name);
       const state = slotState(rest.schema);
       if (state === "open") {
-        effects.push(emit(ctx, "property-added", a, locB, "none", `property ${quote(name)} added; OLD accepts it as an undeclared property`));
+        // OLD accepted any value under the name. By default that breaks no one (writers write only
+        // the properties their schema declares); strict counts the documents that used the name.
+        const underStrict = declaredAround(a, name) ? "none" : probe(ctx, rest, locB);
+        const effect = ctx.strict ? underStrict : "none";
+        const message =
+          effect !== "none"
+            ? `property ${quote(name)} added where OLD accepts any value under it: NEW rejects documents that already use it with a value it refuses (strict)`
+            : underStrict !== "none"
+              ? `property ${quote(name)} added; OLD accepts it as an undeclared property of any value (breaking only under --strict: documents may already use it with another value)`
+              : `property ${quote(name)} added; OLD accepts it as an undeclared property`;
+        effects.push(emit(ctx, "property-added", a, locB, effect, message));
+        if (underStrict !== "none" && !ctx.strict) markOnlyUnderStrict(ctx);
       } else if (state === "closed") {
         effects.push(emit(ctx, "property-added", a, locB, "looser", `property ${quote(name)} added where OLD allows no undeclared properties: OLD rejects documents that carry it`));
       } else {
@@ -87,10 +116,10 @@ export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const requiredBefore = strings(a.schema.required);
   const requiredAfter = strings(b.schema.required);
   for (const name of requiredAfter.filter((n) => !requiredBefore.includes(n))) {
-    effects.push(emit(ctx, "required-added", child(a, "required"), child(b, "required"), "tighter", `property ${quote(name)} is now required: NEW rejects documents without it`));
+    effects.push(emit(ctx, "required-added", requiredAt(a, name), requiredAt(b, name), "tighter", `property ${quote(name)} is now required: NEW rejects documents without it`));
   }
   for (const name of requiredBefore.filter((n) => !requiredAfter.includes(n))) {
-    effects.push(emit(ctx, "required-removed", child(a, "required"), child(b, "required"), "looser", `property ${quote(name)} is no longer required: OLD rejects documents without it`));
+    effects.push(emit(ctx, "required-removed", requiredAt(a, name), requiredAt(b, name), "looser", `property ${quote(name)} is no longer required: OLD rejects documents without it`));
   }
 
   effects.push(
@@ -103,7 +132,36 @@ export function compareObjects(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   return combine(effects);
 }
 
-/** A map of subschemas where each entry constrains more documents (patternProperties, dependentSchemas). */
+/**
+ * Whether a schema around a branch (it being an `allOf`/`anyOf`/`oneOf` entry or `then`/`else`)
+ * declares the property: then the branch only adds to what that schema says of it, and strict mode
+ * does not read the branch's "undeclared" as "any value".
+ */
+function declaredAround(loc: ObjLoc, name: string): boolean {
+  let pointer = loc.pointer;
+  for (;;) {
+    const m = /\/(?:(?:allOf|anyOf|oneOf)\/\d+|then|else)$/.exec(pointer);
+    if (!m) return false;
+    pointer = pointer.slice(0, m.index);
+    const around = loc.file.nodeAt(pointer);
+    if (isRecord(around) && isRecord(around.properties) && name in around.properties) return true;
+  }
+}
+
+/** The change just recorded breaks someone only under strict mode (`SchemaChange.onlyUnderStrict`). */
+function markOnlyUnderStrict(ctx: Ctx): void {
+  const change = ctx.changes.at(-1);
+  if (change) change.onlyUnderStrict = true;
+}
+
+/** Whether a schema has `patternProperties`: without them, what a pattern matched falls to `additionalProperties`. */
+const hasPatterns = (loc: ObjLoc) => Object.keys(record(loc.schema.patternProperties)).length > 0;
+
+/**
+ * A map of subschemas where each entry constrains more documents (patternProperties,
+ * dependentSchemas). A pattern added where there was none takes names from `additionalProperties`
+ * (and gives them back when removed), so it is compared with that.
+ */
 function compareSchemaMap(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: string, what: string): Effect {
   const before = record(a.schema[keyword]);
   const after = record(b.schema[keyword]);
@@ -112,8 +170,8 @@ function compareSchemaMap(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: string, what:
     const locA = child(a, keyword, key);
     const locB = child(b, keyword, key);
     if (key in before && key in after) effects.push(ctx.compare(locA, locB));
-    else if (key in after) effects.push(emit(ctx, "keyword-changed", a, locB, slotState(after[key]) === "open" ? "none" : "tighter", `${what} ${quote(key)} added`));
-    else effects.push(emit(ctx, "keyword-changed", locA, b, slotState(before[key]) === "open" ? "none" : "looser", `${what} ${quote(key)} removed`));
+    else if (key in after) effects.push(emit(ctx, "keyword-changed", a, locB, keyword === "patternProperties" && !hasPatterns(a) ? probe(ctx, child(a, "additionalProperties"), locB) : slotState(after[key]) === "open" ? "none" : "tighter", `${what} ${quote(key)} added`));
+    else effects.push(emit(ctx, "keyword-changed", locA, b, keyword === "patternProperties" && !hasPatterns(b) ? probe(ctx, locA, child(b, "additionalProperties")) : slotState(before[key]) === "open" ? "none" : "looser", `${what} ${quote(key)} removed`));
   }
   return combine(effects);
 }

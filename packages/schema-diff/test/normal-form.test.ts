@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import { diffSchemas, type DiffOptions, type SchemaInput } from "@flowspec/schema-diff";
+
+/**
+ * Rewrites that accept the same documents are no change (each row failed before the normal form),
+ * and the dialects are compared after each is read in its own terms.
+ */
+interface Row {
+  name: string;
+  old: SchemaInput;
+  new: SchemaInput;
+  kinds: string[];
+  newReader: boolean;
+  oldReader: boolean;
+  options?: DiffOptions;
+}
+
+const draft04 = "http://json-schema.org/draft-04/schema#";
+const draft07 = "http://json-schema.org/draft-07/schema#";
+const draft2019 = "https://json-schema.org/draft/2019-09/schema";
+const draft2020 = "https://json-schema.org/draft/2020-12/schema";
+const str = { type: "string" };
+const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra });
+const kind = (value: string) => obj({ kind: { const: value } }, { required: ["kind"] });
+const types = { oneOf: [{ type: "array", minItems: 1 }, str] };
+const eventObject = { oneOf: [{ type: "object" }, { type: "null" }] };
+const noAnnotations = { annotations: false };
+
+const rows: Row[] = [
+  {
+    // github-workflow.json, SchemaStore 3fdf689: 49 events rewritten this way.
+    name: "$ref with siblings ≡ allOf: [{$ref}] with the same siblings",
+    old: { definitions: { types, eventObject }, properties: { push: { $ref: "#/definitions/eventObject", description: "d", properties: { types: { $ref: "#/definitions/types", items: { enum: ["a", "b"] } } } } } },
+    new: { definitions: { types, eventObject }, properties: { push: { allOf: [{ $ref: "#/definitions/eventObject" }], description: "d", properties: { types: { allOf: [{ $ref: "#/definitions/types" }], items: { enum: ["a", "b"] } } } } } },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    name: "allOf: [{$ref}] with a sibling that changed: only that change",
+    old: { definitions: { types }, properties: { t: { $ref: "#/definitions/types", items: { enum: ["a"] } } } },
+    new: { definitions: { types }, properties: { t: { allOf: [{ $ref: "#/definitions/types" }], items: { enum: ["a", "b"] } } } },
+    kinds: ["enum-value-added"],
+    newReader: false,
+    oldReader: true,
+  },
+  { name: "type list ≡ anyOf of the same single types", old: { type: ["string", "null"] }, new: { anyOf: [str, { type: "null" }] }, kinds: [], newReader: false, oldReader: false },
+  { name: "type list ≡ oneOf of the same single types", old: { type: ["string", "integer"] }, new: { oneOf: [{ type: "integer" }, str] }, kinds: [], newReader: false, oldReader: false },
+  {
+    name: "type list with keywords of one type ≡ anyOf with them in that type's branch",
+    old: { type: ["string", "array"], maxLength: 3, items: str },
+    new: { anyOf: [{ type: "string", maxLength: 3 }, { type: "array", items: str }] },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  { name: "oneOf → anyOf over branches of disjoint types", old: { oneOf: [obj({ a: str }), { type: "array" }] }, new: { anyOf: [obj({ a: str }), { type: "array" }] }, kinds: [], newReader: false, oldReader: false },
+  { name: "oneOf → anyOf over branches a required const discriminates", old: { oneOf: [kind("a"), kind("b")] }, new: { anyOf: [kind("a"), kind("b")] }, kinds: [], newReader: false, oldReader: false },
+  { name: "anyOf → oneOf over branches a required const discriminates", old: { anyOf: [kind("a"), kind("b")] }, new: { oneOf: [kind("a"), kind("b")] }, kinds: [], newReader: false, oldReader: false },
+  // integer and number overlap: a oneOf of them rejects integers, so this is a real change.
+  { name: "oneOf → anyOf over integer and number is looser", old: { oneOf: [{ type: "integer" }, { type: "number", maximum: 1 }] }, new: { anyOf: [{ type: "integer" }, { type: "number", maximum: 1 }] }, kinds: ["keyword-changed"], newReader: false, oldReader: true },
+  {
+    name: "a new union one of whose branches holds the old schema: looser only",
+    old: { $defs: { A: obj({ x: str }) }, properties: { a: { $ref: "#/$defs/A" } } },
+    new: { $defs: { A: obj({ x: str }) }, properties: { a: { anyOf: [{ $ref: "#/$defs/A" }, { type: "array", items: { $ref: "#/$defs/A" } }] } } },
+    kinds: ["branch-added"],
+    newReader: false,
+    oldReader: true,
+  },
+  {
+    name: "a new oneOf one of whose disjoint branches holds the old schema: looser only",
+    old: obj({ a: obj({ x: str }, { required: ["x"] }) }),
+    new: obj({ a: { oneOf: [obj({ x: str }, { required: ["x"] }), { type: "string", enum: ["x"] }] } }),
+    kinds: ["branch-added"],
+    newReader: false,
+    oldReader: true,
+  },
+  {
+    name: "the union unwrapped again: tighter only",
+    old: obj({ a: { oneOf: [obj({ x: str }, { required: ["x"] }), { type: "string", enum: ["x"] }] } }),
+    new: obj({ a: obj({ x: str }, { required: ["x"] }) }),
+    kinds: ["branch-removed"],
+    newReader: true,
+    oldReader: false,
+  },
+  {
+    // dependabot-2.0.json, SchemaStore aae2662: each branch restates the property it requires.
+    name: "a branch restating a property schema of the schema around it",
+    old: obj({ a: str, b: { type: "string", maxLength: 5 } }, { anyOf: [{ required: ["a"] }, { required: ["b"] }] }),
+    new: obj({ a: str, b: { type: "string", maxLength: 5 } }, { anyOf: [{ properties: { a: { $ref: "#/properties/a" } }, required: ["a"] }, { properties: { b: { type: "string", maxLength: 5 } }, required: ["b"] }] }),
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    // dependabot-2.0.json, SchemaStore aae2662: "schedule is required unless multi-ecosystem-group is set".
+    name: "if/then/else rewritten as if-not/then with the common requirement moved out",
+    old: obj({ e: str, s: str, g: str }, { allOf: [{ if: { required: ["g"] }, then: { required: ["e"] }, else: { required: ["e", "s"] } }] }),
+    new: obj({ e: str, s: str, g: str }, { required: ["e"], allOf: [{ if: { not: { properties: { g: {} }, required: ["g"] } }, then: { properties: { s: { $ref: "#/properties/s" } }, required: ["s"] } }] }),
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  // babelrc.json, SchemaStore 3e160f8 (draft-04 → draft-07): `sourceMaps` and `compact` rewritten as unions.
+  {
+    name: "type list with an enum ≡ anyOf of a listed type and a type of few values",
+    old: { type: ["string", "boolean"], enum: ["both", "inline", true, false] },
+    new: { anyOf: [{ type: "string", enum: ["both", "inline"] }, { type: "boolean" }] },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    name: "a union branch whose const is none of its type accepts nothing: tighter only",
+    old: { type: ["string", "boolean"], enum: ["auto", true, false] },
+    new: { anyOf: [{ type: "string", const: ["auto"] }, { type: "boolean" }] },
+    kinds: ["enum-value-removed", "type-narrowed"],
+    newReader: true,
+    oldReader: false,
+  },
+  // Keywords of a type the schema refuses say nothing: items went with "array"; only the type changed.
+  { name: "a type dropped with its keywords: only the type change", old: obj({ a: { oneOf: [str, { type: "array", items: str }] } }), new: obj({ a: { oneOf: [str] } }), kinds: ["type-narrowed"], newReader: true, oldReader: false },
+  { name: "keywords of a refused type: no change", old: { type: "string", items: str, minimum: 3 }, new: { type: "string" }, kinds: [], newReader: false, oldReader: false },
+  { name: "const null ≡ type null", old: obj({ a: { const: null } }), new: obj({ a: { type: "null" } }), kinds: [], newReader: false, oldReader: false },
+  {
+    name: "draft-04 → draft-07: id, boolean exclusiveMinimum, definitions → $defs",
+    old: { $schema: draft04, id: "https://example.com/n.json", definitions: { n: { type: "number", minimum: 0, exclusiveMinimum: true } }, properties: { n: { $ref: "#/definitions/n" } } },
+    new: { $schema: draft2020, $id: "https://example.com/n.json", $defs: { n: { type: "number", exclusiveMinimum: 0 } }, properties: { n: { $ref: "#/$defs/n" } } },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+    options: noAnnotations,
+  },
+  {
+    name: "draft-04 → draft-07: an inclusive maximum made exclusive is tighter",
+    old: { $schema: draft04, type: "number", maximum: 10, exclusiveMaximum: false },
+    new: { $schema: draft07, type: "number", exclusiveMaximum: 10 },
+    kinds: ["bound-tightened"],
+    newReader: true,
+    oldReader: false,
+    options: noAnnotations,
+  },
+  {
+    name: "draft-04 exclusiveMinimum: true → false is looser",
+    old: { $schema: draft04, type: "number", minimum: 0, exclusiveMinimum: true },
+    new: { $schema: draft04, type: "number", minimum: 0, exclusiveMinimum: false },
+    kinds: ["bound-loosened"],
+    newReader: false,
+    oldReader: true,
+  },
+  {
+    name: "2019-09 $recursiveRef → 2020-12 $ref",
+    old: { $schema: draft2019, $recursiveAnchor: true, type: "object", properties: { children: { type: "array", items: { $recursiveRef: "#" } } } },
+    new: { $schema: draft2020, type: "object", properties: { children: { type: "array", items: { $ref: "#" } } } },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+    options: noAnnotations,
+  },
+  {
+    name: "draft-07 #/definitions/x → 2020-12 #/$defs/x",
+    old: { $schema: draft07, definitions: { x: str }, properties: { a: { $ref: "#/definitions/x" } } },
+    new: { $schema: draft2020, $defs: { x: str }, properties: { a: { $ref: "#/$defs/x" } } },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+    options: noAnnotations,
+  },
+];
+
+describe("diffSchemas: rewrites that accept the same documents", () => {
+  it.each(rows)("$name", (row) => {
+    const report = diffSchemas(row.old, row.new, { dialect: "draft-07", ...row.options });
+    expect([...new Set(report.changes.map((c) => c.kind))].sort()).toEqual(row.kinds);
+    expect({ newReader: report.summary.breakingForNewReader > 0, oldReader: report.summary.breakingForOldReader > 0 }).toEqual({ newReader: row.newReader, oldReader: row.oldReader });
+  });
+
+  it.each(rows)("$name: swapping OLD and NEW swaps the directions", (row) => {
+    const report = diffSchemas(row.new, row.old, { dialect: "draft-07", ...row.options });
+    expect({ newReader: report.summary.breakingForNewReader > 0, oldReader: report.summary.breakingForOldReader > 0 }).toEqual({ newReader: row.oldReader, oldReader: row.newReader });
+  });
+
+  it("reports a change in a moved node where the file has it", () => {
+    // The sibling `items` moved into the allOf form; its change is still at /properties/t/items.
+    const report = diffSchemas(
+      { definitions: { types }, properties: { t: { $ref: "#/definitions/types", items: { enum: ["a"] } } } },
+      { definitions: { types }, properties: { t: { allOf: [{ $ref: "#/definitions/types" }], items: { enum: ["a", "b"] } } } },
+      { dialect: "draft-07" },
+    );
+    expect(report.changes.map((c) => [c.kind, c.pointerOld, c.pointerNew])).toEqual([["enum-value-added", "/properties/t/items/enum", "/properties/t/items/enum"]]);
+  });
+
+  it("reports a required name gathered from an allOf entry where it is written", () => {
+    const report = diffSchemas(obj({ a: str }), { ...obj({ a: str }), allOf: [{ required: ["a"] }] }, { dialect: "draft-07" });
+    expect(report.changes.map((c) => [c.kind, c.pointerNew])).toEqual([["required-added", "/allOf/0/required"]]);
+  });
+});
