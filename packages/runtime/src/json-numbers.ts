@@ -9,15 +9,29 @@
  * `plainNumbers` turns them back into numbers for code that wants plain JSON values.
  */
 
-/** A random tag, so that no string that comes from outside can pass for a float being written. */
-const MARK = `\u0000float-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}:`;
+/**
+ * What every copy of this module in the process shares (the ESM and the CommonJS build, a second
+ * installed version, sources and builds side by side): a float made by one is written by another.
+ */
+interface SharedState {
+  /** A random tag, so that no string that comes from outside can pass for a float being written. */
+  mark: string;
+  /** Whether any JsonFloat was made in this process: until then, nothing needs to look for one. */
+  anyFloat: boolean;
+  /** Set while `stringifyJson` runs JSON.stringify, so that `toJSON` writes a float as one. */
+  writingFloats: boolean;
+}
+const shared: SharedState = ((globalThis as Record<symbol, SharedState | undefined>)[Symbol.for("@flowspec/runtime:json-numbers")] ??= {
+  mark: `\u0000float-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}:`,
+  anyFloat: false,
+  writingFloats: false,
+});
+const MARK = shared.mark;
+/** Marks a JsonFloat of any copy of this module. */
+const BRAND: unique symbol = Symbol.for("@flowspec/runtime:JsonFloat") as never;
 /** A float while `stringifyJson` writes it: the string `toJSON` gives, as JSON.stringify quotes it. */
 const MARKED = new RegExp(`"\\\\u0000${MARK.slice(1)}([^"]*)"`, "g");
 
-/** Whether any JsonFloat was made in this process: until then, nothing needs to look for one. */
-let anyFloat = false;
-/** Set while `stringifyJson` runs JSON.stringify, so that `toJSON` writes a float as one. */
-let writingFloats = false;
 
 /**
  * A number written as a float in JSON (`171.0`, `1e3`), kept apart from the integer of the same
@@ -25,27 +39,28 @@ let writingFloats = false;
  * `stringifyJson` the float (`171.0`).
  */
 export class JsonFloat {
-  readonly #value: number;
-  constructor(value: number) {
-    if (!Number.isFinite(value)) throw new RangeError(`a JSON float must be a finite number, got ${value}`);
-    this.#value = value;
-    anyFloat = true;
+  declare readonly [BRAND]: true;
+  /** `instanceof` holds for a JsonFloat of any copy of this module. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return isJsonFloat(value);
   }
-  get value(): number {
-    return this.#value;
+  constructor(readonly value: number) {
+    if (!Number.isFinite(value)) throw new RangeError(`a JSON float must be a finite number, got ${value}`);
+    shared.anyFloat = true;
   }
   valueOf(): number {
-    return this.#value;
+    return this.value;
   }
   /** The float as JSON writes it: always with a `.` or an exponent (`171.0`, `-0.0`, `1e+21`). */
   toString(): string {
-    const text = Object.is(this.#value, -0) ? "-0" : String(this.#value);
+    const text = Object.is(this.value, -0) ? "-0" : String(this.value);
     return /[.e]/.test(text) ? text : `${text}.0`;
   }
   toJSON(): number | string {
-    return writingFloats ? MARK + this.toString() : this.#value;
+    return shared.writingFloats ? MARK + this.toString() : this.value;
   }
 }
+Object.defineProperty(JsonFloat.prototype, BRAND, { value: true });
 
 /** A float for `stringifyJson` to write as one (`jsonFloat(2)` is written `2.0`). */
 export function jsonFloat(value: number): JsonFloat {
@@ -53,7 +68,7 @@ export function jsonFloat(value: number): JsonFloat {
 }
 
 export function isJsonFloat(value: unknown): value is JsonFloat {
-  return value instanceof JsonFloat;
+  return typeof value === "object" && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
 }
 
 /**
@@ -154,14 +169,14 @@ function replaceMarks(root: unknown): unknown {
  * JsonFloat in the process, it is `JSON.stringify`; with one, one search of the output more.
  */
 export function stringifyJson(value: unknown, space?: string | number): string | undefined {
-  if (!anyFloat) return JSON.stringify(value, null, space);
-  const outer = writingFloats;
-  writingFloats = true;
+  if (!shared.anyFloat) return JSON.stringify(value, null, space);
+  const outer = shared.writingFloats;
+  shared.writingFloats = true;
   let text: string | undefined;
   try {
     text = JSON.stringify(value, null, space);
   } finally {
-    writingFloats = outer;
+    shared.writingFloats = outer;
   }
   if (text === undefined || !text.includes(MARK_IN_JSON)) return text;
   return text.replace(MARKED, "$1");
@@ -173,12 +188,12 @@ export function stringifyJson(value: unknown, space?: string | number): string |
  * without any comes back as it is (at no cost at all while no JsonFloat was ever made).
  */
 export function plainNumbers<T>(value: T): T {
-  return anyFloat ? (unwrap(value, 0) as T) : value;
+  return shared.anyFloat ? (unwrap(value, 0) as T) : value;
 }
 
 function unwrap(value: unknown, depth: number): unknown {
   if (typeof value !== "object" || value === null) return value;
-  if (value instanceof JsonFloat) return value.value;
+  if (isJsonFloat(value)) return value.value;
   // Values this deep do not come from JSON text (the document parser refuses them long before).
   if (depth > 10_000) throw new RangeError("plainNumbers: the value is nested more than 10000 levels deep");
   if (Array.isArray(value)) {

@@ -5,6 +5,7 @@
  * (network, API key) is not provided.
  */
 import { parse as parseYaml } from "yaml";
+import { parseJsonKeepingFloats } from "@flowspec/runtime";
 import { BlobNotFoundError } from "../blobs.js";
 import type { Flow, FlowResult } from "../generated/index.js";
 import { failed, success } from "../engine/result.js";
@@ -101,7 +102,7 @@ const builtins: Record<string, Builtin> = {
     const text = new TextDecoder().decode(bytes);
     let data: unknown;
     try {
-      data = actual === "json" ? JSON.parse(text) : actual === "yaml" ? parseYaml(text) : text;
+      data = actual === "json" ? parseJsonKeepingFloats(text) : actual === "yaml" ? parseYaml(text) : text;
     } catch (error) {
       throw new ComponentError(name, `cannot parse ${resolved} as ${actual}: ${(error as Error).message}`, { cause: error });
     }

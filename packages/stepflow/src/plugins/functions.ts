@@ -1,4 +1,5 @@
 /** Components written as TypeScript functions, run in-process. */
+import { plainNumbers } from "@flowspec/runtime";
 import { success } from "../engine/result.js";
 import { ComponentError } from "./errors.js";
 import type { ComponentContext, Plugin } from "./types.js";
@@ -32,8 +33,17 @@ export function componentsByName<T>(components: Record<string, T>): Map<string, 
   return table;
 }
 
+export interface FunctionsPluginOptions {
+  /**
+   * Whether the functions get integral floats (`2.0`) as `JsonFloat`, to pass them on as floats.
+   * Off by default: a function's input holds plain numbers. What it returns is written as JavaScript
+   * writes it (`2` is an integer) unless it returns a `JsonFloat` (`jsonFloat(2)` is `2.0`).
+   */
+  keepFloats?: boolean;
+}
+
 /** A plugin serving functions by name (the name after routing, e.g. `/double`). */
-export function functionsPlugin(functions: Record<string, ComponentFunction>): Plugin {
+export function functionsPlugin(functions: Record<string, ComponentFunction>, options: FunctionsPluginOptions = {}): Plugin {
   const table = componentsByName(functions);
   return {
     kind: "functions",
@@ -45,7 +55,7 @@ export function functionsPlugin(functions: Record<string, ComponentFunction>): P
       const fn = table.get(component);
       if (!fn) throw new ComponentError(component, `no function registered (known: ${[...table.keys()].join(", ")})`);
       // Nothing returned is `null`, as a component server answers it: a step result is JSON.
-      const output = await fn(input, context);
+      const output = await fn(options.keepFloats ? input : plainNumbers(input), context);
       return success(output === undefined ? null : output);
     },
   };
