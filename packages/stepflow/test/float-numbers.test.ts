@@ -3,7 +3,8 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { jsonFloat } from "@flowspec/runtime";
+import { isJsonFloat, jsonFloat, stringifyJson } from "@flowspec/runtime";
+import { defineServerComponent, serveHttp } from "../src/server/index.js";
 import { blobId, createRouter, deepEqual, isTruthy, parseFlow, runFlow, runTestCases, type StepflowConfig } from "../src/index.js";
 import { repoRoot } from "../../../test/support.js";
 
@@ -104,6 +105,26 @@ test:
     expect(isTruthy(jsonFloat(3))).toBe(true);
   });
 
+  it("over HTTP, a component that keeps floats gets and answers them as floats; one that does not gets plain numbers", async () => {
+    const server = await serveHttp({
+      "/keeps": defineServerComponent({ keepFloats: true, handler: (input: { x: unknown }) => ({ x: input.x, float: isJsonFloat(input.x), doubled: jsonFloat(2) }) }),
+      "/plain": defineServerComponent({ handler: (input: { x: unknown }) => ({ x: input.x, type: typeof input.x }) }),
+    });
+    const http = createRouter({ config: { plugins: { h: { type: "stepflow", transport: "http", url: server.url } }, routes: { "/h/{*component}": [{ plugin: "h" }] } } });
+    try {
+      const { flow } = parseFlow(`schema: https://stepflow.org/schemas/v1/flow.json
+steps:
+  - { id: keeps, component: /h/keeps, input: { x: { $from: { workflow: input } } } }
+  - { id: plain, component: /h/plain, input: { x: { $from: { workflow: input } } } }
+output: { keeps: { $from: { step: keeps } }, plain: { $from: { step: plain } } }`);
+      const result = await runFlow(flow, jsonFloat(3), { router: http });
+      expect(stringifyJson(result)).toBe('{"outcome":"success","result":{"keeps":{"x":3.0,"float":true,"doubled":2.0},"plain":{"x":3,"type":"number"}}}');
+    } finally {
+      await http.close();
+      await server.close();
+    }
+  });
+
   it("hashes upstream's alice blob (tests/python/blob_integration.yaml) to upstream's id", async () => {
     const { flow } = parseFlow(
       `schema: https://stepflow.org/schemas/v1/flow.json
@@ -111,5 +132,19 @@ steps: []
 output: { original: { name: Alice, age: 30, score: 85.5 }, config: { mode: standard, multiplier: 2 }, age_doubled: 60, score_doubled: 171.0 }`,
     );
     expect(await blobId(flow.output)).toBe("f3ab84807a096605614b040dcf8d498ced3fb582a8dfa5fc1cc952710fcb31f5");
+  });
+});
+
+describe("stepflow-configs are read with plain numbers", () => {
+  it("a mock behaviour and a route condition match a float input by its value, as before", async () => {
+    const { flow } = parseFlow(`schema: https://stepflow.org/schemas/v1/flow.json
+steps:
+  - { id: m, component: /m/one, input: { x: 1.0 } }
+output: { $from: { step: m } }`);
+    const config: StepflowConfig = {
+      plugins: { m: { type: "mock", components: { "/one": { behaviors: [[{ x: 1 }, { outcome: "success", result: "matched" }]] } } } },
+      routes: { "/m/{*component}": [{ plugin: "m", conditions: [{ path: "$.x", value: 1 }] }] },
+    };
+    expect(await runFlow(flow, null, { config })).toEqual({ outcome: "success", result: "matched" });
   });
 });
