@@ -54,8 +54,8 @@ export interface ParseSourceOptions {
   format?: "json" | "yaml";
   /**
    * Keep the integer/float distinction of the text: a number with an integral value written as a
-   * float (`1.0`, `1e3`, in JSON as in YAML) becomes a `JsonFloat`,
-   * which `stringifyJson` writes back as `1.0`. Off by default: the value holds plain numbers.
+   * float (`1.0`, `1e3`, in JSON as in YAML) becomes a `JsonFloat`, which `stringifyJson` writes
+   * back as `1.0`. Off by default: the value holds plain numbers.
    */
   keepFloats?: boolean;
 }

@@ -32,7 +32,6 @@ const BRAND: unique symbol = Symbol.for("@flowspec/runtime:JsonFloat") as never;
 /** A float while `stringifyJson` writes it: the string `toJSON` gives, as JSON.stringify quotes it. */
 const MARKED = new RegExp(`"\\\\u0000${MARK.slice(1)}([^"]*)"`, "g");
 
-
 /**
  * A number written as a float in JSON (`171.0`, `1e3`), kept apart from the integer of the same
  * value. Arithmetic sees its value (`valueOf`); `JSON.stringify` writes the plain number, and
@@ -40,6 +39,9 @@ const MARKED = new RegExp(`"\\\\u0000${MARK.slice(1)}([^"]*)"`, "g");
  */
 export class JsonFloat {
   declare readonly [BRAND]: true;
+  static {
+    Object.defineProperty(this.prototype, BRAND, { value: true });
+  }
   /** `instanceof` holds for a JsonFloat of any copy of this module. */
   static [Symbol.hasInstance](value: unknown): boolean {
     return isJsonFloat(value);
@@ -60,7 +62,6 @@ export class JsonFloat {
     return shared.writingFloats ? MARK + this.toString() : this.value;
   }
 }
-Object.defineProperty(JsonFloat.prototype, BRAND, { value: true });
 
 /** A float for `stringifyJson` to write as one (`jsonFloat(2)` is written `2.0`). */
 export function jsonFloat(value: number): JsonFloat {
@@ -73,12 +74,12 @@ export function isJsonFloat(value: unknown): value is JsonFloat {
 
 /**
  * `JSON.parse`, except that an integral number written as a float (`171.0`, `1.5e2`, `-0.0`)
- * becomes a `JsonFloat`. A text with no number in value position that has a `.` or an exponent
- * (most texts: ids and versions inside strings do not count) is parsed by `JSON.parse` alone,
- * after one regular-expression scan. Errors are `JSON.parse`'s, for the text as given.
+ * becomes a `JsonFloat`. A text with no such number in value position (most texts: integers,
+ * `0.5`, ids and versions inside strings do not count) is parsed by `JSON.parse` alone, after one
+ * regular-expression test. Errors are `JSON.parse`'s, for the text as given.
  */
 export function parseJsonKeepingFloats(text: string): unknown {
-  if (!FLOAT_LIKE.test(text)) return JSON.parse(text);
+  if (!FLOAT_IN_VALUE.test(text) && !FLOAT_ALONE.test(text)) return JSON.parse(text);
   const floats = integralFloats(text);
   if (floats.length === 0) return JSON.parse(text);
   let marked = "";
@@ -98,10 +99,14 @@ export function parseJsonKeepingFloats(text: string): unknown {
 }
 
 /**
- * A number with a `.` or an exponent right after `:`, `[`, `,` (or alone): a cheap test that a text
- * may hold a float, true for every text that does (false positives only cost the exact scan).
+ * A number that may be an integral float (a fraction of zeros, `1.00`, or an exponent, `1.5e2`)
+ * right after `:`, `[`, `,` (or alone): a cheap test, true for every text that holds one (a false
+ * positive, such text inside a string, only costs the exact scan).
  */
-const FLOAT_LIKE = /[:,[]\s*-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s*[,}\]]|^\s*-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s*$/;
+const INTEGRAL_FLOAT = String.raw`-?\d+(?:\.0+|(?:\.\d+)?[eE][+-]?\d+)`;
+// Two expressions: one alternative anchored at the start would be tried at every offset.
+const FLOAT_IN_VALUE = new RegExp(String.raw`[:,[]\s*${INTEGRAL_FLOAT}\s*[,}\]]`);
+const FLOAT_ALONE = new RegExp(String.raw`^\s*${INTEGRAL_FLOAT}\s*$`);
 const MARK_IN_JSON = `\\u0000${MARK.slice(1)}`;
 const NEXT_STRING_OR_DIGIT = /["0-9]/g;
 // JSON's grammar exactly (no leading zero), so that marking a number never makes a bad text good.

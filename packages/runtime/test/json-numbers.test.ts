@@ -111,6 +111,17 @@ describe("stringifyJson", () => {
   });
 });
 
+describe("two copies of the module (ESM and CommonJS builds, sources and builds)", () => {
+  it("each recognises and writes the other's floats", async () => {
+    const other = (await import(/* @vite-ignore */ `../src/json-numbers.ts?copy=${Date.now()}`)) as typeof import("../src/json-numbers.js");
+    expect(other.JsonFloat).not.toBe(JsonFloat);
+    expect(isJsonFloat(other.jsonFloat(1))).toBe(true);
+    expect(other.jsonFloat(1) instanceof JsonFloat).toBe(true);
+    expect(stringifyJson({ a: other.jsonFloat(1) })).toBe('{"a":1.0}');
+    expect(other.stringifyJson({ a: jsonFloat(1) })).toBe('{"a":1.0}');
+  });
+});
+
 describe("plainNumbers", () => {
   it("replaces JsonFloats by numbers, copying only on the way to one", () => {
     const shared = { x: [1, 2] };
