@@ -23,8 +23,11 @@ export interface ComponentServer {
   handlers: Record<string, RequestHandler>;
   validateParams(method: string, params: unknown): readonly ValidationIssue[] | undefined;
   validateResult(method: string, result: unknown): readonly ValidationIssue[] | undefined;
-  /** Messages are read with integral floats kept (`JsonFloat`); each component gets them only if it asks (`keepFloats`). */
-  keepFloats: true;
+  /**
+   * Read messages with integral floats kept (`JsonFloat`), as `createComponentServer` does: each
+   * component then gets them only if it asks (its own `keepFloats`).
+   */
+  keepFloats?: boolean;
   /** Whether a request is answered with an SSE stream over HTTP (its component may call back). */
   streams(method: string, params: unknown): boolean;
   onNotification(method: string, params: unknown): void;
