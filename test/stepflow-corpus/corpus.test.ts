@@ -17,4 +17,3 @@ describe("npm run test:corpus: the upstream StepFlow corpus with TypeScript stan
     expect(run.status).toBe(0);
   });
 });
-});
