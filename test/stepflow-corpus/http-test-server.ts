@@ -1,8 +1,11 @@
 /**
  * TypeScript stand-ins for upstream's `tests/http/test_python_server.py`, served by `flowspec stepflow
  * serve --http`. `/data_analysis` and `/chain_processing` take the context, so they answer over SSE
- * and store blobs through `blobs/put` on the way. Floats print as Python prints them (`15.0`).
+ * and store blobs through `blobs/put` on the way. Floats print as Python prints them (`15.0`), and are
+ * answered as floats where the Python models make them so (`MathOutput.result: float`) or pass them
+ * through (`/chain_processing`'s `initial_data: Dict[str, Any]`).
  */
+import { isJsonFloat, jsonFloat } from "@flowspec/runtime";
 import { defineServerComponent, type ServerComponentContext } from "@flowspec/stepflow/server";
 
 /** `time.strftime("%Y-%m-%d %H:%M:%S")`. */
@@ -56,7 +59,7 @@ export default {
       const apply = Object.hasOwn(OPERATIONS, operation) ? OPERATIONS[operation] : undefined;
       if (!apply) throw new Error(`Unsupported operation: ${operation}`);
       const result = apply(a, b);
-      return { result, operation_performed: `${pyFloat(a)} ${operation} ${pyFloat(b)} = ${pyFloat(result)}` };
+      return { result: Number.isInteger(result) ? jsonFloat(result) : result, operation_performed: `${pyFloat(a)} ${operation} ${pyFloat(b)} = ${pyFloat(result)}` };
     },
   }),
   "/process_list": defineServerComponent({
@@ -91,6 +94,7 @@ export default {
   }),
   "/chain_processing": defineServerComponent({
     description: "Applies processing steps to the top-level values in turn, storing each intermediate state as a blob",
+    keepFloats: true,
     handler: async ({ initial_data, processing_steps }: { initial_data: Record<string, unknown>; processing_steps: string[] }, context: ServerComponentContext) => {
       let current: Record<string, unknown> = { ...initial_data };
       const intermediate_blob_ids: string[] = [];
@@ -98,11 +102,14 @@ export default {
         if (step === "uppercase_strings") {
           for (const [key, value] of Object.entries(current)) if (typeof value === "string") current[key] = value.toUpperCase();
         } else if (step === "multiply_numbers") {
-          for (const [key, value] of Object.entries(current)) if (typeof value === "number") current[key] = value * 2;
+          for (const [key, value] of Object.entries(current)) {
+            if (typeof value === "number") current[key] = value * 2;
+            else if (isJsonFloat(value)) current[key] = jsonFloat(value.value * 2);
+          }
         } else if (step === "add_metadata") {
           current._metadata = { step: i + 1, timestamp: now(), step_name: step };
         } else if (step === "filter_positive") {
-          current = Object.fromEntries(Object.entries(current).filter(([, v]) => typeof v !== "number" || v >= 0));
+          current = Object.fromEntries(Object.entries(current).filter(([, v]) => (typeof v !== "number" && !isJsonFloat(v)) || Number(v) >= 0));
         } else {
           current[`custom_step_${i}`] = `Applied: ${step}`;
         }

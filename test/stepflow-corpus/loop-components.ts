@@ -2,7 +2,10 @@
  * TypeScript stand-ins for upstream's `examples/loop-components/loop_server.py`, served over stdio by
  * `flowspec stepflow serve`. `/iterate` and `/map` re-enter the runtime through `flows/evaluate`
  * (the context adds the nested flow's `schema`); a nested run that is skipped or fails makes them fail.
+ * Python keeps integers and floats apart: `/iterate` and `/map` pass values on as they are
+ * (`keepFloats`), and `/double_value` answers a float, as its pydantic model (`value: float`) makes it.
  */
+import { jsonFloat } from "@flowspec/runtime";
 import { defineServerComponent, type FlowInput, type ServerComponentContext } from "@flowspec/stepflow/server";
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -10,6 +13,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export default {
   "/iterate": defineServerComponent({
     description: "Runs a flow on its own `next` output until it answers `result`, at most max_iterations times",
+    keepFloats: true,
     handler: async (input: { flow: FlowInput; initial_input: unknown; max_iterations?: number }, context: ServerComponentContext) => {
       const max = input.max_iterations ?? 1000;
       let current = input.initial_input;
@@ -24,6 +28,7 @@ export default {
   }),
   "/map": defineServerComponent({
     description: "Runs a flow on each item, all at once, and collects their results in order",
+    keepFloats: true,
     handler: async (input: { flow: FlowInput; items: unknown[] }, context: ServerComponentContext) => ({
       results: await Promise.all(input.items.map((item) => context.evaluateFlowValue(input.flow, item))),
     }),
@@ -34,6 +39,6 @@ export default {
   }),
   "/double_value": defineServerComponent({
     description: "Doubles a value",
-    handler: ({ value }: { value: number }) => ({ result: value * 2 }),
+    handler: ({ value }: { value: number }) => ({ result: jsonFloat(value * 2) }),
   }),
 };

@@ -1,6 +1,7 @@
 import { Composer, YAMLParseError, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node, type Pair, type YAMLMap } from "yaml";
 import { jsonErrorOffset, MAX_DEPTH, parsedJsonProblem } from "./json-scan.js";
 import { jsonLocator } from "./json-locate.js";
+import { JsonFloat, parseJsonKeepingFloats } from "./json-numbers.js";
 import { lineIndex, offsetLocation } from "./lines.js";
 import { parsePointer } from "./validation.js";
 import { isErrorInstance } from "./error-brand.js";
@@ -51,6 +52,12 @@ export interface ParseSourceOptions {
    * so is a value nested more than 256 collections deep.
    */
   format?: "json" | "yaml";
+  /**
+   * Keep the integer/float distinction of the text: a number with an integral value written as a
+   * float (`1.0`, `1e3`, in JSON as in YAML) becomes a `JsonFloat`, which `stringifyJson` writes
+   * back as `1.0`. Off by default: the value holds plain numbers.
+   */
+  keepFloats?: boolean;
 }
 
 /**
@@ -70,7 +77,7 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
 
   if (format === "json") {
     try {
-      value = JSON.parse(text);
+      value = options.keepFloats ? parseJsonKeepingFloats(text) : JSON.parse(text);
     } catch (error) {
       throw jsonSyntaxError(error as SyntaxError, text, file);
     }
@@ -80,7 +87,7 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
     const where = lineIndex(text);
     locate = (pointer) => where(find(pointer));
   } else {
-    const tree = parseYamlTree(text, file);
+    const tree = parseYamlTree(text, file, options.keepFloats ?? false);
     value = tree.value;
     locate = (pointer) => {
       const { doc, lineCounter } = tree;
@@ -115,7 +122,7 @@ function sniffFormat(text: string): "json" | "yaml" {
   return /^\s*[[{]/.test(text) ? "json" : "yaml";
 }
 
-function parseYamlTree(text: string, file: string | undefined) {
+function parseYamlTree(text: string, file: string | undefined, keepFloats: boolean) {
   const lineCounter = new LineCounter();
   const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
   const fail = (offset: number, reason: string) => {
@@ -142,6 +149,7 @@ function parseYamlTree(text: string, file: string | undefined) {
   const duplicate = firstDuplicateKey(doc);
   if (duplicate && (!error || duplicate.offset <= error.pos[0])) throw fail(duplicate.offset, `duplicate key ${JSON.stringify(duplicate.key)}`);
   if (error) throw fail(error.pos[0], error.message.split("\n")[0]!);
+  if (keepFloats) markFloats(doc);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 10_000 });
@@ -192,6 +200,24 @@ function refuseDeepYaml(tokens: readonly CST.Token[], lineCounter: LineCounter, 
   if (deep === undefined) return;
   const { line, col } = lineCounter.linePos(deep);
   throw new DocumentParseError(`nested more than ${MAX_DEPTH} levels deep`, file, { line, column: col });
+}
+
+const FLOAT_TAG = "tag:yaml.org,2002:float";
+/** A plain scalar the core schema reads as a float (not as an integer: `0xE` has an E too). */
+const FLOAT_SOURCE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*|[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]+|\.[0-9]+[eE][-+]?[0-9]+)$/;
+
+/** Makes each float scalar value with an integral value (`1.0`, `1e3`, `1.`) a JsonFloat (toJS keeps it as it is). */
+function markFloats(doc: Document.Parsed): void {
+  visit(doc, {
+    Scalar(key, scalar) {
+      // Keys stay as they were: a property name is a string either way.
+      if (key === "key") return;
+      const value = scalar.value;
+      if (typeof value !== "number" || !Number.isInteger(value)) return;
+      const float = scalar.tag === FLOAT_TAG || (scalar.tag === undefined && scalar.type === "PLAIN" && FLOAT_SOURCE.test(scalar.source ?? ""));
+      if (float) scalar.value = new JsonFloat(value);
+    },
+  });
 }
 
 /** The offset of the first node nested more than MAX_DEPTH collections deep, if there is one (walked without recursion). */

@@ -4,7 +4,11 @@
  * runs in Pyodide: an expression (`input['a'] + input['b']`), a block that `return`s, or the function
  * `function_name` names (sync or async, with `context` as its second parameter to get
  * `context.get_blob` / `context.put_blob`). `math`, `re` and `json` are imported for it.
+ *
+ * Python tells `2` from `2.0`, as serde_json does: values cross into and out of Python as JSON text
+ * with their floats kept (`JsonFloat` on this side), so a float stays a float both ways.
  */
+import { parseJsonKeepingFloats, plainNumbers, stringifyJson } from "@flowspec/runtime";
 import { defineServerComponent, type ServerComponent, type ServerComponentContext } from "@flowspec/stepflow/server";
 import { compileInputSchema, type InputCheck } from "./input-schema.js";
 import { pythonInterpreter, type BlobBridge, type PythonFunction } from "./interpreter.js";
@@ -46,7 +50,7 @@ export function createPythonUdf(options: PythonUdfOptions = {}): ServerComponent
 
   /** A value as JSON text, refused when it is over the limit. */
   const toJson = (what: string, value: unknown): string => {
-    const text = JSON.stringify(value) ?? "null";
+    const text = stringifyJson(value) ?? "null";
     const bytes = Buffer.byteLength(text);
     if (bytes > maxValueBytes) throw new Error(`${what} is ${bytes} bytes of JSON, over the limit of ${maxValueBytes} (maxValueBytes)`);
     return text;
@@ -91,25 +95,27 @@ export function createPythonUdf(options: PythonUdfOptions = {}): ServerComponent
       required: ["blob_id", "input"],
       properties: { blob_id: { type: "string", description: "the blob holding {code, input_schema, function_name?}" }, input: { type: "object" } },
     },
+    keepFloats: true,
     async handler(input: PythonUdfInput, context: ServerComponentContext): Promise<unknown> {
       if (!isObject(input)) throw new Error("the input must be a mapping {blob_id, input}");
       if (typeof input.blob_id !== "string") throw new Error("/blob_id: must be the id of the blob holding the UDF");
       if (!isObject(input.input)) throw new Error("/input: must be a mapping (the UDF's input)");
       const udf = await compiled(input.blob_id, context);
-      const rejected = udf.check(input.input);
+      // The schema sees numbers as JSON Schema does: 2.0 is a number (and an integer), like 2.
+      const rejected = udf.check(plainNumbers(input.input));
       if (rejected) throw new Error(`the input does not match the UDF's input_schema: /input${rejected.startsWith("(root)") ? rejected.slice(6) : rejected}`);
       const bridge: BlobBridge = {
         get_blob: async (blobId) => toJson(`blob ${blobId}`, await context.getBlob(blobId)),
         put_blob: async (json) => {
           const bytes = Buffer.byteLength(json);
           if (bytes > maxValueBytes) throw new Error(`the blob to store is ${bytes} bytes of JSON, over the limit of ${maxValueBytes} (maxValueBytes)`);
-          return context.putBlob(JSON.parse(json));
+          return context.putBlob(parseJsonKeepingFloats(json));
         },
       };
       const answer = await (await pythonInterpreter()).run(udf.call, toJson("the input", input.input), bridge);
       const bytes = Buffer.byteLength(answer);
       if (bytes > maxValueBytes) throw new Error(`the UDF's result is about ${bytes} bytes of JSON, over the limit of ${maxValueBytes} (maxValueBytes)`);
-      const outcome = JSON.parse(answer) as { result?: unknown; error?: string };
+      const outcome = parseJsonKeepingFloats(answer) as { result?: unknown; error?: string };
       if (outcome.error !== undefined) throw new Error(`the UDF failed: ${outcome.error}`);
       return outcome.result;
     },

@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { blobId, createBlobStore, type BlobStore } from "@flowspec/stepflow";
 import type { ServerComponentContext } from "@flowspec/stepflow/server";
+import { isJsonFloat, jsonFloat, stringifyJson } from "@flowspec/runtime";
 import { createPythonUdf, pythonUdf, type PythonUdfOptions } from "../src/index.js";
 
 /** What a component server gives a component, on a real blob store; counts the blobs read. */
@@ -28,9 +30,24 @@ async function call(udf: Record<string, unknown>, input: Record<string, unknown>
 describe("/udf: Python source on Pyodide", () => {
   it("runs an expression on the input, by key or by attribute, with math", { timeout: 120_000 }, async () => {
     expect((await call({ code: "input['a'] + input['b']" }, { a: 3, b: 4 })).output).toBe(7);
-    expect((await call({ code: "input.point.x * input.point.y" }, { point: { x: 2.5, y: 4 } })).output).toBe(10);
+    // 2.5 * 4 is the float 10.0 in Python, and stays one.
+    expect((await call({ code: "input.point.x * input.point.y" }, { point: { x: 2.5, y: 4 } })).output).toEqual(jsonFloat(10));
     expect((await call({ code: "math.sqrt(input['sum'] ** 2 + input['product'] ** 2)" }, { sum: 7, product: 12 })).output).toBe(13.892443989449804);
     expect((await call({ code: "[w for w in input['words'] if len(w) > input['min']]" }, { words: ["a", "bbb", "cc"], min: 1 })).output).toEqual(["bbb", "cc"]);
+  });
+
+  it("keeps Python's integers and floats apart both ways: 2.0 is a float, 2 an integer", async () => {
+    const two = await call({ code: "[2.0, 2, 2.5, float(input['n']), int(input['x'])]" }, { n: 3, x: jsonFloat(4) });
+    expect(stringifyJson(two.output)).toBe("[2.0,2,2.5,3.0,4]");
+    expect(isJsonFloat((two.output as unknown[])[0])).toBe(true);
+    // A float in the input, and in a blob it reads, reaches Python as a float; one it stores is hashed as one.
+    const blobs = createBlobStore();
+    const { context } = contextOn(blobs);
+    const data = await blobs.put({ z: jsonFloat(1) });
+    const code = "async def f(input, context):\n    blob = await context.get_blob(input['id'])\n    kinds = [type(v).__name__ for v in (input['x'], input['y'], blob['z'])]\n    return kinds + [await context.put_blob({'score_doubled': input['x'] * 2})]\n";
+    const udf = await blobs.put({ input_schema: { type: "object", properties: { x: { type: "integer" } } }, code, function_name: "f" });
+    const output = await pythonUdf.handler({ blob_id: udf, input: { x: jsonFloat(85), y: 85, id: data } }, context);
+    expect(output).toEqual(["float", "int", "float", createHash("sha256").update('{"score_doubled":170.0}').digest("hex")]);
   });
 
   it("runs a block that returns, with re and json; a block without return gives null", async () => {

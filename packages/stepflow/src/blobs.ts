@@ -2,7 +2,7 @@
  * The blob store shared by a run, its nested runs, the builtins and (next) component servers
  * (protocol notes §4.3, §7.2).
  */
-import { isErrorInstance } from "@flowspec/runtime";
+import { isErrorInstance, stringifyJson } from "@flowspec/runtime";
 
 /** Thrown by `BlobStore.get` for an id that was never stored. */
 export class BlobNotFoundError extends Error {
@@ -25,11 +25,12 @@ export interface BlobStore {
 
 /**
  * The id of a blob: lowercase hex SHA-256 of the value as compact JSON, keys in insertion order
- * (`JSON.stringify`). Equal to upstream's ids except for integral floats from other languages and
- * integer-like object keys, which JavaScript orders first (§7.2).
+ * (`stringifyJson`: a `JsonFloat` keeps its `.0`, as serde_json writes a float). Equal to upstream's
+ * ids except for integer-like object keys, which JavaScript orders first, and the exponent form of
+ * very large or small numbers (§7.2).
  */
 export async function blobId(data: unknown): Promise<string> {
-  const json = JSON.stringify(data) ?? "null";
+  const json = stringifyJson(data) ?? "null";
   const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(json));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

@@ -20,7 +20,8 @@ export interface FlowDocument {
  * `InvalidFlowError` for a document the runtime would reject (each issue with its location).
  */
 export function parseFlow(text: string, options: { file?: string; format?: "json" | "yaml" } = {}): FlowDocument {
-  const source = parseSourceDocument(text, options);
+  // Literals, test inputs and expected outputs keep serde_json's integer/float distinction.
+  const source = parseSourceDocument(text, { ...options, keepFloats: true });
   return { flow: readFlow(source.value, source), source };
 }
 

@@ -5,8 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { stringify } from "yaml";
-import { decodeUtf8, DocumentParseError, parseSourceDocument } from "@flowspec/runtime";
+import { decodeUtf8, DocumentParseError, parseSourceDocument, stringifyJson, stringifyYaml } from "@flowspec/runtime";
 import { readText } from "../read-document.js";
 import { CliError, type CliIo } from "../io.js";
 
@@ -50,7 +49,7 @@ const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerC
 
 function parseInput(text: string, where: string, format: "json" | "yaml" | undefined, file?: string): unknown {
   try {
-    return parseSourceDocument(text, { file, format }).value;
+    return parseSourceDocument(text, { file, format, keepFloats: true }).value;
   } catch (error) {
     if (!(error instanceof DocumentParseError)) throw error;
     const at = `${error.location.line}:${error.location.column}`;
@@ -80,7 +79,7 @@ export function outputFormat(file: string): "json" | "yaml" {
 }
 
 export function writeOutput(io: CliIo, file: string, value: unknown): void {
-  const text = outputFormat(file) === "json" ? JSON.stringify(value, null, 2) + "\n" : stringify(value, { lineWidth: 0 });
+  const text = outputFormat(file) === "json" ? stringifyJson(value, 2) + "\n" : stringifyYaml(value);
   try {
     writeFileSync(resolve(io.cwd, file), text);
   } catch (error) {

@@ -1,8 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
-import { stringify } from "yaml";
-import { DocumentParseError } from "@flowspec/runtime";
+import { DocumentParseError, stringifyJson, stringifyYaml } from "@flowspec/runtime";
 import {
   checkFlow,
   formatDiagnostics,
@@ -74,7 +73,7 @@ Examples:
       const updated = options.update ? updateOutputs(io, summary) : undefined;
       if (format === "json") {
         const diffs = options.diff ? { files: summary.files.map((file) => ({ ...file, cases: file.cases.map((c) => (c.status === "failed" ? { ...c, diff: caseDiff(c) } : c)) })) } : {};
-        io.stdout.write(JSON.stringify({ ...summary, ...diffs, ...(updated && { updated }) }, null, 2) + "\n");
+        io.stdout.write(stringifyJson({ ...summary, ...diffs, ...(updated && { updated }) }, 2) + "\n");
       } else {
         printTests(io, summary, Boolean(options.diff));
         if (updated) io.stdout.write(`updated ${updated.reduce((n, f) => n + f.cases.length, 0)} expected output(s) in ${updated.length} file(s)\n`);
@@ -179,7 +178,7 @@ Examples:
         await router.close();
       }
       if (options.output !== undefined) writeOutput(io, options.output, result);
-      else io.stdout.write(JSON.stringify(result, null, 2) + "\n");
+      else io.stdout.write(stringifyJson(result, 2) + "\n");
       if (failure) {
         const where = failure.pointer ? `${parsed.source.describe(failure.pointer)} ${failure.pointer}: ` : "";
         io.stderr.write(`flowspec: ${where}${failure.message}\n`);
@@ -221,8 +220,8 @@ function printTests(io: CliIo, summary: TestSummary, diff: boolean): void {
       io.stdout.write(`      ${testCase.reason}\n`);
       if (diff) io.stdout.write(caseDiff(testCase).replace(/^(?=.)/gm, "      "));
       else {
-        if (testCase.expected) io.stdout.write(`      expected: ${JSON.stringify(testCase.expected)}\n`);
-        if (testCase.actual) io.stdout.write(`      actual:   ${JSON.stringify(testCase.actual)}\n`);
+        if (testCase.expected) io.stdout.write(`      expected: ${stringifyJson(testCase.expected)}\n`);
+        if (testCase.actual) io.stdout.write(`      actual:   ${stringifyJson(testCase.actual)}\n`);
       }
       if (testCase.detail) io.stdout.write(`      error:    ${testCase.detail}\n`);
     }
@@ -241,7 +240,7 @@ function progress(io: CliIo): ((file: string, index: number, total: number) => v
  * normalised as the comparison sees them (upstream's --diff).
  */
 function caseDiff(testCase: CaseReport): string {
-  const yaml = (result: FlowResult | undefined) => (result ? stringify(normalizeResult(result), { lineWidth: 0 }) : "");
+  const yaml = (result: FlowResult | undefined) => (result ? stringifyYaml(normalizeResult(result)) : "");
   return createTwoFilesPatch("expected", "actual", yaml(testCase.expected), yaml(testCase.actual), undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
 }
 

@@ -5,6 +5,7 @@ import { createBoundedSseParser } from "../sse.js";
 import { byteLimit, DEFAULT_MAX_LINE_BYTES } from "./lines.js";
 import { classifyMessage, type JsonRpcRequest, type JsonRpcResponse } from "./messages.js";
 import { createPeer, type CallOptions, type PeerOptions } from "./peer.js";
+import { parseJsonKeepingFloats, stringifyJson } from "../json-numbers.js";
 
 export interface HttpClientOptions extends Omit<PeerOptions, "send"> {
   /** The server's URL, used verbatim for every POST. */
@@ -88,7 +89,7 @@ export function fetchPost(doFetch: typeof fetch = fetch, options: { allowCrossOr
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxMessageBytes = byteLimit("maxMessageBytes", options.maxMessageBytes);
   const send = options.post ?? fetchPost(options.fetch, options);
-  const post = (message: unknown, signal?: AbortSignal) => send(options.url, JSON.stringify(message), signal, maxMessageBytes);
+  const post = (message: unknown, signal?: AbortSignal) => send(options.url, stringifyJson(message)!, signal, maxMessageBytes);
   const peer = createPeer({
     ...options,
     send: () => {
@@ -135,7 +136,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const text = await response.text().catch(failed(true));
     let final: unknown;
     try {
-      final = JSON.parse(text);
+      final = options.keepFloats ? parseJsonKeepingFloats(text) : JSON.parse(text);
     } catch {
       throw new JsonRpcTransportError(`HTTP ${response.status} from ${options.url} is not a JSON-RPC message: ${text.slice(0, 200)}`);
     }
@@ -159,7 +160,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (final || invalid) return;
       let message: unknown;
       try {
-        message = JSON.parse(event.data);
+        message = options.keepFloats ? parseJsonKeepingFloats(event.data) : JSON.parse(event.data);
       } catch {
         options.onError?.(new JsonRpcTransportError(`skipped an SSE event that is not JSON: ${event.data.slice(0, 200)}`));
         return;

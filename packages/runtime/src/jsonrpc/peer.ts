@@ -4,6 +4,7 @@ import type { ValidationIssue } from "../validation.js";
 import { ErrorCode, JsonRpcError, JsonRpcTransportError } from "./errors.js";
 import { classifyMessage, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from "./messages.js";
 import { isErrorInstance } from "../error-brand.js";
+import { parseJsonKeepingFloats } from "../json-numbers.js";
 
 /** What a request handler gets besides the params: how to call back to the side that asked. */
 export interface RequestContext {
@@ -37,6 +38,12 @@ export interface PeerOptions {
   onError?(error: Error): void;
   /** Request ids for outgoing calls (default: random UUID strings). */
   nextId?(): RequestId;
+  /**
+   * Read an integral number written as a float (`171.0`) as a `JsonFloat`, so that it is written back
+   * as `171.0` (serde_json's integer/float distinction). Messages are written with `stringifyJson`
+   * either way. Off by default: incoming values hold plain numbers.
+   */
+  keepFloats?: boolean;
 }
 
 /** The other side's answer was an error or did not match the method's result schema. */
@@ -256,7 +263,7 @@ export function createPeer(options: PeerOptions): Peer {
     receiveText(text) {
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = options.keepFloats ? parseJsonKeepingFloats(text) : JSON.parse(text);
       } catch (error) {
         // Reported too: a log line a server wrote to stdout, or a response cut short.
         report(new JsonRpcTransportError(`received a line that is not JSON (${(error as Error).message}): ${text.slice(0, 200)}`));

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { classifyMessage, createPeer, DEFAULT_MAX_LINE_BYTES, ErrorCode, JsonRpcTransportError, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type Peer, type PeerOptions, type RequestId } from "../jsonrpc/index.js";
+import { parseJsonKeepingFloats, stringifyJson } from "../json-numbers.js";
 
 export interface StreamableHttpOptions extends Omit<PeerOptions, "send"> {
   /** Whether a request is answered with an SSE stream (its handler may call back) rather than JSON. */
@@ -62,7 +63,7 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
     }
     let value: unknown;
     try {
-      value = JSON.parse(body);
+      value = options.keepFloats ? parseJsonKeepingFloats(body) : JSON.parse(body);
     } catch (error) {
       return json(res, 400, { error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: not JSON: ${(error as Error).message}` } });
     }
@@ -87,7 +88,7 @@ export function createStreamableHttpListener(options: StreamableHttpOptions): { 
           return jsonText(res, ok ? 200 : 500, text);
         }
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-        const event = (message: JsonRpcMessage | string) => void res.write(`data: ${typeof message === "string" ? message : JSON.stringify(message)}\n\n`);
+        const event = (message: JsonRpcMessage | string) => void res.write(`data: ${typeof message === "string" ? message : stringifyJson(message)}\n\n`);
         // Call backs go out only while this stream is open. If the client goes away before the
         // final response, the ones it has not answered fail instead of waiting forever (after the
         // final response the client still POSTs its answers to those it has read).
@@ -130,7 +131,7 @@ function jsonText(res: ServerResponse, status: number, text: string, headers: Re
  */
 function responseText(response: JsonRpcResponse): [string, boolean] {
   try {
-    return [JSON.stringify(response), true];
+    return [stringifyJson(response)!, true];
   } catch (error) {
     const message = `Internal error: the response cannot be written as JSON: ${error instanceof Error ? error.message : String(error)}`;
     return [JSON.stringify({ jsonrpc: "2.0", id: response.id, error: { code: ErrorCode.InternalError, message } }), false];

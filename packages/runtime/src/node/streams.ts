@@ -7,6 +7,7 @@ import { startTimer } from "../timer.js";
 import { byteLimit } from "../jsonrpc/lines.js";
 import { createLineReader, createPeer, ErrorCode, JsonRpcTransportError, type Peer, type PeerOptions, type RequestId } from "../jsonrpc/index.js";
 import { isErrorInstance } from "../error-brand.js";
+import { stringifyJson } from "../json-numbers.js";
 
 const BATCH_CHARS = 4096;
 /** How long `SpawnedPeer.close()` waits after SIGTERM before SIGKILL. */
@@ -66,7 +67,7 @@ function connectStreamsUntil(input: Readable, output: Writable, options: StreamP
     ...options,
     send(message) {
       if (output.destroyed || output.writableEnded) throw new JsonRpcTransportError("the output stream is closed");
-      writeLine(JSON.stringify(message));
+      writeLine(stringifyJson(message)!);
       // A call's answer comes on the input.
       if ("method" in message && "id" in message) resume();
     },

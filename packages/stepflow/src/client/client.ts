@@ -112,7 +112,7 @@ export async function connectStdio(spawn: SpawnOptions, services: RuntimeService
   // Checked under its own name, as connectHttp checks it (createHttpClient), before the server starts.
   const maxLineBytes = byteLimit("maxMessageBytes", options.maxMessageBytes);
   const onError = options.onError ?? (() => undefined);
-  const { peer, close, stderrTail } = await spawnPeer(spawn, { handlers: runtimeHandlers(services), ...methodValidation, onError, maxLineBytes });
+  const { peer, close, stderrTail } = await spawnPeer(spawn, { handlers: runtimeHandlers(services), ...methodValidation, onError, maxLineBytes, keepFloats: true });
   // A server that answers wrongly or not at all may say why on stderr; one that dies says it in its
   // ChildEndedError already, with how it exited.
   const explain = (error: unknown) => {
@@ -135,6 +135,7 @@ export async function connectHttp(url: string, services: RuntimeServices, option
     ...methodValidation,
     onError: options.onError,
     maxMessageBytes: options.maxMessageBytes,
+    keepFloats: true,
   });
   const close = async () => {
     client.close();

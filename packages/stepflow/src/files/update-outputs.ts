@@ -5,8 +5,9 @@
  * way, since JSON is YAML in flow style.
  */
 import { writeFileSync } from "node:fs";
+import { stringifyJson, stringifyYaml } from "@flowspec/runtime";
 import { readTextFileSync } from "@flowspec/runtime/files";
-import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type Pair, type YAMLMap } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from "yaml";
 
 export interface OutputUpdate {
   /** The case's position in `test.cases` (a `CaseReport`'s `index`). */
@@ -51,7 +52,7 @@ function editFor(text: string, testCase: YAMLMap, output: unknown): Edit {
   if (testCase.flow) {
     if (existing) {
       const [start, keyEnd] = existing.key.range!;
-      return { start, end: existing.value?.range?.[1] ?? keyEnd, text: `${text.slice(start, keyEnd)}: ${JSON.stringify(output)}` };
+      return { start, end: existing.value?.range?.[1] ?? keyEnd, text: `${text.slice(start, keyEnd)}: ${stringifyJson(output)}` };
     }
     // Before the closing brace, after the last entry.
     let at = testCase.range![1] - 1;
@@ -60,7 +61,7 @@ function editFor(text: string, testCase: YAMLMap, output: unknown): Edit {
     while (/\s/.test(text[before - 1] ?? "")) before--;
     const quoted = pairs.some((pair) => isScalar(pair.key) && (pair.key.type === "QUOTE_DOUBLE" || pair.key.type === "QUOTE_SINGLE"));
     const separator = pairs.length > 0 ? ", " : "";
-    return { start: before, end: before, text: `${separator}${quoted ? '"output"' : "output"}: ${JSON.stringify(output)}` };
+    return { start: before, end: before, text: `${separator}${quoted ? '"output"' : "output"}: ${stringifyJson(output)}` };
   }
   if (existing) {
     const start = existing.key.range![0];
@@ -79,7 +80,7 @@ function editFor(text: string, testCase: YAMLMap, output: unknown): Edit {
 
 /** `output: …` in block style, its continuation lines indented to sit under a key at `column`. */
 function blockEntry(output: unknown, column: number): string {
-  const lines = stringify({ output }, { lineWidth: 0 }).trimEnd().split("\n");
+  const lines = stringifyYaml({ output }).trimEnd().split("\n");
   return lines.map((line, i) => (i === 0 || line === "" ? line : " ".repeat(column) + line)).join("\n");
 }
 

@@ -104,8 +104,9 @@ const builtins: Record<string, Builtin> = {
     const actual = format ?? (/\.json$/i.test(path) ? "json" : /\.ya?ml$/i.test(path) ? "yaml" : "text");
     let data: unknown;
     try {
-      // The runtime's parser: duplicate keys and deep nesting are errors, found in linear time.
-      data = actual === "text" ? text : parseSourceDocument(text, { file: resolved, format: actual }).value;
+      // The runtime's parser: duplicate keys and deep nesting are errors, found in linear time;
+      // floats keep their `.0` (serde_json's distinction), in JSON and YAML alike.
+      data = actual === "text" ? text : parseSourceDocument(text, { file: resolved, format: actual, keepFloats: true }).value;
     } catch (error) {
       throw new ComponentError(name, `cannot parse ${resolved} as ${actual}: ${(error as Error).message}`, { cause: error });
     }

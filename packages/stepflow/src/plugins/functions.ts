@@ -1,5 +1,5 @@
 /** Components written as TypeScript functions, run in-process. */
-import { isThenable } from "@flowspec/runtime";
+import { isThenable, plainNumbers } from "@flowspec/runtime";
 import { success } from "../engine/result.js";
 import type { FlowResult } from "../generated/index.js";
 import { ComponentError } from "./errors.js";
@@ -37,8 +37,17 @@ export function componentsByName<T>(components: Record<string, T>): Map<string, 
 /** Nothing returned is `null`, as a component server answers it: a step result is JSON. */
 const toResult = (output: unknown): FlowResult => success(output === undefined ? null : output);
 
+export interface FunctionsPluginOptions {
+  /**
+   * Whether the functions get integral floats (`2.0`) as `JsonFloat`, to pass them on as floats.
+   * Off by default: a function's input holds plain numbers. What it returns is written as JavaScript
+   * writes it (`2` is an integer) unless it returns a `JsonFloat` (`jsonFloat(2)` is `2.0`).
+   */
+  keepFloats?: boolean;
+}
+
 /** A plugin serving functions by name (the name after routing, e.g. `/double`). */
-export function functionsPlugin(functions: Record<string, ComponentFunction>): Plugin {
+export function functionsPlugin(functions: Record<string, ComponentFunction>, options: FunctionsPluginOptions = {}): Plugin {
   const table = componentsByName(functions);
   return {
     kind: "functions",
@@ -53,7 +62,7 @@ export function functionsPlugin(functions: Record<string, ComponentFunction>): P
       if (!fn) return Promise.reject(new ComponentError(component, `no function registered (known: ${[...table.keys()].join(", ")})`));
       let output: unknown;
       try {
-        output = fn(input, context);
+        output = fn(options.keepFloats ? input : plainNumbers(input), context);
       } catch (error) {
         return Promise.reject(error);
       }

@@ -4,6 +4,7 @@
  * `failed`/`skipped` are step failures/skips); `{error: "…"}`, an input without behaviour or an
  * unknown component is an execution error.
  */
+import { plainNumbers } from "@flowspec/runtime";
 import type { FlowResult, Schema } from "../generated/index.js";
 import { deepEqual, isObject } from "../values.js";
 import { ComponentError } from "./errors.js";
@@ -44,7 +45,9 @@ export function mockPlugin(config: MockPluginConfig): Plugin {
     async execute(component, input) {
       const behaviors = components.get(component);
       if (!behaviors) throw new ComponentError(component, `unknown mock component (known: ${[...components.keys()].join(", ")})`);
-      const match = behaviors.find(([key]) => deepEqual(key, input));
+      // A stepflow-config is read with plain numbers, so the input is matched as plain numbers too.
+      const plain = plainNumbers(input);
+      const match = behaviors.find(([key]) => deepEqual(key, plain));
       if (!match) throw new ComponentError(component, `no mock behaviour for input ${JSON.stringify(input)}`);
       const behavior = match[1];
       if ("outcome" in behavior) return behavior;

@@ -3,7 +3,7 @@
  * step's `component` to a plugin and the name it receives (protocol notes §4.4). It also holds
  * what every run of an engine shares: the blob store and the working directory.
  */
-import { toPointer } from "@flowspec/runtime";
+import { isErrorInstance, plainNumbers, toPointer } from "@flowspec/runtime";
 import { createBlobStore, type BlobStore } from "../blobs.js";
 import type { ComponentInfo, FlowResult } from "../generated/index.js";
 import { parsePath, selectPath } from "../path.js";
@@ -175,7 +175,8 @@ export function createRouter(options: RouterOptions = {}): Router {
           } catch (error) {
             throw new RoutingError(component, `condition path ${JSON.stringify(condition.text)} of route ${JSON.stringify(pattern)} does not resolve: ${(error as Error).message}`);
           }
-          return deepEqual(actual, condition.value);
+          // A stepflow-config is read with plain numbers: `1.0` in the input meets a condition `1`.
+          return deepEqual(plainNumbers(actual), condition.value);
         });
         if (!holds) continue;
         const name = resolveName(rule, params, component);

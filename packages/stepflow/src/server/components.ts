@@ -37,6 +37,12 @@ export interface ServerComponent<I = unknown, O = unknown> {
    * component answers with an SSE stream, so it can call back to the runtime.
    */
   handler(input: I, context: ServerComponentContext): O | Promise<O>;
+  /**
+   * Whether the handler sees integral floats (`2.0`) as `JsonFloat` (from `@flowspec/runtime`), in
+   * its input and in what `getBlob` and `evaluateFlow` return, so that it can pass them on as floats.
+   * Off by default: the handler gets plain numbers, as JavaScript reads JSON.
+   */
+  keepFloats?: boolean;
 }
 
 /**
@@ -48,6 +54,7 @@ export function defineServerComponent<IS extends SchemaSource<any> | undefined =
   inputSchema?: IS;
   outputSchema?: OS;
   handler(input: I, context: ServerComponentContext): O | Promise<O>;
+  keepFloats?: boolean;
 }): ServerComponent<I, O> {
   return component as ServerComponent<I, O>;
 }

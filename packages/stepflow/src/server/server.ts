@@ -4,7 +4,7 @@ import { isThenable, type ValidationIssue } from "@flowspec/runtime/validation";
 import { methodValidation, type ComponentInfo, type FlowResult } from "../validate.js";
 import { componentName, componentsByName } from "../plugins/functions.js";
 import { isStandardSchema, jsonSchemaOf, type FlowInput, type ServerComponent, type ServerComponentContext } from "./components.js";
-import { isErrorInstance } from "@flowspec/runtime";
+import { isErrorInstance, plainNumbers } from "@flowspec/runtime";
 
 /** The error codes of the StepFlow 0.2.x component protocol docs (protocol notes §5). */
 export const ComponentErrorCode = {
@@ -23,6 +23,11 @@ export interface ComponentServer {
   handlers: Record<string, RequestHandler>;
   validateParams(method: string, params: unknown): readonly ValidationIssue[] | undefined;
   validateResult(method: string, result: unknown): readonly ValidationIssue[] | undefined;
+  /**
+   * Read messages with integral floats kept (`JsonFloat`), as `createComponentServer` does: each
+   * component then gets them only if it asks (its own `keepFloats`).
+   */
+  keepFloats?: boolean;
   /** Whether a request is answered with an SSE stream over HTTP (its component may call back). */
   streams(method: string, params: unknown): boolean;
   onNotification(method: string, params: unknown): void;
@@ -54,8 +59,9 @@ export function createComponentServer(components: Components): ComponentServer {
 
   // Synchronous all the way when the component is: no promise per call that nothing waits for.
   const execute: RequestHandler = (params, rpc) => {
-    const { component: name, input } = params as { component: string; input: unknown };
+    const { component: name, input: given } = params as { component: string; input: unknown };
     const [, component] = find(name);
+    const input = component.keepFloats ? given : plainNumbers(given);
     if (!isStandardSchema(component.inputSchema)) return run(name, component, input, rpc);
     return Promise.resolve(component.inputSchema["~standard"].validate(input)).then((checked) => {
       if (checked.issues) {
@@ -67,7 +73,7 @@ export function createComponentServer(components: Components): ComponentServer {
   // No closure per call unless the component answers with a promise.
   const run = (name: string, component: ServerComponent, input: unknown, rpc: RequestContext) => {
     try {
-      const output = component.handler(input, contextFor(rpc));
+      const output = component.handler(input, contextFor(rpc, component.keepFloats ?? false));
       if (!isThenable(output)) return executeResult(name, output);
       return Promise.resolve(output).then(
         (value) => executeResult(name, value),
@@ -86,6 +92,7 @@ export function createComponentServer(components: Components): ComponentServer {
       "components/execute": execute,
     },
     ...methodValidation,
+    keepFloats: true,
     streams: (method, params) => {
       if (method !== "components/execute") return false;
       const component = byName.get(componentName(String((params as { component?: unknown })?.component ?? "")));
@@ -133,17 +140,20 @@ const request = <R>(rpc: RequestContext, method: string, params: unknown): Promi
   });
 
 /**
- * The context a running component gets: calls back to the runtime over the request's channel. A
- * plain object of plain functions, so a component may destructure it, spread it or pass its
- * members on (five closures per call buy that).
+ * The context a running component gets: calls back to the runtime over the request's channel, with
+ * what comes back in plain numbers unless the component keeps floats. A plain object of plain
+ * functions, so a component may destructure it, spread it or pass its members on.
  */
-function contextFor(rpc: RequestContext): ServerComponentContext {
-  const evaluateFlow = async (flow: FlowInput, input: unknown): Promise<FlowResult> =>
-    (await request<{ result: FlowResult }>(rpc, "flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input })).result;
+function contextFor(rpc: RequestContext, keepFloats: boolean): ServerComponentContext {
+  const numbers = keepFloats ? <T>(value: T) => value : plainNumbers;
+  const evaluateFlow = async (flow: FlowInput, input: unknown): Promise<FlowResult> => {
+    const { result } = await request<{ result: FlowResult }>(rpc, "flows/evaluate", { flow: { ...flow, schema: FLOW_SCHEMA }, input });
+    return numbers(result);
+  };
   return {
     signal: rpc.signal,
     putBlob: async (data) => (await request<{ blob_id: string }>(rpc, "blobs/put", { data })).blob_id,
-    getBlob: async (blobId) => (await request<{ data: unknown }>(rpc, "blobs/get", { blob_id: blobId })).data,
+    getBlob: async (blobId) => numbers((await request<{ data: unknown }>(rpc, "blobs/get", { blob_id: blobId })).data),
     evaluateFlow,
     async evaluateFlowValue(flow, input) {
       const result = await evaluateFlow(flow, input);

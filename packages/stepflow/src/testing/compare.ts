@@ -1,8 +1,8 @@
 /**
  * The comparison of `stepflow test` (protocol notes §6.9): `success` results are normalised on both
  * sides (object keys sorted, every string field named `run_id` replaced by the zero UUID) and
- * compared; `failed` and `skipped` results are compared as they are. Numbers compare by value, so
- * `1` equals `1.0` (the runtime is stricter).
+ * compared; `failed` and `skipped` results are compared as they are. An integer never equals a
+ * float, as in serde_json: an expected `1.0` (a `JsonFloat`) does not match an actual `1`.
  */
 import type { FlowResult } from "../generated/index.js";
 import { deepEqual, isObject } from "../values.js";
