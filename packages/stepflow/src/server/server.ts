@@ -70,7 +70,8 @@ export function createComponentServer(components: Components): ComponentServer {
       return run(name, component, checked.value, rpc);
     });
   };
-  // No closure per call unless the component answers with a promise.
+  // Results and failures come from module-level functions: a call makes only its context's
+  // closures, and two more when the component answers with a promise.
   const run = (name: string, component: ServerComponent, input: unknown, rpc: RequestContext) => {
     try {
       const output = component.handler(input, contextFor(rpc, component.keepFloats ?? false));
