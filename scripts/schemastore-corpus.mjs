@@ -6,7 +6,7 @@
 //
 // Outside `npm test`: it takes long (hours on a shared 2-core machine). It is resumable: results are
 // kept per schema under --out, and a second run does only what is missing (--fresh starts over).
-// Needs the built packages: `npm run build -w @flowspec/runtime -w @flowspec/codegen`.
+// Needs the built packages (`npm run build`): codegen's bin, and the runtime and schema-diff it imports.
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -59,8 +59,10 @@ const VERDICT_TIMEOUT_MS = 5 * 60_000;
 
 const layout = checkoutLayout(repo);
 const codegenBin = join(repoRoot, "codegen/dist/bin.js");
-if (!existsSync(codegenBin) || !existsSync(join(repoRoot, "packages/runtime/dist/validation.js"))) {
-  console.error("Build first: npm run build -w @flowspec/runtime -w @flowspec/codegen");
+// The bin must start (a missing dist of a package it imports would fail all 909 schemas alike).
+const started = spawnSync(process.execPath, [codegenBin, "--help"], { encoding: "utf8" });
+if (started.status !== 0 || !existsSync(join(repoRoot, "packages/runtime/dist/validation.js"))) {
+  console.error(`Build first (npm run build): ${codegenBin} --help ${started.status === 0 ? "runs, but packages/runtime/dist is missing" : `fails:\n${started.stderr || started.error}`}`);
   process.exit(2);
 }
 const { formats: checkedFormatTable } = await import(pathToFileURL(join(repoRoot, "packages/runtime/dist/ajv.js")).href);
@@ -203,7 +205,9 @@ async function generateAll(chunk) {
 }
 
 function firstMessage(stderr) {
-  const line = stderr.split("\n").find((l) => l.startsWith("flowspec-codegen:")) ?? stderr.trim().split("\n")[0] ?? "";
+  const lines = stderr.split("\n");
+  // A crash's first line is a stack frame ("node:internal/…:283"); its Error line says what happened.
+  const line = lines.find((l) => l.startsWith("flowspec-codegen:")) ?? lines.find((l) => /^\w*Error\b/.test(l)) ?? stderr.trim().split("\n")[0] ?? "";
   return line.replace(/^flowspec-codegen: /, "").slice(0, 600);
 }
 
