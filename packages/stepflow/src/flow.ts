@@ -6,6 +6,8 @@
 export * from "./validate.js";
 export { parsePath, isValidPath, formatPath, toDollarPath, normalizePath, selectPath, PathSyntaxError, PathResolutionError, type PathSegment } from "./path.js";
 export { deepEqual, isTruthy } from "./values.js";
+// Floats written `1.0` stay floats (serde_json's model); `flowToBuilderCode` writes them with `jsonFloat`.
+export { jsonFloat, isJsonFloat, JsonFloat } from "@flowspec/runtime";
 export { FATAL_RULES, isFatal, formatDiagnostics, type Diagnostic, type DiagnosticRule } from "./diagnostics.js";
 export { InvalidFlowError } from "./engine/errors.js";
 export { parseFlow, readFlow, type FlowDocument } from "./flow-document.js";

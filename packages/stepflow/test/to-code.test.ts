@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseSourceDocument } from "@flowspec/runtime";
+import { parseJsonKeepingFloats, parseSourceDocument, plainNumbers, stringifyJson } from "@flowspec/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FlowBuilder, FlowConversionError, flowToBuilderCode } from "../src/index.js";
 import { corpusDir, repoRoot } from "../../../test/support.js";
@@ -44,7 +44,7 @@ steps:
         orNull: { $from: { step: flow }, path: "$.messages[0]", onSkip: { action: useDefault } }
         orDefault: { $from: { step: flow }, path: a.b, onSkip: { action: useDefault, defaultValue: { __proto__: 1 } } }
         __proto__: { key with spaces: -0, $from-like: { $literal: { $from: { step: nope } } } }
-  - { id: third, component: /builtin/put_blob, input: { data: [1, two, null, true] } }
+  - { id: third, component: /builtin/put_blob, input: { data: [1, two, null, true, 1.0, 2.5, -0.0] } }
 output: { blob: { $from: { step: 2nd step }, path: blob_id } }
 test:
   stepflowConfig: { plugins: { builtin: { type: builtin } } }
@@ -52,7 +52,7 @@ test:
   cases: [{ name: c, input: { text: hi } }]
 examples: [{ name: hello, input: { text: hello } }]
 `,
-    { format: "yaml" },
+    { format: "yaml", keepFloats: true },
   ).value,
 };
 
@@ -75,11 +75,12 @@ beforeAll(() => {
   for (const { code, file } of converted) writeFileSync(join(dir, file), code);
   writeFileSync(
     join(dir, "run.mjs"),
-    `const out = {};
+    `import { stringifyJson } from "@flowspec/runtime";
+const out = {};
 for (const file of process.argv.slice(2)) {
   try { out[file] = { flow: (await import("./" + file)).default }; } catch (error) { out[file] = { error: String(error?.stack ?? error) }; }
 }
-console.log(JSON.stringify(out));
+console.log(stringifyJson(out));
 `,
   );
   const run = spawnSync(process.execPath, ["--import", "tsx", join(dir, "run.mjs"), ...converted.map((c) => c.file)], {
@@ -88,7 +89,7 @@ console.log(JSON.stringify(out));
     env: { ...process.env, TSX_TSCONFIG_PATH: join(repoRoot, "tsconfig.json") },
   });
   expect(run.status, run.stderr).toBe(0);
-  built = JSON.parse(run.stdout);
+  built = parseJsonKeepingFloats(run.stdout) as typeof built;
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -108,9 +109,9 @@ describe("flowToBuilderCode over the corpus and the examples", () => {
     for (const { name, value, file } of converted) {
       const result = built[file]!;
       expect(result.error, name).toBeUndefined();
-      const expected = JSON.parse(JSON.stringify(FlowBuilder.load(value).build()));
-      expect(result.flow, name).toEqual(expected);
-      expect(result.flow, name).toEqual(JSON.parse(JSON.stringify(normaliseLikeBuilder(value))));
+      // Compared as serde_json would: a float written 1.0 must come back a float (a JsonFloat).
+      expect(stringifyJson(result.flow), name).toBe(stringifyJson(FlowBuilder.load(value).build()));
+      expect(JSON.parse(JSON.stringify(result.flow)), name).toEqual(JSON.parse(JSON.stringify(normaliseLikeBuilder(plainNumbers(value)))));
     }
   });
 
@@ -136,7 +137,8 @@ describe("flowToBuilderCode over the corpus and the examples", () => {
     expect(code).toContain('["__proto__"]: { "key with spaces": -0, "$from-like": literal({ $from: { step: "nope" } }) }');
     expect(code).toContain("// /input_schema is left out, as FlowBuilder.load leaves it out");
     expect(code).toContain("// /test/stepflowConfig is written as test.config, as FlowBuilder writes it.");
-    expect(code).toContain('flow.addStep("/builtin/put_blob", { id: "third", input: { data: [1, "two", null, true] } });');
+    expect(code).toContain('input: { data: [1, "two", null, true, jsonFloat(1), 2.5, jsonFloat(-0)] }');
+    expect(code).toContain('import { FlowBuilder, jsonFloat, literal, onError } from "@flowspec/stepflow";');
     expect(code).toMatch(/^export default flow\.build\(\);$/m);
   });
 });

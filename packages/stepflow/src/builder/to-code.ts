@@ -4,7 +4,7 @@
  * in `$`-form, snake_case `input_schema`/`output_schema` left out, `test.stepflowConfig` written
  * as `test.config`). What the fluent API cannot write is refused, never converted differently.
  */
-import { isErrorInstance, toPointer } from "@flowspec/runtime";
+import { isErrorInstance, isJsonFloat, toPointer } from "@flowspec/runtime";
 import { checkFlow } from "../check.js";
 import { normalizePath, parsePath } from "../path.js";
 import { isObject } from "../values.js";
@@ -56,6 +56,7 @@ export function flowToBuilderCode(flow: unknown, options: FlowToBuilderCodeOptio
   const refuse = (path: string, message: string) => refused.push({ path, message });
   const notes: string[] = [];
   const used = new Set<string>(["FlowBuilder"]);
+  const data = (value: unknown) => dataCode(value, used);
 
   // Step handles, in step order: a reference names one only once it is declared.
   const referenced = new Set<string>();
@@ -156,7 +157,7 @@ export function flowToBuilderCode(flow: unknown, options: FlowToBuilderCodeOptio
 
   const tail: string[] = [];
   if ("output" in doc) tail.push(statement("flow.output(", template(doc.output, "/output", steps.length), ");"));
-  if ("test" in doc) for (const statement of testStatements(doc.test, refuse, notes)) tail.push(statement);
+  if ("test" in doc) for (const statement of testStatements(doc.test, refuse, notes, data)) tail.push(statement);
   if ("examples" in doc) {
     const examples = doc.examples as unknown[];
     if (examples.length === 0) refuse("/examples", "an empty examples list: flow.example() adds one example at a time");
@@ -165,7 +166,7 @@ export function flowToBuilderCode(flow: unknown, options: FlowToBuilderCodeOptio
 
   if (refused.length > 0) throw new FlowConversionError(refused);
   stepStatements.forEach(({ id, code }) => statements.push(statement(referenced.has(id) ? `const ${names.get(id)} = ` : "", code, ";")));
-  const imports = ["FlowBuilder", "literal", "onError"].filter((name) => used.has(name));
+  const imports = ["FlowBuilder", "jsonFloat", "literal", "onError"].filter((name) => used.has(name));
   const header = [
     `// Built by flowToBuilderCode from ${typeof doc.name === "string" ? `the flow ${JSON.stringify(doc.name)}` : "a flow"}. Running this module builds the flow`,
     "// again (FlowBuilder validates it and runs checkFlow) and exports it.",
@@ -176,7 +177,7 @@ export function flowToBuilderCode(flow: unknown, options: FlowToBuilderCodeOptio
 }
 
 /** `test`: `testConfig`, `testServer` and `testCase` calls, which can write only what they are given. */
-function testStatements(test: unknown, refuse: (path: string, message: string) => void, notes: string[]): string[] {
+function testStatements(test: unknown, refuse: (path: string, message: string) => void, notes: string[], data: (value: unknown) => Code): string[] {
   if (!isObject(test)) {
     refuse("/test", "test: null has no fluent form (leave test out, or give it cases)");
     return [];
@@ -211,10 +212,14 @@ function testStatements(test: unknown, refuse: (path: string, message: string) =
   return out;
 }
 
-/** Plain data as a code literal. */
-function data(value: unknown): Code {
-  if (Array.isArray(value)) return { array: value.map(data) };
-  if (isObject(value)) return { object: Object.entries(value).map(([key, item]) => [key, data(item)]) };
+/** Plain data as a code literal; a float written `1.0` in the flow (a `JsonFloat`) as `jsonFloat(1)`, noted in `used`. */
+function dataCode(value: unknown, used: Set<string>): Code {
+  if (Array.isArray(value)) return { array: value.map((item) => dataCode(item, used)) };
+  if (isObject(value)) return { object: Object.entries(value).map(([key, item]) => [key, dataCode(item, used)]) };
+  if (isJsonFloat(value)) {
+    used.add("jsonFloat");
+    return { call: "jsonFloat", args: [Object.is(value.value, -0) ? "-0" : String(value.value)] };
+  }
   if (typeof value === "number" && Object.is(value, -0)) return "-0";
   return JSON.stringify(value) ?? "null";
 }
