@@ -31,7 +31,7 @@ export function jsonProblem(text: string): JsonProblem | undefined {
  * always scanned. So is a value nested deep enough to be refused, for the scan to say where.
  */
 export function parsedJsonProblem(text: string, value: unknown): JsonProblem | undefined {
-  const counted = colonsWithin(value, 0);
+  const counted = keysAndStringColons(value);
   if (counted < 0 || text.includes("\\u003a") || text.includes("\\u003A") || counted !== colons(text)) return jsonProblem(text);
   return undefined;
 }
@@ -44,15 +44,16 @@ function colons(text: string): number {
 
 /**
  * Keys of every object of `value`, plus the colons within its keys and strings; -1 if a value is
- * nested more than MAX_DEPTH deep. Recursive, as deep as MAX_DEPTH at most: it stops there. Only
- * objects and arrays are recursed into (a call per scalar cost as much as the count itself).
+ * nested more than MAX_DEPTH deep. Recursive, as deep as MAX_DEPTH at most: it stops there.
  */
-function keysAndStringColons(value: object, depth: number): number {
+function keysAndStringColons(value: unknown, depth = 0): number {
+  if (typeof value === "string") return value.includes(":") ? colons(value) : 0;
+  if (typeof value !== "object" || value === null) return 0;
   let count = 0;
   if (Array.isArray(value)) {
     if (value.length > 0 && depth >= MAX_DEPTH) return -1;
-    for (let i = 0; i < value.length; i++) {
-      const inner = colonsWithin(value[i], depth + 1);
+    for (const item of value) {
+      const inner = keysAndStringColons(item, depth + 1);
       if (inner < 0) return -1;
       count += inner;
     }
@@ -60,20 +61,13 @@ function keysAndStringColons(value: object, depth: number): number {
   }
   const keys = Object.keys(value);
   if (keys.length > 0 && depth >= MAX_DEPTH) return -1;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
+  for (const key of keys) {
     count += key.includes(":") ? colons(key) + 1 : 1;
-    const inner = colonsWithin((value as Record<string, unknown>)[key], depth + 1);
+    const inner = keysAndStringColons((value as Record<string, unknown>)[key], depth + 1);
     if (inner < 0) return -1;
     count += inner;
   }
   return count;
-}
-
-/** `keysAndStringColons` of any JSON value at `depth`. */
-function colonsWithin(value: unknown, depth: number): number {
-  if (typeof value === "string") return value.includes(":") ? colons(value) : 0;
-  return typeof value === "object" && value !== null ? keysAndStringColons(value, depth) : 0;
 }
 
 /** An object or array being read: its closing bracket, and with `check`, an object's keys so far. */
