@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", validation: "src/validation.ts", ajv: "src/ajv.ts", jsonrpc: "src/jsonrpc/index.ts", node: "src/node/index.ts", files: "src/files.ts" },
+  entry: { index: "src/index.ts", validation: "src/validation.ts", ajv: "src/ajv.ts", jsonrpc: "src/jsonrpc/index.ts", node: "src/node/index.ts", files: "src/files.ts", json: "src/json.ts" },
   format: ["esm", "cjs"],
   // Entries share chunks instead of each bundling a copy, so ValidationError and JsonRpcError have
   // one identity whichever subpath they are imported from.

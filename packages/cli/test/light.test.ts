@@ -75,6 +75,15 @@ describe("what the built flowspec loads", () => {
     expect(loaded.filter((file) => CODEGEN.test(file) || file.startsWith("packages/schema-diff/"))).toEqual([]);
   });
 
+  it("validate of JSON files never loads the YAML library; a YAML file among them does", () => {
+    const flow = { schema: "https://stepflow.org/schemas/v1/flow.json", name: "light", steps: [{ id: "one", component: "/builtin/eval", input: {} }] };
+    writeFileSync(join(temp, "flow.json"), JSON.stringify(flow));
+    writeFileSync(join(temp, "flow.yaml"), `schema: ${flow.schema}\nname: light\nsteps:\n  - id: one\n    component: /builtin/eval\n    input: {}\n`);
+    const yaml = (file: string) => /(^|\/)node_modules\/yaml\//.test(file);
+    expect(loadedBy(["validate", join(temp, "flow.json"), join(temp, "flow.json")]).filter(yaml)).toEqual([]);
+    expect(loadedBy(["validate", join(temp, "flow.json"), join(temp, "flow.yaml")]).some(yaml)).toBe(true);
+  });
+
   it("graph loads the light entries of @flowspec/documents and of the four packages, and no codegen", () => {
     const loaded = loadedBy(["graph", "--help"]);
     expect(loaded.filter(isCommandModule).map((file) => file.replace(/-\w+\.js$/, ""))).toEqual(["packages/cli/dist/graph"]);

@@ -1,47 +1,11 @@
 import { Composer, YAMLParseError, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node, type Pair, type YAMLMap } from "yaml";
-import { jsonErrorOffset, MAX_DEPTH, parsedJsonProblem } from "./json-scan.js";
-import { jsonLocator } from "./json-locate.js";
-import { JsonFloat, parseJsonKeepingFloats } from "./json-numbers.js";
-import { lineIndex, offsetLocation } from "./lines.js";
+import { parseJsonDocument, sourceDocument, sourceFormat } from "./json.js";
+import { MAX_DEPTH } from "./json-scan.js";
+import { JsonFloat } from "./json-numbers.js";
+import { DocumentParseError, type SourceDocument } from "./source-document.js";
 import { parsePointer } from "./validation.js";
-import { isErrorInstance } from "./error-brand.js";
 
-/** A 1-based line and column in a source text. */
-export interface SourceLocation {
-  line: number;
-  column: number;
-}
-
-/** A parsed JSON or YAML document that can say where each value came from. */
-export interface SourceDocument {
-  readonly value: unknown;
-  /** The file name given to `parseSourceDocument`, if any. */
-  readonly file?: string;
-  readonly format: "json" | "yaml";
-  /**
-   * Where the value at `pointer` starts. For a pointer into something that does not exist (a
-   * missing required property), the location of its deepest existing ancestor.
-   */
-  locate(pointer: string): SourceLocation;
-  /** `file:line:column` (or `line:column` without a file) for the value at `pointer`. */
-  describe(pointer: string): string;
-}
-
-/** A syntax error in a JSON or YAML text, with the parser's position. */
-export class DocumentParseError extends Error {
-  static readonly "~brand": string = "@flowspec/runtime:DocumentParseError";
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorInstance(this, value);
-  }
-  override name = "DocumentParseError";
-  constructor(
-    readonly reason: string,
-    readonly file: string | undefined,
-    readonly location: SourceLocation,
-  ) {
-    super(`${file ?? "<input>"}:${location.line}:${location.column}: ${reason}`);
-  }
-}
+export { DocumentParseError, type SourceDocument, type SourceLocation } from "./source-document.js";
 
 export interface ParseSourceOptions {
   /** Used in locations and errors; its extension picks the format when `format` is not given. */
@@ -69,57 +33,26 @@ export interface ParseSourceOptions {
  */
 export function parseSourceDocument(text: string, options: ParseSourceOptions = {}): SourceDocument {
   const { file } = options;
-  // A byte order mark is not content: JSON.parse rejects it, and it would shift line 1's columns.
+  const format = options.format ?? sourceFormat(text, file);
+  if (format === "json") return parseJsonDocument(text, options);
+  // A byte order mark is not content: it would shift line 1's columns.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const format = options.format ?? (file && /\.ya?ml$/i.test(file) ? "yaml" : file?.endsWith(".json") ? "json" : sniffFormat(text));
-  let value: unknown;
-  let locate: (pointer: string) => SourceLocation;
-
-  if (format === "json") {
-    try {
-      value = options.keepFloats ? parseJsonKeepingFloats(text) : JSON.parse(text);
-    } catch (error) {
-      throw jsonSyntaxError(error as SyntaxError, text, file);
+  const tree = parseYamlTree(text, file, options.keepFloats ?? false);
+  return sourceDocument(tree.value, file, "yaml", (pointer) => {
+    const { doc, lineCounter } = tree;
+    let node: Node | null = doc.contents;
+    let offset = node?.range?.[0] ?? 0;
+    for (const token of parsePointer(pointer)) {
+      // Below an alias, the values are those of the anchored node.
+      if (isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
+      const next = childNode(node, token);
+      if (!next) break;
+      node = next.node;
+      offset = next.offset;
     }
-    const problem = parsedJsonProblem(text, value);
-    if (problem) throw new DocumentParseError(problem.reason, file, offsetLocation(text, problem.offset));
-    const find = jsonLocator(text);
-    const where = lineIndex(text);
-    locate = (pointer) => where(find(pointer));
-  } else {
-    const tree = parseYamlTree(text, file, options.keepFloats ?? false);
-    value = tree.value;
-    locate = (pointer) => {
-      const { doc, lineCounter } = tree;
-      let node: Node | null = doc.contents;
-      let offset = node?.range?.[0] ?? 0;
-      for (const token of parsePointer(pointer)) {
-        // Below an alias, the values are those of the anchored node.
-        if (isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
-        const next = childNode(node, token);
-        if (!next) break;
-        node = next.node;
-        offset = next.offset;
-      }
-      const { line, col } = lineCounter.linePos(offset);
-      return { line, column: col };
-    };
-  }
-
-  return {
-    value,
-    file,
-    format,
-    locate,
-    describe(pointer) {
-      const { line, column } = locate(pointer);
-      return `${file ? `${file}:` : ""}${line}:${column}`;
-    },
-  };
-}
-
-function sniffFormat(text: string): "json" | "yaml" {
-  return /^\s*[[{]/.test(text) ? "json" : "yaml";
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  });
 }
 
 function parseYamlTree(text: string, file: string | undefined, keepFloats: boolean) {
@@ -282,18 +215,4 @@ function childNode(node: Node | null, token: string): { node: Node | null; offse
     return item?.range ? { node: item, offset: item.range[0] } : undefined;
   }
   return undefined;
-}
-
-function jsonSyntaxError(error: SyntaxError, text: string, file: string | undefined): DocumentParseError {
-  const match = /position (\d+)/.exec(error.message);
-  // V8's "Unexpected token 'x', "…" is not valid JSON" has no position: find it by scanning.
-  const position = match ? Number(match[1]) : jsonErrorOffset(text);
-  const location = offsetLocation(text, position);
-  const reason = error.message
-    .replace(/^JSON\.parse: /, "")
-    // " at position 8" (after "…after JSON" too) is the 0-based offset the location already gives.
-    .replace(/ (in JSON )?at position \d+.*$/, "")
-    // The quoted source text says nothing the location does not, and may be long or secret.
-    .replace(/, (\.\.\.)?"[\s\S]*"(\.\.\.)? is not valid JSON$/, "");
-  return new DocumentParseError(reason, file, location);
 }

@@ -65,7 +65,9 @@ export function readTextFileSync(path: string, options: ReadFileOptions = {}): s
     const stats = fstatSync(fd);
     const bytes = collector(path, maxBytes);
     for (let size = firstRead(path, stats, maxBytes); ; size = NEXT_READ) {
-      const chunk = new Uint8Array(size);
+      // A first read that fits goes into the scratch buffer: decoding copies the text out before
+      // the next call reuses it, and any later chunk of this file gets a buffer of its own.
+      const chunk = bytes.empty() && size <= SCRATCH_BYTES ? (scratch ??= new Uint8Array(SCRATCH_BYTES)) : new Uint8Array(size);
       const read = readSync(fd, chunk, 0, size, null);
       if (!bytes.add(chunk, read) || endsShort(stats, read, size)) break;
     }
@@ -104,15 +106,25 @@ export function unreadableReason(error: unknown): string {
 
 // Through process.getBuiltinModule, not an import: a browser bundle of a package that reads files
 // only in Node (agents.json's loadFile, StepFlow's /builtin/load_file) must not have to resolve node:fs.
-const nodeFs = () => process.getBuiltinModule("node:fs");
+// Kept once found: asking for it per file cost more than the close of the file.
+let fs: typeof import("node:fs") | undefined;
+const nodeFs = () => (fs ??= process.getBuiltinModule("node:fs"));
 
 // Opening a FIFO for reading waits for a writer, possibly forever; without waiting, the check
 // below refuses it. (Windows has no O_NONBLOCK, and no FIFOs in its file system.)
+let flags: number | undefined;
 function openFlags(): number {
   const { constants } = nodeFs();
-  return constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+  return (flags ??= constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
 }
 const NEXT_READ = 64 * 1024;
+
+/**
+ * The sync reader's first read of a file up to this size lands in one buffer kept between calls:
+ * a fresh zeroed buffer per file cost more than the read (`flowspec validate` reads thousands).
+ */
+const SCRATCH_BYTES = 64 * 1024;
+let scratch: Uint8Array | undefined;
 
 /**
  * How many bytes to ask for first: the whole file and one byte more (which finds a file that grew)
@@ -140,6 +152,7 @@ function collector(path: string, maxBytes: number) {
   const chunks: Uint8Array[] = [];
   let total = 0;
   return {
+    empty: (): boolean => chunks.length === 0,
     add(chunk: Uint8Array, read: number): boolean {
       if (read === 0) return false;
       total += read;

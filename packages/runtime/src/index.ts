@@ -29,6 +29,7 @@ export {
   type SourceDocument,
   type SourceLocation,
 } from "./document.js";
+export { parseJsonDocument, sourceFormat } from "./json.js";
 export { isJsonFloat, JsonFloat, jsonFloat, parseJsonKeepingFloats, plainNumbers, stringifyJson } from "./json-numbers.js";
 export { stringifyYaml } from "./yaml-text.js";
 export { startTimer } from "./timer.js";

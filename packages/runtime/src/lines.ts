@@ -1,4 +1,4 @@
-import type { SourceLocation } from "./document.js";
+import type { SourceLocation } from "./source-document.js";
 
 /**
  * The 1-based line and column of `offset` in `text`, counting from `from`, which is on line `line`

@@ -1,4 +1,4 @@
-import { DocumentParseError } from "./document.js";
+import { DocumentParseError } from "./source-document.js";
 import { offsetLocation } from "./lines.js";
 
 const strict = new TextDecoder("utf-8", { fatal: true });

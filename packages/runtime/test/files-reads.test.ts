@@ -27,6 +27,19 @@ describe("readTextFileSync, in system calls", () => {
     expect(readSync.mock.calls.length).toBeGreaterThan(1);
   });
 
+  it("keeps nothing of one file in the next, whatever their sizes", () => {
+    const long = join(dir, "long.json");
+    const short = join(dir, "short.json");
+    const large = join(dir, "large.json");
+    fs.writeFileSync(long, `"${"x".repeat(5000)}"`);
+    fs.writeFileSync(short, "1");
+    fs.writeFileSync(large, `"${"y".repeat(200_000)}"`);
+    expect(readTextFileSync(long)).toHaveLength(5002);
+    expect(readTextFileSync(short)).toBe("1");
+    expect(readTextFileSync(large)).toBe(`"${"y".repeat(200_000)}"`);
+    expect(readTextFileSync(short)).toBe("1");
+  });
+
   it("reads an empty file in one read", () => {
     const file = join(dir, "empty.json");
     fs.writeFileSync(file, "");

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { detectKind, findKind, KINDS, MAIN_KIND, type DocumentKind } from "@flowspec/documents/kinds";
 import type { ValidationIssue } from "@flowspec/runtime";
-import { readDocument } from "../read-document.js";
+import { parseJsonDocument, sourceFormat, type SourceDocument } from "@flowspec/runtime/json";
+import { loadYamlParser, parseText, readText } from "../read-text.js";
 import { CliError, colours, EXIT, parseFormat, type CliIo, type Format } from "../io.js";
 
 /** A file that could not be validated at all (unreadable, unparsable, of no known kind). */
@@ -44,27 +45,30 @@ Examples:
   flowspec validate agents.json --spec agents-json --variant compat
   flowspec validate tree.json --spec apflow:TaskTreeNode --variant wire --format json`,
     )
-    .action((files: string[], options: { spec?: string; variant?: string; format: string }) => {
+    .action(async (files: string[], options: { spec?: string; variant?: string; format: string }) => {
       const format = parseFormat(options.format);
       const forced = options.spec === undefined ? undefined : findKind(options.spec);
       if (options.spec !== undefined && !forced) {
         throw new CliError(`unknown --spec "${options.spec}"; one of: ${Object.keys(MAIN_KIND).join(", ")}, ${KINDS.map((k) => k.id).join(", ")}`);
       }
-      const reports = files.map((file): FileReport | FileProblem => {
+      const reports: (FileReport | FileProblem)[] = [];
+      for (const file of files) {
         try {
-          return validateFile(io, file, forced, options.variant);
+          const text = readText(io.cwd, file);
+          // A YAML file (rare among many) waits for the YAML parser; JSON files are parsed at once.
+          const parse = sourceFormat(text, file) === "json" ? parseJsonDocument : await loadYamlParser();
+          reports.push(validateDocument(parseText(parse, text, file), file, forced, options.variant));
         } catch (error) {
           if (!(error instanceof CliError)) throw error;
-          return { file, valid: false, problem: error.message };
+          reports.push({ file, valid: false, problem: error.message });
         }
-      });
+      }
       print(io, format, reports);
       setExit(reports.some((report) => "problem" in report) ? EXIT.usage : reports.every((report) => report.valid) ? EXIT.ok : EXIT.failed);
     });
 }
 
-function validateFile(io: CliIo, file: string, forced: DocumentKind | undefined, variantOption: string | undefined): FileReport {
-  const document = readDocument(io.cwd, file);
+function validateDocument(document: SourceDocument, file: string, forced: DocumentKind | undefined, variantOption: string | undefined): FileReport {
   const kind = forced ?? detectKind(document.value);
   if (!kind) {
     throw new CliError(`${file}: cannot tell which kind of document this is; pass --spec (see flowspec validate --help)`);
