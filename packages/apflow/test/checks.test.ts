@@ -241,3 +241,43 @@ describe("tree shape (found in review)", () => {
     expect(codes(r.errors)).toEqual(["duplicate-id"]);
   });
 });
+
+describe("ids tested once per scope", () => {
+  // The check tests each id of a tree or list against the UUID pattern once and reuses the verdict
+  // where the id appears again (a parent_id, a dependency, a repeat): each place is still reported.
+  const tree = () => ({
+    task: T("root-id"),
+    children: [
+      { task: T(U.a, { parent_id: "root-id", dependencies: [{ id: "root-id" }, { id: U.b }, { id: "nowhere" }] }) },
+      { task: T(U.b, { parent_id: "root-id" }) },
+      { task: T("root-id", { parent_id: "root-id" }) },
+    ],
+  });
+  it("strict: every place a bad id appears is an error, in input order, duplicates after the tasks' own issues", () => {
+    const r = checkTaskTree(tree());
+    expect(r.errors.map((i) => [i.code, i.path])).toEqual([
+      ["uuid", "/task/id"],
+      ["uuid", "/children/0/task/parent_id"],
+      ["uuid", "/children/0/task/dependencies/0/id"],
+      ["uuid", "/children/0/task/dependencies/2/id"],
+      ["uuid", "/children/1/task/parent_id"],
+      ["uuid", "/children/2/task/id"],
+      ["uuid", "/children/2/task/parent_id"],
+      ["duplicate-id", "/children/2/task/id"],
+      ["dangling-dependency", "/children/0/task/dependencies/2"],
+    ]);
+  });
+  it("wire: the same places are warnings, and a valid id seen first as a dependency is still valid as an id", () => {
+    const r = checkTaskTree(tree(), { mode: "wire" });
+    expect(codes(r.errors)).toEqual(["duplicate-id", "dangling-dependency"]);
+    expect(find(r, "uuid").map((i) => [i.severity, i.path])).toEqual([
+      ["warning", "/task/id"],
+      ["warning", "/children/0/task/parent_id"],
+      ["warning", "/children/0/task/dependencies/0/id"],
+      ["warning", "/children/0/task/dependencies/2/id"],
+      ["warning", "/children/1/task/parent_id"],
+      ["warning", "/children/2/task/id"],
+      ["warning", "/children/2/task/parent_id"],
+    ]);
+  });
+});

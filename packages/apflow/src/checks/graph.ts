@@ -12,18 +12,26 @@ export interface TaskScope {
 const idOf = (task: unknown): string | undefined =>
   isObject(task) && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
 
-/** Maps each id to its first task index; reports `duplicate-id` for every later one. */
-export function indexIds(sink: IssueSink, scope: TaskScope): Map<string, number> {
+/** Each id to its first task index, and the indexes of the later tasks that repeat an id. */
+export function indexIds(scope: TaskScope): { index: Map<string, number>; repeats: number[] } {
   const index = new Map<string, number>();
+  const repeats: number[] = [];
   const { tasks } = scope;
   for (let i = 0; i < tasks.length; i++) {
     const id = idOf(tasks[i]);
     if (id === undefined) continue;
-    if (index.has(id)) {
-      sink.error("duplicate-id", `${scope.pointer(i)}/id`, `task id ${JSON.stringify(id)} appears more than once (first at ${scope.pointer(index.get(id)!) || "/"})`, { taskId: id });
-    } else index.set(id, i);
+    if (index.has(id)) repeats.push(i);
+    else index.set(id, i);
   }
-  return index;
+  return { index, repeats };
+}
+
+/** Reports `duplicate-id` for each repeated id found by `indexIds`. */
+export function reportDuplicateIds(sink: IssueSink, scope: TaskScope, index: Map<string, number>, repeats: readonly number[]): void {
+  for (const i of repeats) {
+    const id = idOf(scope.tasks[i])!;
+    sink.error("duplicate-id", `${scope.pointer(i)}/id`, `task id ${JSON.stringify(id)} appears more than once (first at ${scope.pointer(index.get(id)!) || "/"})`, { taskId: id });
+  }
 }
 
 /**
