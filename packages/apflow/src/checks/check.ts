@@ -1,8 +1,17 @@
 import { schemaIssues } from "../validate.js";
 import { isUuidV4 } from "./formats.js";
-import { checkDependencyGraph, checkListParents, checkUserIds, indexIds, reportDuplicateIds, type TaskScope } from "./graph.js";
+import {
+  checkDependencyGraph,
+  checkListParents,
+  checkUserIds,
+  indexIds,
+  reportDuplicateIds,
+  resolveDependencies,
+  type DependencyEdges,
+  type TaskScope,
+} from "./graph.js";
 import { createIssueSink, resultOf, type CheckOptions, type CheckResult, type IssueSink } from "./issue.js";
-import { checkId, checkOneTask, isObject, type UuidTest } from "./task.js";
+import { checkId, checkOneTask, isObject, type IdTests } from "./task.js";
 import { walkTree } from "./tree.js";
 
 /**
@@ -31,14 +40,18 @@ export interface IndexedCheck {
   tasks: readonly unknown[];
   /** Each id to its first task index. */
   index: ReadonlyMap<string, number>;
+  /** The dependency edges, resolved to task indexes. */
+  edges: DependencyEdges;
+  /** Each task's parent task index (-1 for none), when the check found them: always for a valid input. */
+  parents: ArrayLike<number> | undefined;
 }
 
 /** `checkTaskTree`, also handing back the tasks and the id index it built (runTaskTree reuses them). */
 export function checkTaskTreeIndexed(node: unknown, options: CheckOptions = {}): IndexedCheck {
   const sink = createIssueSink(options.mode ?? "strict");
   const scope = walkTree(sink, node);
-  const index = checkScope(sink, scope, options);
-  return { result: resultOf(sink), tasks: scope.tasks, index };
+  const { index, edges } = checkScope(sink, scope, options);
+  return { result: resultOf(sink), tasks: scope.tasks, index, edges, parents: scope.parents };
 }
 
 /**
@@ -54,11 +67,11 @@ export function checkTaskListIndexed(tasks: unknown, options: CheckOptions = {})
   const sink = createIssueSink(options.mode ?? "strict");
   if (!Array.isArray(tasks)) {
     sink.error("schema", "", "must be an array of tasks", { keyword: "type", params: { type: "array" } });
-    return { result: resultOf(sink), tasks: [], index: new Map() };
+    return { result: resultOf(sink), tasks: [], index: new Map(), edges: { offsets: new Int32Array(1), targets: new Int32Array(0) }, parents: undefined };
   }
   const scope: TaskScope = { kind: "list", tasks, pointer: (i) => `/${i}` };
-  const index = checkScope(sink, scope, options, true);
-  return { result: resultOf(sink), tasks, index };
+  const { index, edges, parents } = checkScope(sink, scope, options, true);
+  return { result: resultOf(sink), tasks, index, edges, parents };
 }
 
 /** Checks one Dependency object: its schema, a UUID v4 `id` (strict) and unknown keys. */
@@ -75,32 +88,50 @@ export function checkDependency(value: unknown, options: Pick<CheckOptions, "mod
   return resultOf(sink);
 }
 
-function checkScope(sink: IssueSink, scope: TaskScope, options: CheckOptions, isList = false): Map<string, number> {
+function checkScope(
+  sink: IssueSink,
+  scope: TaskScope,
+  options: CheckOptions,
+  isList = false,
+): { index: Map<string, number>; edges: DependencyEdges; parents: ArrayLike<number> | undefined } {
   const checkInputs = options.checkInputs ?? false;
   const { tasks, pointer } = scope;
-  // Indexed first (its issues are still reported after the tasks' own), so that each id is tested
-  // against the UUID pattern once: parent_ids and dependency ids repeat the ids of the scope.
+  // Ids and dependencies are resolved first (their issues are still reported after the tasks'
+  // own), so the per-task checks can test each id against the UUID pattern once.
   const { index, repeats } = indexIds(scope);
-  const isUuid = uuidTestOnce(tasks.length, index);
-  for (let i = 0; i < tasks.length; i++) checkOneTask(sink, tasks[i], () => pointer(i), checkInputs, isUuid);
-  reportDuplicateIds(sink, scope, index, repeats);
-  if (isList) checkListParents(sink, scope, index);
-  checkDependencyGraph(sink, scope, index);
-  checkUserIds(sink, scope, isList);
-  return index;
-}
-
-/**
- * `isUuidV4`, remembered per task id of the scope: a map lookup costs a fraction of the pattern,
- * which was the largest cost of a check (one id, one parent_id and ~1.5 dependency ids per task).
- */
-function uuidTestOnce(n: number, index: ReadonlyMap<string, number>): UuidTest {
-  const verdicts = new Uint8Array(n); // 0 not tested yet, 1 a UUID v4, 2 not
-  return (id) => {
-    const i = index.get(id);
-    if (i === undefined) return isUuidV4(id);
+  const edges = resolveDependencies(tasks, index);
+  // One pointer function and one IdTests for all tasks, both about the current task: two closures
+  // per task (one to call, one to remember) were a good part of the check's garbage.
+  let current = 0;
+  let currentPointer: string | undefined;
+  const at = () => (currentPointer ??= pointer(current));
+  const verdicts = new Uint8Array(tasks.length); // per task index: 0 its id not tested yet, 1 a UUID v4, 2 not
+  const testedAt = (i: number, id: string): boolean => {
     let verdict = verdicts[i]!;
     if (verdict === 0) verdicts[i] = verdict = isUuidV4(id) ? 1 : 2;
     return verdict === 1;
   };
+  const { parents } = scope;
+  const { offsets, targets } = edges;
+  const ids: IdTests = {
+    own: (id) => testedAt(current, id),
+    // The same id as the enclosing task's (a tree's parent_id, mostly): the same verdict.
+    parent: (id) => {
+      const p = parents === undefined ? -1 : parents[current]!;
+      return p >= 0 && id === (tasks[p] as { id: unknown }).id ? testedAt(p, id) : isUuidV4(id);
+    },
+    dependency: (k, id) => {
+      const target = targets[offsets[current]! + k]!;
+      return target >= 0 ? testedAt(target, id) : isUuidV4(id);
+    },
+  };
+  for (; current < tasks.length; current++) {
+    currentPointer = undefined;
+    checkOneTask(sink, tasks[current], at, checkInputs, ids);
+  }
+  reportDuplicateIds(sink, scope, index, repeats);
+  const listParents = isList ? checkListParents(sink, scope, index) : undefined;
+  checkDependencyGraph(sink, scope, edges);
+  checkUserIds(sink, scope, isList);
+  return { index, edges, parents: listParents ?? parents };
 }

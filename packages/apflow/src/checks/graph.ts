@@ -7,6 +7,8 @@ export interface TaskScope {
   readonly tasks: readonly unknown[];
   /** JSON Pointer of task `i` inside the checked value (built on demand: most tasks never need one). */
   pointer(i: number): string;
+  /** A tree's: each task's enclosing task index, -1 for the root (or when that node has no task). */
+  readonly parents?: readonly number[];
 }
 
 const idOf = (task: unknown): string | undefined =>
@@ -35,12 +37,22 @@ export function reportDuplicateIds(sink: IssueSink, scope: TaskScope, index: Map
 }
 
 /**
- * Dependency references and cycles (notes §3.3). The edges are laid out flat (CSR: `offsets[i]` to
- * `offsets[i + 1]` are task i's dependencies in listed order, -1 for skipped ones), then one
- * iterative depth-first walk in input order finds every back edge in O(tasks + dependencies).
+ * The dependency edges of a scope laid out flat (CSR): `offsets[i]` to `offsets[i + 1]` are task
+ * i's dependencies in listed order; `targets[k]` is the task edge k names, or one of the negative
+ * codes below. Resolved once, before the per-task checks, which reuse it for the ids' UUID verdicts
+ * (and runTaskTree for its own edges).
  */
-export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, index: Map<string, number>): void {
-  const { tasks } = scope;
+export interface DependencyEdges {
+  offsets: Int32Array;
+  targets: Int32Array;
+}
+
+/** `targets[k]` when the entry is not an object with a string id, or names its own task. */
+export const NO_TARGET = -1;
+/** `targets[k]` when the id names no task of the scope (`dangling-dependency`). */
+export const DANGLING = -2;
+
+export function resolveDependencies(tasks: readonly unknown[], index: ReadonlyMap<string, number>): DependencyEdges {
   const n = tasks.length;
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
@@ -58,14 +70,28 @@ export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, index: M
     for (let k = 0; k < deps.length; k++) {
       const dep = deps[k];
       const id = isObject(dep) && typeof dep.id === "string" ? dep.id : undefined;
-      let target = -1;
-      if (id !== undefined && id !== ownId) {
-        const found = index.get(id);
-        if (found === undefined) {
-          sink.error("dangling-dependency", `${scope.pointer(i)}/dependencies/${k}`, `dependency ${JSON.stringify(id)} names no task in this ${scope.kind}`, ownId === undefined ? undefined : { taskId: ownId });
-        } else target = found;
-      }
-      targets[base + k] = target;
+      targets[base + k] = id === undefined || id === ownId ? NO_TARGET : (index.get(id) ?? DANGLING);
+    }
+  }
+  return { offsets, targets };
+}
+
+/**
+ * Dependency references and cycles (notes §3.3): `dangling-dependency` for each edge naming no
+ * task, then one iterative depth-first walk in input order finds every back edge in
+ * O(tasks + dependencies).
+ */
+export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, edges: DependencyEdges): void {
+  const { tasks } = scope;
+  const n = tasks.length;
+  const { offsets, targets } = edges;
+  for (let i = 0; i < n; i++) {
+    for (let k = offsets[i]!; k < offsets[i + 1]!; k++) {
+      if (targets[k] !== DANGLING) continue;
+      const task = tasks[i] as Record<string, unknown>;
+      const id = ((task.dependencies as unknown[])[k - offsets[i]!] as { id: string }).id;
+      const ownId = idOf(task);
+      sink.error("dangling-dependency", `${scope.pointer(i)}/dependencies/${k - offsets[i]!}`, `dependency ${JSON.stringify(id)} names no task in this ${scope.kind}`, ownId === undefined ? undefined : { taskId: ownId });
     }
   }
 
@@ -90,7 +116,7 @@ export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, index: M
       }
       next[top] = k + 1;
       const t = targets[k]!;
-      if (t < 0) continue;
+      if (t < 0) continue; // NO_TARGET or DANGLING
       const s = state[t];
       if (s === 0) {
         state[t] = 1;
@@ -106,8 +132,8 @@ export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, index: M
   }
 }
 
-/** Flat-list rules (notes §3.4): exactly one root, parents that exist, no parent loops. */
-export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<string, number>): void {
+/** Flat-list rules (notes §3.4): exactly one root, parents that exist, no parent loops. Returns each task's parent index (-1 for none). */
+export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<string, number>): Int32Array {
   const { tasks } = scope;
   const n = tasks.length;
   const parent = new Int32Array(n).fill(-1);
@@ -157,6 +183,7 @@ export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<s
     }
     for (const i of path) state[i] = 2;
   }
+  return parent;
 }
 
 /**

@@ -13,15 +13,30 @@ const pointerToken = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1
 /** The task's JSON Pointer, computed only when an issue needs it (most tasks have none). */
 type At = () => string;
 type Extra = { taskId: string } | undefined;
-/** Whether an id is a UUID v4: `isUuidV4`, or a check's version that tests each id of its scope once. */
-export type UuidTest = (id: string) => boolean;
+type UuidTest = (id: string) => boolean;
+
+/**
+ * Whether the ids one task names are UUID v4s. A tree or list answers from the ids it has already
+ * tested (the task's own, its enclosing task's, the tasks its dependencies name), so each id is
+ * tested against the pattern once, however often it is named: that pattern was the largest cost of
+ * a check. `dependency` gets the entry's index in the task's list.
+ */
+export interface IdTests {
+  own: UuidTest;
+  parent: UuidTest;
+  dependency(k: number, id: string): boolean;
+}
+
+const PATTERN_ONLY: IdTests = { own: isUuidV4, parent: isUuidV4, dependency: (_k, id) => isUuidV4(id) };
 
 /**
  * Runs layer 1 and the per-task rules of notes §3.2 on one task. `pointer` gives the JSON Pointer
- * of the task inside the checked value. Never throws, whatever the value.
+ * of the task inside the checked value; as a function, it is called only when an issue is reported,
+ * and should remember its value (several issues of one task each ask for it). Never throws,
+ * whatever the value.
  */
-export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | At, checkInputs: boolean, isUuid: UuidTest = isUuidV4): void {
-  const at = typeof pointer === "string" ? constant(pointer) : memo(pointer);
+export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | At, checkInputs: boolean, ids: IdTests = PATTERN_ONLY): void {
+  const at = typeof pointer === "string" ? constant(pointer) : pointer;
   const taskId = isObject(task) && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
   const extra: Extra = taskId === undefined ? undefined : { taskId };
   for (const issue of schemaIssues("Task", task)) {
@@ -29,8 +44,8 @@ export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | A
   }
   if (!isObject(task)) return;
 
-  checkId(sink, task.id, at, "/id", extra, isUuid);
-  if (typeof task.parent_id === "string") checkId(sink, task.parent_id, at, "/parent_id", extra, isUuid);
+  checkId(sink, task.id, at, "/id", extra, ids.own);
+  if (typeof task.parent_id === "string") checkId(sink, task.parent_id, at, "/parent_id", extra, ids.parent);
 
   // Each field read by name: a read by a variable key (task[field]) was a slow generic lookup.
   const createdAt = task.created_at;
@@ -60,22 +75,17 @@ export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | A
     }
   }
 
-  if (Array.isArray(task.dependencies) && task.dependencies.length > 0) checkOwnDependencies(sink, task.dependencies, taskId, at, extra, isUuid);
+  if (Array.isArray(task.dependencies) && task.dependencies.length > 0) checkOwnDependencies(sink, task.dependencies, taskId, at, extra, ids);
 
   if (checkInputs && isObject(task.schemas) && isObject(task.schemas.input_schema)) {
     checkInputsAgainstSchema(sink, task.inputs ?? {}, task.schemas.input_schema, `${at()}/inputs`, `${at()}/schemas/input_schema`, extra);
   }
 }
 
-// Factories return anonymous arrows: this runs once per task, and tools that keep function names
-// (esbuild's keepNames, as tsx uses) would otherwise wrap every named closure at creation.
+// Returns an anonymous arrow: tools that keep function names (esbuild's keepNames, as tsx uses)
+// would otherwise wrap a named closure at creation.
 function constant(value: string): At {
   return () => value;
-}
-
-function memo(compute: At): At {
-  let value: string | undefined;
-  return () => (value ??= compute());
 }
 
 /** `uuid`: a UUID v4 in strict mode (error), any non-empty string in wire mode (warning otherwise). */
@@ -159,7 +169,7 @@ function checkConsistency(
 }
 
 /** Rules about one task's own dependency list: unknown keys, UUIDs, self-dependency, duplicates. */
-function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: string | undefined, at: At, extra: Extra, isUuid: UuidTest): void {
+function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: string | undefined, at: At, extra: Extra, ids: IdTests): void {
   // Short lists (nearly all) look for duplicates by scanning; a Set per task cost more than the scan.
   const seen = dependencies.length > SCAN_DUPLICATES_UP_TO ? new Set<string>() : undefined;
   for (let i = 0; i < dependencies.length; i++) {
@@ -172,7 +182,7 @@ function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: 
     }
     const id = dependency.id;
     if (typeof id !== "string") continue;
-    if (!isUuid(id)) checkId(sink, id, at, `/dependencies/${i}/id`, extra, isUuid); // the path only when reported
+    if (!ids.dependency(i, id)) checkId(sink, id, at, `/dependencies/${i}/id`, extra); // the path only when reported
     if (taskId !== undefined && id === taskId) {
       sink.error("self-dependency", `${at()}/dependencies/${i}`, `task ${JSON.stringify(id)} depends on itself`, extra);
     }

@@ -30,7 +30,8 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
     return pointer;
   };
   const taskNode: number[] = [];
-  const scope: TaskScope = { kind: "tree", tasks, pointer: (i) => `${nodePointer(taskNode[i]!)}/task` };
+  const parents: number[] = [];
+  const scope: TaskScope = { kind: "tree", tasks, pointer: (i) => `${nodePointer(taskNode[i]!)}/task`, parents };
 
   // Node objects with children seen so far, each with its first slot: a JS object can contain
   // itself, and a walk down such a tree would never end. Only a repeated node is looked for among
@@ -73,6 +74,7 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
     } else {
       taskSlot[slot] = tasks.length;
       taskNode.push(slot);
+      parents.push(parent < 0 ? -1 : taskSlot[parent]!);
       tasks.push(node.task);
       checkParentLink(sink, node.task, parent < 0 ? undefined : tasks[taskSlot[parent]!], parent < 0, () => scope.pointer(taskSlot[slot]!));
     }

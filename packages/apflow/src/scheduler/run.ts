@@ -1,5 +1,5 @@
 import { isThenable } from "@flowspec/runtime/validation";
-import { checkTaskListIndexed, checkTaskTreeIndexed } from "../checks/check.js";
+import { checkTaskListIndexed, checkTaskTreeIndexed, type IndexedCheck } from "../checks/check.js";
 import { validateInputs } from "../checks/inputs.js";
 import { isoNow, type TaskStatus } from "../lifecycle.js";
 import type { Task, TaskTreeNode } from "../validate.js";
@@ -41,7 +41,7 @@ export function runTaskTree(input: TaskTreeNode | readonly Task[], options: RunO
   if (running) {
     return rejected(new TaskTreeRunError(`task ${running.id} is in_progress; a run can only start from pending, completed, failed or cancelled tasks`));
   }
-  return startRun(original, indexed.index, options);
+  return startRun(original, indexed, options);
 }
 
 function rejected(error: Error): RunHandle {
@@ -56,8 +56,9 @@ function rejected(error: Error): RunHandle {
   };
 }
 
-/** Runs valid tasks; `indexById` maps each task id to its index in `original`. */
-function startRun(original: readonly Task[], indexById: ReadonlyMap<string, number>, options: RunOptions): RunHandle {
+/** Runs valid tasks, with what their check found: each id's index in `original`, the edges, the parents. */
+function startRun(original: readonly Task[], checked: IndexedCheck, options: RunOptions): RunHandle {
+  const { index: indexById, edges, parents } = checked;
   const now = options.now ?? isoNow;
   const concurrency = options.concurrency ?? Infinity;
   if (!(concurrency >= 1)) throw new RangeError(`concurrency must be at least 1, not ${concurrency}`);
@@ -69,7 +70,7 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
   const tasks: Task[] = original.map((task) => copyTask(task, startedAt));
   const status: TaskStatus[] = tasks.map((task) => task.status);
 
-  const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, indexById);
+  const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, edges);
 
   const waiting = new Int32Array(n);
   const ready = createIntHeap();
@@ -179,14 +180,14 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
     if (!finished && terminalCount === n) finish();
   };
 
-  /** The final tasks arranged by parent_id (already validated: one root, no loops), children in input order. */
+  /** The final tasks arranged by parent (already validated: one root, no loops), children in input order. */
   const finalTree = (): TaskTreeNode => {
     const nodes: TaskTreeNode[] = tasks.map((task) => ({ task, children: [] }));
     let root = nodes[0]!;
     for (let i = 0; i < n; i++) {
-      const parentId = tasks[i]!.parent_id;
-      if (parentId === null || parentId === undefined) root = nodes[i]!;
-      else nodes[indexById.get(parentId)!]!.children!.push(nodes[i]!);
+      const parent = parents![i]!;
+      if (parent < 0) root = nodes[i]!;
+      else nodes[parent]!.children!.push(nodes[i]!);
     }
     return root;
   };
@@ -242,8 +243,8 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
     }
     if (thenable) {
       Promise.resolve(value).then(
-        (result) => settle(i, key, true, result),
-        (error) => settle(i, key, false, error),
+        (result) => settle(i, true, result),
+        (error) => settle(i, false, error),
       );
     } else settleLater(i, true, value);
   };
@@ -260,7 +261,7 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
       const resolved = laterResolved[laterHead]!;
       const value = laterValue[laterHead];
       laterValue[laterHead++] = undefined;
-      settle(i, executorKeyOf(tasks[i]!), resolved, value);
+      settle(i, resolved, value);
     }
     laterTask.length = laterResolved.length = laterValue.length = laterHead = 0;
   };
@@ -287,7 +288,7 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
 
   const runHooks: RunHooks = { signalOf, reportProgressOf };
 
-  const settle = (i: number, key: string, resolved: boolean, value: unknown) => {
+  const settle = (i: number, resolved: boolean, value: unknown) => {
     runningCount--;
     controllers[i] = undefined;
     executors[i] = undefined;
@@ -305,7 +306,7 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
         task.progress = 1;
         move(i, "completed", now());
       } else fail(i, `result is not JSON-serializable: ${stored.reason}`);
-    } else fail(i, errorMessageOf(value, key));
+    } else fail(i, errorMessageOf(value, executorKeyOf(task))); // the run's own copy: the key it started with
     pump();
   };
 
