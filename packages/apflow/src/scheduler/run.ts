@@ -3,7 +3,7 @@ import { checkTaskListIndexed, checkTaskTreeIndexed, type IndexedCheck } from ".
 import { validateInputs } from "../checks/inputs.js";
 import { isoNow, type TaskStatus } from "../lifecycle.js";
 import type { Task, TaskTreeNode } from "../validate.js";
-import { TASK_FIELDS } from "../checks/fields.js";
+import { TASK_FIELD_ORDER, TASK_FIELDS } from "../checks/fields.js";
 import { layoutDependencies } from "./edges.js";
 import { createIntHeap } from "./heap.js";
 import { executorKeyOf, type ExecutorContext, type ExecutorObject } from "./registry.js";
@@ -67,8 +67,17 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
   const startedAt = now();
 
   const n = original.length;
-  const tasks: Task[] = original.map((task) => copyTask(task, startedAt));
-  const status: TaskStatus[] = tasks.map((task) => task.status);
+  const tasks: Task[] = new Array(n);
+  const status: TaskStatus[] = new Array(n);
+  // Read while each copy is fresh in the cache: at 50k tasks, reading them again at start missed it.
+  const executorKeys: string[] = new Array(n);
+  const inputSchemas: unknown[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const task = (tasks[i] = copyTask(original[i]!, startedAt));
+    status[i] = task.status;
+    executorKeys[i] = executorKeyOf(task);
+    inputSchemas[i] = task.schemas?.input_schema;
+  }
 
   const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, edges);
 
@@ -168,8 +177,10 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
     pumping = true;
     try {
       for (;;) {
-        while (terminalHead < terminalQueue.length) afterTerminal(terminalQueue[terminalHead++]!);
-        terminalQueue.length = terminalHead = 0;
+        if (terminalHead < terminalQueue.length) {
+          while (terminalHead < terminalQueue.length) afterTerminal(terminalQueue[terminalHead++]!);
+          terminalQueue.length = terminalHead = 0;
+        }
         if (holdDispatch || runningCount >= concurrency || ready.size === 0) break;
         const i = ready.pop()! % n; // keys are priority * n + input index
         if (status[i] === "pending") start(i);
@@ -209,27 +220,21 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
     const task = tasks[i]!;
     const at = now();
     move(i, "in_progress", at);
-    const key = executorKeyOf(task);
+    const key = executorKeys[i]!;
     const executor = registry.get(key);
     if (!executor) {
       fail(i, `Executor '${key}' not found in registry`, at);
       return;
     }
-    let completed: [string, Record<string, unknown>][] | undefined;
-    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
-      const dep = tasks[depTarget[k]!]!;
-      if (status[depTarget[k]!] === "completed" && dep.result) (completed ??= []).push([dep.id, dep.result]);
-    }
-    const inputs = flat ? mergeFlat(task.inputs ?? {}, completed ?? []) : cloneJson(task.inputs ?? {});
-    const inputSchema = task.schemas?.input_schema;
-    const why = inputProblem(inputs, inputSchema) ?? inputProblem(inputs, executor.inputSchema);
+    const inputs = flat ? mergeFlat(task.inputs ?? {}, completedDependencies(i) ?? []) : cloneJson(task.inputs ?? {});
+    const why = inputProblem(inputs, inputSchemas[i]) ?? inputProblem(inputs, executor.inputSchema);
     if (why !== undefined) {
       fail(i, `inputs do not conform to input_schema: ${why}`, at);
       return;
     }
     executors[i] = executor;
     runningCount++;
-    const ctx = new TaskContext(runHooks, i, task, completed);
+    const ctx = new TaskContext(runHooks, i, task);
     let value: unknown;
     let thenable: boolean;
     try {
@@ -286,7 +291,18 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
     }
   };
 
-  const runHooks: RunHooks = { signalOf, reportProgressOf };
+  // A task starts once every dependency is terminal, and terminal tasks never change: read at any
+  // time after the start, this is what it was at the start (so only executors that ask pay for it).
+  const completedDependencies = (i: number): [string, Record<string, unknown>][] | undefined => {
+    let completed: [string, Record<string, unknown>][] | undefined;
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const dep = tasks[depTarget[k]!]!;
+      if (status[depTarget[k]!] === "completed" && dep.result) (completed ??= []).push([dep.id, dep.result]);
+    }
+    return completed;
+  };
+
+  const runHooks: RunHooks = { signalOf, reportProgressOf, completedDependencies };
 
   const settle = (i: number, resolved: boolean, value: unknown) => {
     runningCount--;
@@ -306,7 +322,7 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
         task.progress = 1;
         move(i, "completed", now());
       } else fail(i, `result is not JSON-serializable: ${stored.reason}`);
-    } else fail(i, errorMessageOf(value, executorKeyOf(task))); // the run's own copy: the key it started with
+    } else fail(i, errorMessageOf(value, executorKeys[i]!));
     pump();
   };
 
@@ -405,7 +421,12 @@ function copyTask(task: Task, at: string): Task {
     updated_at: task.updated_at ?? at,
     completed_at: task.completed_at ?? null,
   };
-  for (const key in task) if (!TASK_FIELDS.has(key)) setKey(copy, key, cloneJson(task[key]));
+  // Keys in the Spec's order (the common case) each cost one comparison, as in the checks.
+  let next = 0;
+  for (const key in task) {
+    if (key === TASK_FIELD_ORDER[next]) next++;
+    else if (!TASK_FIELDS.has(key)) setKey(copy, key, cloneJson(task[key]));
+  }
   return copy;
 }
 
@@ -413,6 +434,8 @@ function copyTask(task: Task, at: string): Task {
 interface RunHooks {
   signalOf(index: number): AbortSignal;
   reportProgressOf(index: number): (progress: number) => void;
+  /** The completed dependencies with a result, as [id, stored result], in listed order. */
+  completedDependencies(index: number): readonly (readonly [string, Record<string, unknown>])[] | undefined;
 }
 
 /**
@@ -436,8 +459,6 @@ class TaskContext implements ExecutorContext {
     private readonly run: RunHooks,
     private readonly index: number,
     private readonly live: Task,
-    /** The completed dependencies with a result, as [id, stored result], in listed order. */
-    private readonly completed: readonly (readonly [string, Record<string, unknown>])[] | undefined,
   ) {
     this.taskId = live.id;
     this.startProgress = live.progress;
@@ -451,12 +472,13 @@ class TaskContext implements ExecutorContext {
   }
   get dependencyResults(): Readonly<Record<string, Record<string, unknown>>> {
     if (this.results === undefined) {
-      if (this.completed === undefined) this.results = NO_RESULTS;
+      const completed = this.run.completedDependencies(this.index);
+      if (completed === undefined) this.results = NO_RESULTS;
       else {
         // Null-prototype objects start in dictionary mode: keys that are task ids (all different)
         // would otherwise grow V8's hidden-class tree by one class per task.
         const results = Object.create(null) as Record<string, Record<string, unknown>>;
-        for (const [id, result] of this.completed) results[id] = cloneJson(result);
+        for (const [id, result] of completed) results[id] = cloneJson(result);
         this.results = results;
       }
     }
