@@ -266,6 +266,15 @@ describe("ids tested once per scope", () => {
       ["duplicate-id", "/children/2/task/id"],
       ["dangling-dependency", "/children/0/task/dependencies/2"],
     ]);
+    expect(find(r, "duplicate-id")[0]!.message).toContain("(first at /task)");
+  });
+  it("a list with an id three times names the first place for each repeat, and the runner refuses it", () => {
+    const list = [T(U.root), T(U.a, { parent_id: U.root }), T(U.a, { parent_id: U.root }), T(U.a, { parent_id: U.root })];
+    const r = checkTaskList(list);
+    expect(find(r, "duplicate-id").map((i) => [i.path, i.message.slice(i.message.indexOf("(first"))])).toEqual([
+      ["/2/id", "(first at /1)"],
+      ["/3/id", "(first at /1)"],
+    ]);
   });
   it("wire: the same places are warnings, and a valid id seen first as a dependency is still valid as an id", () => {
     const r = checkTaskTree(tree(), { mode: "wire" });

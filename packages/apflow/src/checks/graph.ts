@@ -16,9 +16,20 @@ const idOf = (task: unknown): string | undefined =>
 
 /** Each id to its first task index, and the indexes of the later tasks that repeat an id. */
 export function indexIds(scope: TaskScope): { index: Map<string, number>; repeats: number[] } {
-  const index = new Map<string, number>();
-  const repeats: number[] = [];
   const { tasks } = scope;
+  // One map operation per task while the ids are unique (nearly always): only if the map ends up
+  // smaller than the ids it was given is it built again, keeping first indexes and noting repeats.
+  const index = new Map<string, number>();
+  let ids = 0;
+  for (let i = 0; i < tasks.length; i++) {
+    const id = idOf(tasks[i]);
+    if (id === undefined) continue;
+    index.set(id, i);
+    ids++;
+  }
+  const repeats: number[] = [];
+  if (index.size === ids) return { index, repeats };
+  index.clear();
   for (let i = 0; i < tasks.length; i++) {
     const id = idOf(tasks[i]);
     if (id === undefined) continue;
