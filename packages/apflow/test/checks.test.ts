@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDependency, checkTask, checkTaskList, checkTaskTree, type CheckResult, type Issue } from "@flowspec/apflow";
+import { checkDependency, checkTask, checkTaskList, checkTaskTree, parseTimestamp, type CheckResult, type Issue } from "@flowspec/apflow";
 
 const codes = (issues: Issue[]) => issues.map((i) => i.code);
 const find = (r: CheckResult, code: string) => [...r.errors, ...r.warnings].filter((i) => i.code === code);
@@ -288,5 +288,28 @@ describe("ids tested once per scope", () => {
       ["warning", "/children/2/task/id"],
       ["warning", "/children/2/task/parent_id"],
     ]);
+  });
+});
+
+describe("parseTimestamp remembers recent texts", () => {
+  it("gives each text its own answer, whatever was parsed just before", () => {
+    const good = "2026-02-16T10:00:00.000Z";
+    const offset = "2026-02-16T12:00:00+02:00";
+    const answers = [good, good, "2026-02-30T10:00:00Z", "2026-02-30T10:00:00Z", good, offset, offset, "", good].map((text) => parseTimestamp(text));
+    expect(answers.map((p) => p && [p.epochMs, p.utc])).toEqual([
+      [Date.UTC(2026, 1, 16, 10), true],
+      [Date.UTC(2026, 1, 16, 10), true],
+      undefined,
+      undefined,
+      [Date.UTC(2026, 1, 16, 10), true],
+      [Date.UTC(2026, 1, 16, 10), false],
+      [Date.UTC(2026, 1, 16, 10), false],
+      undefined,
+      [Date.UTC(2026, 1, 16, 10), true],
+    ]);
+  });
+  it("reports the same bad timestamp on every task that has it", () => {
+    const r = checkTaskList([T(U.root, { created_at: "yesterday" }), T(U.a, { parent_id: U.root, created_at: "yesterday", updated_at: "yesterday" })]);
+    expect(find(r, "timestamp").map((i) => i.path)).toEqual(["/0/created_at", "/1/created_at", "/1/updated_at"]);
   });
 });

@@ -1,6 +1,6 @@
 import { schemaIssues } from "../validate.js";
 import { checkInputsAgainstSchema } from "./inputs.js";
-import { SCHEMAS_TYPES, TASK_FIELD_ORDER, TASK_FIELDS, TERMINAL_STATUSES, V1_EXTENSION_FIELDS } from "./fields.js";
+import { SCHEMAS_TYPES, TASK_FIELD_ORDER, TASK_FIELDS, V1_EXTENSION_FIELDS } from "./fields.js";
 import { isUuidV4, parseTimestamp, type ParsedTimestamp } from "./formats.js";
 import type { IssueSink } from "./issue.js";
 
@@ -142,7 +142,7 @@ function checkConsistency(
   at: At,
   extra: Extra,
 ): void {
-  const terminal = TERMINAL_STATUSES.has(status);
+  const terminal = status === "completed" || status === "failed" || status === "cancelled";
   // `!= null`: present means neither undefined nor null.
   const hasResult = task.result != null;
   const hasError = task.error != null;
