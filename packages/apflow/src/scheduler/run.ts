@@ -72,18 +72,19 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
   // Read while each copy is fresh in the cache: at 50k tasks, reading them again at start missed it.
   const executorKeys: string[] = new Array(n);
   const inputSchemas: unknown[] = new Array(n);
+  const readyKeys = new Float64Array(n); // priority * n + input index: the ready queue's order
   for (let i = 0; i < n; i++) {
     const task = (tasks[i] = copyTask(original[i]!, startedAt));
     status[i] = task.status;
     executorKeys[i] = executorKeyOf(task);
     inputSchemas[i] = task.schemas?.input_schema;
+    readyKeys[i] = task.priority! * n + i;
   }
 
   const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, edges);
 
   const waiting = new Int32Array(n);
   const ready = createIntHeap();
-  const readyKey = (i: number) => (tasks[i]!.priority ?? 2) * n + i;
   const controllers: (AbortController | undefined)[] = new Array(n);
   const executors: (ExecutorObject | undefined)[] = new Array(n);
   const cancelReason: (string | undefined)[] = new Array(n);
@@ -160,7 +161,7 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
       const d = dependentOf[slot]!;
       if (status[d] !== "pending") continue;
       if (s === "completed" || !depRequired[dependentEdge[slot]!]) {
-        if (--waiting[d]! === 0) ready.push(readyKey(d));
+        if (--waiting[d]! === 0) ready.push(readyKeys[d]!);
       } else cancelForDependency(d);
     }
   };
@@ -388,7 +389,7 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
       if (depRequired[k] && (s === "failed" || s === "cancelled")) broken = true;
     }
     if (broken) cancelForDependency(i);
-    else if (waiting[i] === 0) ready.push(readyKey(i));
+    else if (waiting[i] === 0) ready.push(readyKeys[i]!);
   }
   if (options.signal?.aborted) queueMicrotask(onAbort);
   else options.signal?.addEventListener("abort", onAbort, { once: true });
