@@ -37,12 +37,13 @@ const PATTERN_ONLY: IdTests = { own: isUuidV4, parent: isUuidV4, dependency: (_k
  */
 export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | At, checkInputs: boolean, ids: IdTests = PATTERN_ONLY): void {
   const at = typeof pointer === "string" ? constant(pointer) : pointer;
-  const taskId = isObject(task) && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
+  const object = isObject(task);
+  const taskId = object && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
   const extra: Extra = taskId === undefined ? undefined : { taskId };
   for (const issue of schemaIssues("Task", task)) {
     sink.error("schema", at() + issue.path, issue.message, { ...extra, keyword: issue.keyword, params: issue.params });
   }
-  if (!isObject(task)) return;
+  if (!object) return;
 
   checkId(sink, task.id, at, "/id", extra, ids.own);
   if (typeof task.parent_id === "string") checkId(sink, task.parent_id, at, "/parent_id", extra, ids.parent);
