@@ -313,3 +313,14 @@ describe("parseTimestamp remembers recent texts", () => {
     expect(find(r, "timestamp").map((i) => i.path)).toEqual(["/0/created_at", "/1/created_at", "/1/updated_at"]);
   });
 });
+
+describe("a tree whose enclosing task is not an object", () => {
+  it("reports the bad task and still checks its children's parent_id and dependencies", () => {
+    for (const bad of [null, "text", 7]) {
+      const tree = { task: T(U.root), children: [{ task: bad, children: [{ task: T(U.a, { parent_id: "nope", dependencies: [{ id: "gone" }] }) }] }] };
+      const r = checkTaskTree(tree);
+      expect(find(r, "uuid").map((i) => i.path)).toEqual(["/children/0/children/0/task/parent_id", "/children/0/children/0/task/dependencies/0/id"]);
+      expect(codes(r.errors)).toContain("schema");
+    }
+  });
+});

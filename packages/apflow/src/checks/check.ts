@@ -118,7 +118,8 @@ function checkScope(
     // The same id as the enclosing task's (a tree's parent_id, mostly): the same verdict.
     parent: (id) => {
       const p = parents === undefined ? -1 : parents[current]!;
-      return p >= 0 && id === (tasks[p] as { id: unknown }).id ? testedAt(p, id) : isUuidV4(id);
+      const parentTask = p >= 0 ? tasks[p] : undefined;
+      return isObject(parentTask) && id === parentTask.id ? testedAt(p, id) : isUuidV4(id);
     },
     dependency: (k, id) => {
       const target = targets[offsets[current]! + k]!;
