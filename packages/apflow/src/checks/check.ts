@@ -4,9 +4,10 @@ import {
   checkDependencyGraph,
   checkListParents,
   checkUserIds,
+  DANGLING,
   indexIds,
+  NO_TARGET,
   reportDuplicateIds,
-  resolveDependencies,
   type DependencyEdges,
   type TaskScope,
 } from "./graph.js";
@@ -67,7 +68,7 @@ export function checkTaskListIndexed(tasks: unknown, options: CheckOptions = {})
   const sink = createIssueSink(options.mode ?? "strict");
   if (!Array.isArray(tasks)) {
     sink.error("schema", "", "must be an array of tasks", { keyword: "type", params: { type: "array" } });
-    return { result: resultOf(sink), tasks: [], index: new Map(), edges: { offsets: new Int32Array(1), targets: new Int32Array(0) }, parents: undefined };
+    return { result: resultOf(sink), tasks: [], index: new Map(), edges: { offsets: new Int32Array(1), targets: [] }, parents: undefined };
   }
   const scope: TaskScope = { kind: "list", tasks, pointer: (i) => `/${i}` };
   const { index, edges, parents } = checkScope(sink, scope, options, true);
@@ -96,10 +97,12 @@ function checkScope(
 ): { index: Map<string, number>; edges: DependencyEdges; parents: ArrayLike<number> | undefined } {
   const checkInputs = options.checkInputs ?? false;
   const { tasks, pointer } = scope;
-  // Ids and dependencies are resolved first (their issues are still reported after the tasks'
-  // own), so the per-task checks can test each id against the UUID pattern once.
+  const n = tasks.length;
+  // Ids are indexed first (their issues are still reported after the tasks' own), so the per-task
+  // checks can resolve each dependency as they read it and test each id against the UUID pattern once.
   const { index, repeats } = indexIds(scope);
-  const edges = resolveDependencies(tasks, index);
+  const offsets = new Int32Array(n + 1);
+  const targets: number[] = [];
   // One pointer function and one IdTests for all tasks, both about the current task: two closures
   // per task (one to call, one to remember) were a good part of the check's garbage.
   let current = 0;
@@ -112,7 +115,6 @@ function checkScope(
     return verdict === 1;
   };
   const { parents } = scope;
-  const { offsets, targets } = edges;
   const ids: IdTests = {
     own: (id) => testedAt(current, id),
     // The same id as the enclosing task's (a tree's parent_id, mostly): the same verdict.
@@ -121,15 +123,21 @@ function checkScope(
       const parentTask = p >= 0 ? tasks[p] : undefined;
       return isObject(parentTask) && id === parentTask.id ? testedAt(p, id) : isUuidV4(id);
     },
-    dependency: (k, id) => {
-      const target = targets[offsets[current]! + k]!;
+    dependency: (k, id, self) => {
+      const target = self ? NO_TARGET : (index.get(id) ?? DANGLING);
+      targets[offsets[current]! + k] = target;
       return target >= 0 ? testedAt(target, id) : isUuidV4(id);
     },
   };
-  for (; current < tasks.length; current++) {
+  for (; current < n; current++) {
     currentPointer = undefined;
-    checkOneTask(sink, tasks[current], at, checkInputs, ids);
+    const task = tasks[current];
+    const deps = isObject(task) && Array.isArray(task.dependencies) ? task.dependencies.length : 0;
+    offsets[current + 1] = offsets[current]! + deps;
+    for (let k = 0; k < deps; k++) targets.push(NO_TARGET); // entries that are not objects with a string id stay so
+    checkOneTask(sink, task, at, checkInputs, ids);
   }
+  const edges: DependencyEdges = { offsets, targets };
   reportDuplicateIds(sink, scope, index, repeats);
   const listParents = isList ? checkListParents(sink, scope, index) : undefined;
   checkDependencyGraph(sink, scope, edges);

@@ -49,43 +49,20 @@ export function reportDuplicateIds(sink: IssueSink, scope: TaskScope, index: Map
 
 /**
  * The dependency edges of a scope laid out flat (CSR): `offsets[i]` to `offsets[i + 1]` are task
- * i's dependencies in listed order; `targets[k]` is the task edge k names, or one of the negative
- * codes below. Resolved once, before the per-task checks, which reuse it for the ids' UUID verdicts
- * (and runTaskTree for its own edges).
+ * i's dependencies in listed order (none for a task that is not an object or has no array);
+ * `targets[k]` is the task edge k names, or one of the negative codes below. The per-task checks
+ * resolve them as they go, and take each dependency id's UUID verdict from the task it names
+ * (runTaskTree then reuses them for its own edges).
  */
 export interface DependencyEdges {
   offsets: Int32Array;
-  targets: Int32Array;
+  targets: number[];
 }
 
 /** `targets[k]` when the entry is not an object with a string id, or names its own task. */
 export const NO_TARGET = -1;
 /** `targets[k]` when the id names no task of the scope (`dangling-dependency`). */
 export const DANGLING = -2;
-
-export function resolveDependencies(tasks: readonly unknown[], index: ReadonlyMap<string, number>): DependencyEdges {
-  const n = tasks.length;
-  const offsets = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    const task = tasks[i];
-    const deps = isObject(task) && Array.isArray(task.dependencies) ? task.dependencies.length : 0;
-    offsets[i + 1] = offsets[i]! + deps;
-  }
-  const targets = new Int32Array(offsets[n]!);
-  for (let i = 0; i < n; i++) {
-    const task = tasks[i];
-    if (!isObject(task) || !Array.isArray(task.dependencies)) continue;
-    const ownId = idOf(task);
-    const deps = task.dependencies as unknown[];
-    const base = offsets[i]!;
-    for (let k = 0; k < deps.length; k++) {
-      const dep = deps[k];
-      const id = isObject(dep) && typeof dep.id === "string" ? dep.id : undefined;
-      targets[base + k] = id === undefined || id === ownId ? NO_TARGET : (index.get(id) ?? DANGLING);
-    }
-  }
-  return { offsets, targets };
-}
 
 /**
  * Dependency references and cycles (notes §3.3): `dangling-dependency` for each edge naming no

@@ -19,12 +19,12 @@ type UuidTest = (id: string) => boolean;
  * Whether the ids one task names are UUID v4s. A tree or list answers from the ids it has already
  * tested (the task's own, its enclosing task's, the tasks its dependencies name), so each id is
  * tested against the pattern once, however often it is named: that pattern was the largest cost of
- * a check. `dependency` gets the entry's index in the task's list.
+ * a check. `dependency` gets the entry's index in the task's list, and whether it names the task itself.
  */
 export interface IdTests {
   own: UuidTest;
   parent: UuidTest;
-  dependency(k: number, id: string): boolean;
+  dependency(k: number, id: string, self: boolean): boolean;
 }
 
 const PATTERN_ONLY: IdTests = { own: isUuidV4, parent: isUuidV4, dependency: (_k, id) => isUuidV4(id) };
@@ -183,8 +183,9 @@ function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: 
     }
     const id = dependency.id;
     if (typeof id !== "string") continue;
-    if (!ids.dependency(i, id)) checkId(sink, id, at, `/dependencies/${i}/id`, extra); // the path only when reported
-    if (taskId !== undefined && id === taskId) {
+    const self = taskId !== undefined && id === taskId;
+    if (!ids.dependency(i, id, self)) checkId(sink, id, at, `/dependencies/${i}/id`, extra); // the path only when reported
+    if (self) {
       sink.error("self-dependency", `${at()}/dependencies/${i}`, `task ${JSON.stringify(id)} depends on itself`, extra);
     }
     let duplicate: boolean;

@@ -9,7 +9,7 @@ import type { Task } from "../validate.js";
  */
 export interface DependencyLayout {
   depStart: Int32Array;
-  depTarget: Int32Array;
+  depTarget: readonly number[];
   depRequired: Uint8Array;
   dependentStart: Int32Array;
   dependentOf: Int32Array;
