@@ -108,7 +108,7 @@ function checkScope(
   let current = 0;
   let currentPointer: string | undefined;
   const at = () => (currentPointer ??= pointer(current));
-  const verdicts = new Uint8Array(tasks.length); // per task index: 0 its id not tested yet, 1 a UUID v4, 2 not
+  const verdicts = new Uint8Array(n); // per task index: 0 its id not tested yet, 1 a UUID v4, 2 not
   const testedAt = (i: number, id: string): boolean => {
     let verdict = verdicts[i]!;
     if (verdict === 0) verdicts[i] = verdict = isUuidV4(id) ? 1 : 2;
@@ -125,7 +125,9 @@ function checkScope(
     },
     dependency: (k, id, self) => {
       const target = self ? NO_TARGET : (index.get(id) ?? DANGLING);
-      targets[offsets[current]! + k] = target;
+      const edge = offsets[current]! + k;
+      if (edge >= offsets[current + 1]!) return isUuidV4(id); // a list that changed length between reads (a getter)
+      targets[edge] = target;
       return target >= 0 ? testedAt(target, id) : isUuidV4(id);
     },
   };
