@@ -324,3 +324,20 @@ describe("a tree whose enclosing task is not an object", () => {
     }
   });
 });
+
+describe("a dependency list read more than once", () => {
+  it("a getter that returns a longer list after some reads neither throws nor reaches the next task's edges", () => {
+    // a's longer list names b; b lists an entry that is not a dependency (a schema error). Had a's
+    // entry been laid out in b's place, b would depend on itself: a cycle b → b.
+    for (let shortReads = 0; shortReads <= 6; shortReads++) {
+      let reads = 0;
+      const odd = T(U.a, { parent_id: U.root });
+      Object.defineProperty(odd, "dependencies", { enumerable: true, get: () => (++reads <= shortReads ? [] : [{ id: U.b }]) });
+      const tree = { task: T(U.root), children: [{ task: odd }, { task: T(U.b, { parent_id: U.root, dependencies: [42] }) }] };
+      const r = checkTaskTree(tree);
+      expect(reads).toBeGreaterThan(0);
+      expect(find(r, "dependency-cycle")).toEqual([]);
+      expect(codes(r.errors)).toEqual(["schema"]);
+    }
+  });
+});
