@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDependency, checkTask, checkTaskList, checkTaskTree, type CheckResult, type Issue } from "@flowspec/apflow";
+import { checkDependency, checkTask, checkTaskList, checkTaskTree, parseTimestamp, type CheckResult, type Issue } from "@flowspec/apflow";
 
 const codes = (issues: Issue[]) => issues.map((i) => i.code);
 const find = (r: CheckResult, code: string) => [...r.errors, ...r.warnings].filter((i) => i.code === code);
@@ -239,5 +239,105 @@ describe("tree shape (found in review)", () => {
     const shared = { task: T("c", { parent_id: "r" }), children: [] };
     const r = checkTaskTree({ task: T("r"), children: [shared, shared] }, { mode: "wire" });
     expect(codes(r.errors)).toEqual(["duplicate-id"]);
+  });
+});
+
+describe("ids tested once per scope", () => {
+  // The check tests each id of a tree or list against the UUID pattern once and reuses the verdict
+  // where the id appears again (a parent_id, a dependency, a repeat): each place is still reported.
+  const tree = () => ({
+    task: T("root-id"),
+    children: [
+      { task: T(U.a, { parent_id: "root-id", dependencies: [{ id: "root-id" }, { id: U.b }, { id: "nowhere" }] }) },
+      { task: T(U.b, { parent_id: "root-id" }) },
+      { task: T("root-id", { parent_id: "root-id" }) },
+    ],
+  });
+  it("strict: every place a bad id appears is an error, in input order, duplicates after the tasks' own issues", () => {
+    const r = checkTaskTree(tree());
+    expect(r.errors.map((i) => [i.code, i.path])).toEqual([
+      ["uuid", "/task/id"],
+      ["uuid", "/children/0/task/parent_id"],
+      ["uuid", "/children/0/task/dependencies/0/id"],
+      ["uuid", "/children/0/task/dependencies/2/id"],
+      ["uuid", "/children/1/task/parent_id"],
+      ["uuid", "/children/2/task/id"],
+      ["uuid", "/children/2/task/parent_id"],
+      ["duplicate-id", "/children/2/task/id"],
+      ["dangling-dependency", "/children/0/task/dependencies/2"],
+    ]);
+    expect(find(r, "duplicate-id")[0]!.message).toContain("(first at /task)");
+  });
+  it("a list with an id three times names the first place for each repeat, and the runner refuses it", () => {
+    const list = [T(U.root), T(U.a, { parent_id: U.root }), T(U.a, { parent_id: U.root }), T(U.a, { parent_id: U.root })];
+    const r = checkTaskList(list);
+    expect(find(r, "duplicate-id").map((i) => [i.path, i.message.slice(i.message.indexOf("(first"))])).toEqual([
+      ["/2/id", "(first at /1)"],
+      ["/3/id", "(first at /1)"],
+    ]);
+  });
+  it("wire: the same places are warnings, and a valid id seen first as a dependency is still valid as an id", () => {
+    const r = checkTaskTree(tree(), { mode: "wire" });
+    expect(codes(r.errors)).toEqual(["duplicate-id", "dangling-dependency"]);
+    expect(find(r, "uuid").map((i) => [i.severity, i.path])).toEqual([
+      ["warning", "/task/id"],
+      ["warning", "/children/0/task/parent_id"],
+      ["warning", "/children/0/task/dependencies/0/id"],
+      ["warning", "/children/0/task/dependencies/2/id"],
+      ["warning", "/children/1/task/parent_id"],
+      ["warning", "/children/2/task/id"],
+      ["warning", "/children/2/task/parent_id"],
+    ]);
+  });
+});
+
+describe("parseTimestamp remembers recent texts", () => {
+  it("gives each text its own answer, whatever was parsed just before", () => {
+    const good = "2026-02-16T10:00:00.000Z";
+    const offset = "2026-02-16T12:00:00+02:00";
+    const answers = [good, good, "2026-02-30T10:00:00Z", "2026-02-30T10:00:00Z", good, offset, offset, "", good].map((text) => parseTimestamp(text));
+    expect(answers.map((p) => p && [p.epochMs, p.utc])).toEqual([
+      [Date.UTC(2026, 1, 16, 10), true],
+      [Date.UTC(2026, 1, 16, 10), true],
+      undefined,
+      undefined,
+      [Date.UTC(2026, 1, 16, 10), true],
+      [Date.UTC(2026, 1, 16, 10), false],
+      [Date.UTC(2026, 1, 16, 10), false],
+      undefined,
+      [Date.UTC(2026, 1, 16, 10), true],
+    ]);
+  });
+  it("reports the same bad timestamp on every task that has it", () => {
+    const r = checkTaskList([T(U.root, { created_at: "yesterday" }), T(U.a, { parent_id: U.root, created_at: "yesterday", updated_at: "yesterday" })]);
+    expect(find(r, "timestamp").map((i) => i.path)).toEqual(["/0/created_at", "/1/created_at", "/1/updated_at"]);
+  });
+});
+
+describe("a tree whose enclosing task is not an object", () => {
+  it("reports the bad task and still checks its children's parent_id and dependencies", () => {
+    for (const bad of [null, "text", 7]) {
+      const tree = { task: T(U.root), children: [{ task: bad, children: [{ task: T(U.a, { parent_id: "nope", dependencies: [{ id: "gone" }] }) }] }] };
+      const r = checkTaskTree(tree);
+      expect(find(r, "uuid").map((i) => i.path)).toEqual(["/children/0/children/0/task/parent_id", "/children/0/children/0/task/dependencies/0/id"]);
+      expect(codes(r.errors)).toContain("schema");
+    }
+  });
+});
+
+describe("a dependency list read more than once", () => {
+  it("a getter that returns a longer list after some reads neither throws nor reaches the next task's edges", () => {
+    // a's longer list names b; b lists an entry that is not a dependency (a schema error). Had a's
+    // entry been laid out in b's place, b would depend on itself: a cycle b → b.
+    for (let shortReads = 0; shortReads <= 6; shortReads++) {
+      let reads = 0;
+      const odd = T(U.a, { parent_id: U.root });
+      Object.defineProperty(odd, "dependencies", { enumerable: true, get: () => (++reads <= shortReads ? [] : [{ id: U.b }]) });
+      const tree = { task: T(U.root), children: [{ task: odd }, { task: T(U.b, { parent_id: U.root, dependencies: [42] }) }] };
+      const r = checkTaskTree(tree);
+      expect(reads).toBeGreaterThan(0);
+      expect(find(r, "dependency-cycle")).toEqual([]);
+      expect(codes(r.errors)).toEqual(["schema"]);
+    }
   });
 });

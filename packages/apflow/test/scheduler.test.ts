@@ -151,6 +151,25 @@ describe("dependencies (rules c, d)", () => {
     expect(seen).toEqual({ a: { n: 1 } });
     expect(result.status).toBe("completed");
   });
+  it("dependency results read late (after other tasks settled) are those of the start: completed ones only, in listed order", async () => {
+    const gate = deferred();
+    let late: Promise<unknown> | undefined;
+    const result = await run(
+      [task("root"), task("a", { parent_id: "root" }), task("b", { parent_id: "root" }), task("c", { parent_id: "root", dependencies: deps("?b", "a") }), task("d", { parent_id: "root" })],
+      {
+        exec: (_i, ctx) => {
+          if (ctx.taskId === "b") throw new Error("b broke");
+          if (ctx.taskId === "c") late = gate.promise.then(() => ctx.dependencyResults);
+          if (ctx.taskId === "d") gate.resolve(undefined);
+          return ctx.taskId === "c" ? late : { from: ctx.taskId };
+        },
+      },
+    ).done;
+    expect(Object.keys((await late) as object)).toEqual(["a"]);
+    expect(await late).toEqual({ a: { from: "a" } });
+    expect(result.tasks.b!.status).toBe("failed");
+    expect(result.tasks.c!.status).toBe("completed");
+  });
   it("passes dependency results in map mode and merges them in flat mode (notes §4.4 example)", async () => {
     const list = [
       task("root"),

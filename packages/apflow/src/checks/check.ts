@@ -1,7 +1,18 @@
 import { schemaIssues } from "../validate.js";
-import { checkDependencyGraph, checkListParents, checkUserIds, indexIds, type TaskScope } from "./graph.js";
+import { isUuidV4 } from "./formats.js";
+import {
+  checkDependencyGraph,
+  checkListParents,
+  checkUserIds,
+  DANGLING,
+  indexIds,
+  NO_TARGET,
+  reportDuplicateIds,
+  type DependencyEdges,
+  type TaskScope,
+} from "./graph.js";
 import { createIssueSink, resultOf, type CheckOptions, type CheckResult, type IssueSink } from "./issue.js";
-import { checkId, checkOneTask, isObject } from "./task.js";
+import { checkId, checkOneTask, isObject, type IdTests } from "./task.js";
 import { walkTree } from "./tree.js";
 
 /**
@@ -30,14 +41,18 @@ export interface IndexedCheck {
   tasks: readonly unknown[];
   /** Each id to its first task index. */
   index: ReadonlyMap<string, number>;
+  /** The dependency edges, resolved to task indexes. */
+  edges: DependencyEdges;
+  /** Each task's parent task index (-1 for none), when the check found them: always for a valid input. */
+  parents: ArrayLike<number> | undefined;
 }
 
 /** `checkTaskTree`, also handing back the tasks and the id index it built (runTaskTree reuses them). */
 export function checkTaskTreeIndexed(node: unknown, options: CheckOptions = {}): IndexedCheck {
   const sink = createIssueSink(options.mode ?? "strict");
   const scope = walkTree(sink, node);
-  const index = checkScope(sink, scope, options);
-  return { result: resultOf(sink), tasks: scope.tasks, index };
+  const { index, edges } = checkScope(sink, scope, options);
+  return { result: resultOf(sink), tasks: scope.tasks, index, edges, parents: scope.parents };
 }
 
 /**
@@ -53,11 +68,11 @@ export function checkTaskListIndexed(tasks: unknown, options: CheckOptions = {})
   const sink = createIssueSink(options.mode ?? "strict");
   if (!Array.isArray(tasks)) {
     sink.error("schema", "", "must be an array of tasks", { keyword: "type", params: { type: "array" } });
-    return { result: resultOf(sink), tasks: [], index: new Map() };
+    return { result: resultOf(sink), tasks: [], index: new Map(), edges: { offsets: new Int32Array(1), targets: [] }, parents: undefined };
   }
   const scope: TaskScope = { kind: "list", tasks, pointer: (i) => `/${i}` };
-  const index = checkScope(sink, scope, options, true);
-  return { result: resultOf(sink), tasks, index };
+  const { index, edges, parents } = checkScope(sink, scope, options, true);
+  return { result: resultOf(sink), tasks, index, edges, parents };
 }
 
 /** Checks one Dependency object: its schema, a UUID v4 `id` (strict) and unknown keys. */
@@ -74,13 +89,60 @@ export function checkDependency(value: unknown, options: Pick<CheckOptions, "mod
   return resultOf(sink);
 }
 
-function checkScope(sink: IssueSink, scope: TaskScope, options: CheckOptions, isList = false): Map<string, number> {
+function checkScope(
+  sink: IssueSink,
+  scope: TaskScope,
+  options: CheckOptions,
+  isList = false,
+): { index: Map<string, number>; edges: DependencyEdges; parents: ArrayLike<number> | undefined } {
   const checkInputs = options.checkInputs ?? false;
   const { tasks, pointer } = scope;
-  for (let i = 0; i < tasks.length; i++) checkOneTask(sink, tasks[i], () => pointer(i), checkInputs);
-  const index = indexIds(sink, scope);
-  if (isList) checkListParents(sink, scope, index);
-  checkDependencyGraph(sink, scope, index);
+  const n = tasks.length;
+  // Ids are indexed first (their issues are still reported after the tasks' own), so the per-task
+  // checks can resolve each dependency as they read it and test each id against the UUID pattern once.
+  const { index, repeats } = indexIds(scope);
+  const offsets = new Int32Array(n + 1);
+  const targets: number[] = [];
+  // One pointer function and one IdTests for all tasks, both about the current task: two closures
+  // per task (one to call, one to remember) were a good part of the check's garbage.
+  let current = 0;
+  let currentPointer: string | undefined;
+  const at = () => (currentPointer ??= pointer(current));
+  const verdicts = new Uint8Array(n); // per task index: 0 its id not tested yet, 1 a UUID v4, 2 not
+  const testedAt = (i: number, id: string): boolean => {
+    let verdict = verdicts[i]!;
+    if (verdict === 0) verdicts[i] = verdict = isUuidV4(id) ? 1 : 2;
+    return verdict === 1;
+  };
+  const { parents } = scope;
+  const ids: IdTests = {
+    own: (id) => testedAt(current, id),
+    // The same id as the enclosing task's (a tree's parent_id, mostly): the same verdict.
+    parent: (id) => {
+      const p = parents === undefined ? -1 : parents[current]!;
+      const parentTask = p >= 0 ? tasks[p] : undefined;
+      return isObject(parentTask) && id === parentTask.id ? testedAt(p, id) : isUuidV4(id);
+    },
+    dependency: (k, id, self) => {
+      const target = self ? NO_TARGET : (index.get(id) ?? DANGLING);
+      const edge = offsets[current]! + k;
+      if (edge >= offsets[current + 1]!) return isUuidV4(id); // a list that changed length between reads (a getter)
+      targets[edge] = target;
+      return target >= 0 ? testedAt(target, id) : isUuidV4(id);
+    },
+  };
+  for (; current < n; current++) {
+    currentPointer = undefined;
+    const task = tasks[current];
+    const deps = isObject(task) && Array.isArray(task.dependencies) ? task.dependencies.length : 0;
+    offsets[current + 1] = offsets[current]! + deps;
+    for (let k = 0; k < deps; k++) targets.push(NO_TARGET); // entries that are not objects with a string id stay so
+    checkOneTask(sink, task, at, checkInputs, ids);
+  }
+  const edges: DependencyEdges = { offsets, targets };
+  reportDuplicateIds(sink, scope, index, repeats);
+  const listParents = isList ? checkListParents(sink, scope, index) : undefined;
+  checkDependencyGraph(sink, scope, edges);
   checkUserIds(sink, scope, isList);
-  return index;
+  return { index, edges, parents: listParents ?? parents };
 }

@@ -14,8 +14,4 @@ export const V1_EXTENSION_FIELDS: ReadonlySet<string> = new Set([
   "attempt_id", "idempotency_key", "last_assigned_node",
 ]);
 
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
-
-export const TIMESTAMP_FIELDS = ["created_at", "started_at", "updated_at", "completed_at"] as const;
-
 export const SCHEMAS_TYPES: ReadonlySet<string> = new Set(["local", "remote", "external"]);

@@ -22,16 +22,24 @@ export interface ParsedTimestamp {
  * out-of-range fields such as February 30.
  */
 export function parseTimestamp(text: string): ParsedTimestamp | undefined {
-  // Trees often share a handful of timestamps (a builder writes one per build): parse each once.
-  const cached = recent.get(text);
-  if (cached !== undefined) return cached ?? undefined;
-  const parsed = parseUncached(text);
-  if (recent.size >= 256) recent.clear();
-  recent.set(text, parsed ? Object.freeze(parsed) : null);
-  return parsed;
+  // Trees often share a handful of timestamps (a builder writes one per build): parse each once,
+  // and compare with the last one before looking in the map (consecutive tasks mostly share it).
+  if (text === lastText) return lastParsed ?? undefined;
+  let parsed = recent.get(text);
+  if (parsed === undefined) {
+    const fresh = parseUncached(text);
+    parsed = fresh ? Object.freeze(fresh) : null;
+    if (recent.size >= 256) recent.clear();
+    recent.set(text, parsed);
+  }
+  lastText = text;
+  lastParsed = parsed;
+  return parsed ?? undefined;
 }
 
 const recent = new Map<string, ParsedTimestamp | null>();
+let lastText: string | undefined;
+let lastParsed: ParsedTimestamp | null = null;
 
 function parseUncached(text: string): ParsedTimestamp | undefined {
   const m = DATE_TIME.exec(text);

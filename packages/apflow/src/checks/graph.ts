@@ -7,57 +7,79 @@ export interface TaskScope {
   readonly tasks: readonly unknown[];
   /** JSON Pointer of task `i` inside the checked value (built on demand: most tasks never need one). */
   pointer(i: number): string;
+  /** A tree's: each task's enclosing task index, -1 for the root (or when that node has no task). */
+  readonly parents?: readonly number[];
 }
 
 const idOf = (task: unknown): string | undefined =>
   isObject(task) && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
 
-/** Maps each id to its first task index; reports `duplicate-id` for every later one. */
-export function indexIds(sink: IssueSink, scope: TaskScope): Map<string, number> {
-  const index = new Map<string, number>();
+/** Each id to its first task index, and the indexes of the later tasks that repeat an id. */
+export function indexIds(scope: TaskScope): { index: Map<string, number>; repeats: number[] } {
   const { tasks } = scope;
+  // One map operation per task while the ids are unique (nearly always): only if the map ends up
+  // smaller than the ids it was given is it built again, keeping first indexes and noting repeats.
+  const index = new Map<string, number>();
+  let ids = 0;
   for (let i = 0; i < tasks.length; i++) {
     const id = idOf(tasks[i]);
     if (id === undefined) continue;
-    if (index.has(id)) {
-      sink.error("duplicate-id", `${scope.pointer(i)}/id`, `task id ${JSON.stringify(id)} appears more than once (first at ${scope.pointer(index.get(id)!) || "/"})`, { taskId: id });
-    } else index.set(id, i);
+    index.set(id, i);
+    ids++;
   }
-  return index;
+  const repeats: number[] = [];
+  if (index.size === ids) return { index, repeats };
+  index.clear();
+  for (let i = 0; i < tasks.length; i++) {
+    const id = idOf(tasks[i]);
+    if (id === undefined) continue;
+    if (index.has(id)) repeats.push(i);
+    else index.set(id, i);
+  }
+  return { index, repeats };
+}
+
+/** Reports `duplicate-id` for each repeated id found by `indexIds`. */
+export function reportDuplicateIds(sink: IssueSink, scope: TaskScope, index: Map<string, number>, repeats: readonly number[]): void {
+  for (const i of repeats) {
+    const id = idOf(scope.tasks[i])!;
+    sink.error("duplicate-id", `${scope.pointer(i)}/id`, `task id ${JSON.stringify(id)} appears more than once (first at ${scope.pointer(index.get(id)!) || "/"})`, { taskId: id });
+  }
 }
 
 /**
- * Dependency references and cycles (notes §3.3). The edges are laid out flat (CSR: `offsets[i]` to
- * `offsets[i + 1]` are task i's dependencies in listed order, -1 for skipped ones), then one
- * iterative depth-first walk in input order finds every back edge in O(tasks + dependencies).
+ * The dependency edges of a scope laid out flat (CSR): `offsets[i]` to `offsets[i + 1]` are task
+ * i's dependencies in listed order (none for a task that is not an object or has no array);
+ * `targets[k]` is the task edge k names, or one of the negative codes below. The per-task checks
+ * resolve them as they go, and take each dependency id's UUID verdict from the task it names
+ * (runTaskTree then reuses them for its own edges).
  */
-export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, index: Map<string, number>): void {
+export interface DependencyEdges {
+  offsets: Int32Array;
+  targets: number[];
+}
+
+/** `targets[k]` when the entry is not an object with a string id, or names its own task. */
+export const NO_TARGET = -1;
+/** `targets[k]` when the id names no task of the scope (`dangling-dependency`). */
+export const DANGLING = -2;
+
+/**
+ * Dependency references and cycles (notes §3.3): `dangling-dependency` for each edge naming no
+ * task, then one iterative depth-first walk in input order finds every back edge in
+ * O(tasks + dependencies).
+ */
+export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, edges: DependencyEdges): void {
   const { tasks } = scope;
   const n = tasks.length;
-  const offsets = new Int32Array(n + 1);
+  const { offsets, targets } = edges;
   for (let i = 0; i < n; i++) {
-    const task = tasks[i];
-    const deps = isObject(task) && Array.isArray(task.dependencies) ? task.dependencies.length : 0;
-    offsets[i + 1] = offsets[i]! + deps;
-  }
-  const targets = new Int32Array(offsets[n]!);
-  for (let i = 0; i < n; i++) {
-    const task = tasks[i];
-    if (!isObject(task) || !Array.isArray(task.dependencies)) continue;
-    const ownId = idOf(task);
-    const deps = task.dependencies as unknown[];
-    const base = offsets[i]!;
-    for (let k = 0; k < deps.length; k++) {
-      const dep = deps[k];
-      const id = isObject(dep) && typeof dep.id === "string" ? dep.id : undefined;
-      let target = -1;
-      if (id !== undefined && id !== ownId) {
-        const found = index.get(id);
-        if (found === undefined) {
-          sink.error("dangling-dependency", `${scope.pointer(i)}/dependencies/${k}`, `dependency ${JSON.stringify(id)} names no task in this ${scope.kind}`, ownId === undefined ? undefined : { taskId: ownId });
-        } else target = found;
-      }
-      targets[base + k] = target;
+    for (let k = offsets[i]!; k < offsets[i + 1]!; k++) {
+      if (targets[k] !== DANGLING) continue;
+      const task = tasks[i] as Record<string, unknown>;
+      const id = ((task.dependencies as unknown[])[k - offsets[i]!] as { id: string }).id;
+      const ownId = idOf(task);
+      sink.error("dangling-dependency", `${scope.pointer(i)}/dependencies/${k - offsets[i]!}`, `dependency ${JSON.stringify(id)} names no task in this ${scope.kind}`, ownId === undefined ? undefined : { taskId: ownId });
     }
   }
 
@@ -82,7 +104,7 @@ export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, index: M
       }
       next[top] = k + 1;
       const t = targets[k]!;
-      if (t < 0) continue;
+      if (t < 0) continue; // NO_TARGET or DANGLING
       const s = state[t];
       if (s === 0) {
         state[t] = 1;
@@ -98,8 +120,8 @@ export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, index: M
   }
 }
 
-/** Flat-list rules (notes §3.4): exactly one root, parents that exist, no parent loops. */
-export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<string, number>): void {
+/** Flat-list rules (notes §3.4): exactly one root, parents that exist, no parent loops. Returns each task's parent index (-1 for none). */
+export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<string, number>): Int32Array {
   const { tasks } = scope;
   const n = tasks.length;
   const parent = new Int32Array(n).fill(-1);
@@ -149,6 +171,7 @@ export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<s
     }
     for (const i of path) state[i] = 2;
   }
+  return parent;
 }
 
 /**

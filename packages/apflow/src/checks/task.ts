@@ -1,6 +1,6 @@
 import { schemaIssues } from "../validate.js";
 import { checkInputsAgainstSchema } from "./inputs.js";
-import { SCHEMAS_TYPES, TASK_FIELD_ORDER, TASK_FIELDS, TERMINAL_STATUSES, TIMESTAMP_FIELDS, V1_EXTENSION_FIELDS } from "./fields.js";
+import { SCHEMAS_TYPES, TASK_FIELD_ORDER, TASK_FIELDS, V1_EXTENSION_FIELDS } from "./fields.js";
 import { isUuidV4, parseTimestamp, type ParsedTimestamp } from "./formats.js";
 import type { IssueSink } from "./issue.js";
 
@@ -13,32 +13,50 @@ const pointerToken = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1
 /** The task's JSON Pointer, computed only when an issue needs it (most tasks have none). */
 type At = () => string;
 type Extra = { taskId: string } | undefined;
+type UuidTest = (id: string) => boolean;
+
+/**
+ * Whether the ids one task names are UUID v4s. A tree or list answers from the ids it has already
+ * tested (the task's own, its enclosing task's, the tasks its dependencies name), so each id is
+ * tested against the pattern once, however often it is named: that pattern was the largest cost of
+ * a check. `dependency` gets the entry's index in the task's list, and whether it names the task itself.
+ */
+export interface IdTests {
+  own: UuidTest;
+  parent: UuidTest;
+  dependency(k: number, id: string, self: boolean): boolean;
+}
+
+const PATTERN_ONLY: IdTests = { own: isUuidV4, parent: isUuidV4, dependency: (_k, id) => isUuidV4(id) };
 
 /**
  * Runs layer 1 and the per-task rules of notes §3.2 on one task. `pointer` gives the JSON Pointer
- * of the task inside the checked value. Never throws, whatever the value.
+ * of the task inside the checked value; as a function, it is called only when an issue is reported,
+ * and should remember its value (several issues of one task each ask for it). Never throws,
+ * whatever the value.
  */
-export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | At, checkInputs: boolean): void {
-  const at = typeof pointer === "string" ? constant(pointer) : memo(pointer);
-  const taskId = isObject(task) && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
+export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | At, checkInputs: boolean, ids: IdTests = PATTERN_ONLY): void {
+  const at = typeof pointer === "string" ? constant(pointer) : pointer;
+  const object = isObject(task);
+  const taskId = object && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
   const extra: Extra = taskId === undefined ? undefined : { taskId };
   for (const issue of schemaIssues("Task", task)) {
     sink.error("schema", at() + issue.path, issue.message, { ...extra, keyword: issue.keyword, params: issue.params });
   }
-  if (!isObject(task)) return;
+  if (!object) return;
 
-  checkId(sink, task.id, at, "/id", extra);
-  if (typeof task.parent_id === "string") checkId(sink, task.parent_id, at, "/parent_id", extra);
+  checkId(sink, task.id, at, "/id", extra, ids.own);
+  if (typeof task.parent_id === "string") checkId(sink, task.parent_id, at, "/parent_id", extra, ids.parent);
 
-  let started: ParsedTimestamp | undefined;
-  let completed: ParsedTimestamp | undefined;
-  for (const field of TIMESTAMP_FIELDS) {
-    const value = task[field];
-    if (typeof value !== "string") continue;
-    const parsed = checkTimestamp(sink, value, at, field, extra);
-    if (field === "started_at") started = parsed;
-    else if (field === "completed_at") completed = parsed;
-  }
+  // Each field read by name: a read by a variable key (task[field]) was a slow generic lookup.
+  const createdAt = task.created_at;
+  const startedAt = task.started_at;
+  const updatedAt = task.updated_at;
+  const completedAt = task.completed_at;
+  if (typeof createdAt === "string") checkTimestamp(sink, createdAt, at, "created_at", extra);
+  const started = typeof startedAt === "string" ? checkTimestamp(sink, startedAt, at, "started_at", extra) : undefined;
+  if (typeof updatedAt === "string") checkTimestamp(sink, updatedAt, at, "updated_at", extra);
+  const completed = typeof completedAt === "string" ? checkTimestamp(sink, completedAt, at, "completed_at", extra) : undefined;
 
   if (isObject(task.schemas)) checkSchemasField(sink, task.schemas, at, extra);
   if (typeof task.status === "string") checkConsistency(sink, task, task.status, started, completed, at, extra);
@@ -58,34 +76,25 @@ export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | A
     }
   }
 
-  if (Array.isArray(task.dependencies) && task.dependencies.length > 0) checkOwnDependencies(sink, task.dependencies, taskId, at, extra);
+  if (Array.isArray(task.dependencies) && task.dependencies.length > 0) checkOwnDependencies(sink, task.dependencies, taskId, at, extra, ids);
 
   if (checkInputs && isObject(task.schemas) && isObject(task.schemas.input_schema)) {
     checkInputsAgainstSchema(sink, task.inputs ?? {}, task.schemas.input_schema, `${at()}/inputs`, `${at()}/schemas/input_schema`, extra);
   }
 }
 
-// Factories return anonymous arrows: this runs once per task, and tools that keep function names
-// (esbuild's keepNames, as tsx uses) would otherwise wrap every named closure at creation.
+// Returns an anonymous arrow: tools that keep function names (esbuild's keepNames, as tsx uses)
+// would otherwise wrap a named closure at creation.
 function constant(value: string): At {
   return () => value;
 }
 
-function memo(compute: At): At {
-  let value: string | undefined;
-  return () => (value ??= compute());
-}
-
-function present(task: Record<string, unknown>, field: string): boolean {
-  return task[field] !== undefined && task[field] !== null;
-}
-
 /** `uuid`: a UUID v4 in strict mode (error), any non-empty string in wire mode (warning otherwise). */
-export function checkId(sink: IssueSink, id: unknown, at: At, suffix: string, extra: Extra): void {
+export function checkId(sink: IssueSink, id: unknown, at: At, suffix: string, extra: Extra, isUuid: UuidTest = isUuidV4): void {
   if (typeof id !== "string") return; // layer 1 reports the type
   if (id === "") {
     sink.error("uuid", at() + suffix, "must be a non-empty id", extra);
-  } else if (!isUuidV4(id)) {
+  } else if (!isUuid(id)) {
     const message = `${JSON.stringify(id)} is not a UUID v4`;
     if (sink.mode === "strict") sink.error("uuid", at() + suffix, message, extra);
     else sink.warn("uuid", at() + suffix, message, extra);
@@ -134,19 +143,24 @@ function checkConsistency(
   at: At,
   extra: Extra,
 ): void {
-  const terminal = TERMINAL_STATUSES.has(status);
-  if (present(task, "result") && status !== "completed") {
+  const terminal = status === "completed" || status === "failed" || status === "cancelled";
+  // `!= null`: present means neither undefined nor null.
+  const hasResult = task.result != null;
+  const hasError = task.error != null;
+  const hasStartedAt = task.started_at != null;
+  const hasCompletedAt = task.completed_at != null;
+  if (hasResult && status !== "completed") {
     sink.must("status-result", `${at()}/result`, `result must be null while status is "${status}"`, extra);
   }
-  if (status === "completed" && !present(task, "result")) sink.warn("missing-result", `${at()}/result`, "a completed task SHOULD have a result", extra);
+  if (status === "completed" && !hasResult) sink.warn("missing-result", `${at()}/result`, "a completed task SHOULD have a result", extra);
   const failedOrCancelled = status === "failed" || status === "cancelled";
-  if (present(task, "error") && !failedOrCancelled) sink.must("status-error", `${at()}/error`, `error must be null while status is "${status}"`, extra);
-  if (failedOrCancelled && !present(task, "error")) sink.warn("missing-error", `${at()}/error`, `a ${status} task SHOULD have an error message`, extra);
+  if (hasError && !failedOrCancelled) sink.must("status-error", `${at()}/error`, `error must be null while status is "${status}"`, extra);
+  if (failedOrCancelled && !hasError) sink.warn("missing-error", `${at()}/error`, `a ${status} task SHOULD have an error message`, extra);
   if (task.error === "") sink.must("empty-error", `${at()}/error`, "error must be a non-empty message when present", extra);
-  if (status === "pending" && present(task, "started_at")) sink.must("started-at", `${at()}/started_at`, "a pending task must not have started_at", extra);
-  if (status === "in_progress" && !present(task, "started_at")) sink.must("started-at", `${at()}/started_at`, "an in_progress task must have started_at", extra);
-  if (terminal && !present(task, "completed_at")) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must have completed_at`, extra);
-  if (!terminal && present(task, "completed_at")) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must not have completed_at`, extra);
+  if (status === "pending" && hasStartedAt) sink.must("started-at", `${at()}/started_at`, "a pending task must not have started_at", extra);
+  if (status === "in_progress" && !hasStartedAt) sink.must("started-at", `${at()}/started_at`, "an in_progress task must have started_at", extra);
+  if (terminal && !hasCompletedAt) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must have completed_at`, extra);
+  if (!terminal && hasCompletedAt) sink.must("completed-at", `${at()}/completed_at`, `a ${status} task must not have completed_at`, extra);
   if (started && completed && started.epochMs > completed.epochMs) {
     sink.must("timestamp-order", `${at()}/started_at`, "started_at is later than completed_at", extra);
   }
@@ -156,7 +170,7 @@ function checkConsistency(
 }
 
 /** Rules about one task's own dependency list: unknown keys, UUIDs, self-dependency, duplicates. */
-function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: string | undefined, at: At, extra: Extra): void {
+function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: string | undefined, at: At, extra: Extra, ids: IdTests): void {
   // Short lists (nearly all) look for duplicates by scanning; a Set per task cost more than the scan.
   const seen = dependencies.length > SCAN_DUPLICATES_UP_TO ? new Set<string>() : undefined;
   for (let i = 0; i < dependencies.length; i++) {
@@ -169,8 +183,9 @@ function checkOwnDependencies(sink: IssueSink, dependencies: unknown[], taskId: 
     }
     const id = dependency.id;
     if (typeof id !== "string") continue;
-    if (!isUuidV4(id)) checkId(sink, id, at, `/dependencies/${i}/id`, extra); // the path only when reported
-    if (taskId !== undefined && id === taskId) {
+    const self = taskId !== undefined && id === taskId;
+    if (!ids.dependency(i, id, self)) checkId(sink, id, at, `/dependencies/${i}/id`, extra); // the path only when reported
+    if (self) {
       sink.error("self-dependency", `${at()}/dependencies/${i}`, `task ${JSON.stringify(id)} depends on itself`, extra);
     }
     let duplicate: boolean;

@@ -30,16 +30,23 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
     return pointer;
   };
   const taskNode: number[] = [];
-  const scope: TaskScope = { kind: "tree", tasks, pointer: (i) => `${nodePointer(taskNode[i]!)}/task` };
+  const parents: number[] = [];
+  const scope: TaskScope = { kind: "tree", tasks, pointer: (i) => `${nodePointer(taskNode[i]!)}/task`, parents };
 
   // Node objects with children seen so far, each with its first slot: a JS object can contain
   // itself, and a walk down such a tree would never end. Only a repeated node is looked for among
   // its ancestors.
   const seen = new Map<object, number>();
   const slotNode: unknown[] = [];
-  const stack: { node: unknown; parent: number; index: number }[] = [{ node: root, parent: -1, index: 0 }];
-  while (stack.length > 0) {
-    const { node, parent, index } = stack.pop()!;
+  // The nodes still to visit, each with its parent's slot and its index among the parent's
+  // children, as three parallel stacks (an object per entry was garbage for every node).
+  const stackNode: unknown[] = [root];
+  const stackParent: number[] = [-1];
+  const stackIndex: number[] = [0];
+  while (stackNode.length > 0) {
+    const node = stackNode.pop();
+    const parent = stackParent.pop()!;
+    const index = stackIndex.pop()!;
     const slot = parentSlot.length;
     parentSlot.push(parent);
     childIndex.push(index);
@@ -73,15 +80,20 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
     } else {
       taskSlot[slot] = tasks.length;
       taskNode.push(slot);
+      parents.push(parent < 0 ? -1 : taskSlot[parent]!);
       tasks.push(node.task);
-      checkParentLink(sink, node.task, parent < 0 ? undefined : tasks[taskSlot[parent]!], parent < 0, () => scope.pointer(taskSlot[slot]!));
+      checkParentLink(sink, node.task, parent < 0 ? undefined : tasks[taskSlot[parent]!], parent < 0, scope, taskSlot[slot]!);
     }
     if (children === undefined) continue;
     if (!Array.isArray(children)) {
       sink.error("schema", `${nodePointer(slot)}/children`, "must be an array", { keyword: "type", params: { type: "array" } });
       continue;
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent: slot, index: i });
+    for (let i = children.length - 1; i >= 0; i--) {
+      stackNode.push(children[i]);
+      stackParent.push(slot);
+      stackIndex.push(i);
+    }
   }
   return scope;
 }
@@ -92,13 +104,13 @@ function isAncestor(parentSlot: readonly number[], slotNode: readonly unknown[],
   return false;
 }
 
-function checkParentLink(sink: IssueSink, task: unknown, parentTask: unknown, isRoot: boolean, at: () => string): void {
+/** `root-parent` and `parent-mismatch` for the task at index `at` of the scope. */
+function checkParentLink(sink: IssueSink, task: unknown, parentTask: unknown, isRoot: boolean, scope: TaskScope, at: number): void {
   if (!isObject(task)) return;
   const parentId = task.parent_id;
-  const taskId = typeof task.id === "string" ? { taskId: task.id } : undefined;
   if (isRoot) {
     if (parentId !== undefined && parentId !== null) {
-      sink.error("root-parent", `${at()}/parent_id`, `the root task's parent_id must be null, not ${JSON.stringify(parentId)}`, taskId);
+      sink.error("root-parent", `${scope.pointer(at)}/parent_id`, `the root task's parent_id must be null, not ${JSON.stringify(parentId)}`, withTaskId(task));
     }
     return;
   }
@@ -106,6 +118,10 @@ function checkParentLink(sink: IssueSink, task: unknown, parentTask: unknown, is
   if (expected === undefined) return; // the enclosing task has no usable id; its own issues say so
   if (parentId !== expected) {
     const what = parentId === undefined || parentId === null ? "is missing" : `is ${JSON.stringify(parentId)}`;
-    sink.error("parent-mismatch", `${at()}/parent_id`, `parent_id ${what}; the enclosing node's task id is ${JSON.stringify(expected)}`, taskId);
+    sink.error("parent-mismatch", `${scope.pointer(at)}/parent_id`, `parent_id ${what}; the enclosing node's task id is ${JSON.stringify(expected)}`, withTaskId(task));
   }
+}
+
+function withTaskId(task: Record<string, unknown>): { taskId: string } | undefined {
+  return typeof task.id === "string" ? { taskId: task.id } : undefined;
 }

@@ -1,3 +1,4 @@
+import type { DependencyEdges } from "../checks/graph.js";
 import type { Task } from "../validate.js";
 
 /**
@@ -8,28 +9,25 @@ import type { Task } from "../validate.js";
  */
 export interface DependencyLayout {
   depStart: Int32Array;
-  depTarget: Int32Array;
+  depTarget: readonly number[];
   depRequired: Uint8Array;
   dependentStart: Int32Array;
   dependentOf: Int32Array;
   dependentEdge: Int32Array;
 }
 
-export function layoutDependencies(tasks: readonly Task[], indexById: ReadonlyMap<string, number>): DependencyLayout {
+/** Lays out the edges of `tasks`, which the check resolved (`resolved`, every target a task index). */
+export function layoutDependencies(tasks: readonly Task[], resolved: DependencyEdges): DependencyLayout {
   const n = tasks.length;
-  const depStart = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) depStart[i + 1] = depStart[i]! + (tasks[i]!.dependencies?.length ?? 0);
+  const { offsets: depStart, targets: depTarget } = resolved;
   const edges = depStart[n]!;
-  const depTarget = new Int32Array(edges);
   const depRequired = new Uint8Array(edges);
   const dependentStart = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
     const deps = tasks[i]!.dependencies ?? [];
     for (let k = 0; k < deps.length; k++) {
-      const target = indexById.get(deps[k]!.id)!;
-      depTarget[depStart[i]! + k] = target;
       depRequired[depStart[i]! + k] = deps[k]!.required === false ? 0 : 1;
-      dependentStart[target + 1]!++;
+      dependentStart[depTarget[depStart[i]! + k]! + 1]!++;
     }
   }
   for (let i = 0; i < n; i++) dependentStart[i + 1]! += dependentStart[i]!;

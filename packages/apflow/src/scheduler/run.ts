@@ -1,9 +1,9 @@
 import { isThenable } from "@flowspec/runtime/validation";
-import { checkTaskListIndexed, checkTaskTreeIndexed } from "../checks/check.js";
+import { checkTaskListIndexed, checkTaskTreeIndexed, type IndexedCheck } from "../checks/check.js";
 import { validateInputs } from "../checks/inputs.js";
 import { isoNow, type TaskStatus } from "../lifecycle.js";
 import type { Task, TaskTreeNode } from "../validate.js";
-import { TASK_FIELDS } from "../checks/fields.js";
+import { TASK_FIELD_ORDER, TASK_FIELDS } from "../checks/fields.js";
 import { layoutDependencies } from "./edges.js";
 import { createIntHeap } from "./heap.js";
 import { executorKeyOf, type ExecutorContext, type ExecutorObject } from "./registry.js";
@@ -41,7 +41,7 @@ export function runTaskTree(input: TaskTreeNode | readonly Task[], options: RunO
   if (running) {
     return rejected(new TaskTreeRunError(`task ${running.id} is in_progress; a run can only start from pending, completed, failed or cancelled tasks`));
   }
-  return startRun(original, indexed.index, options);
+  return startRun(original, indexed, options);
 }
 
 function rejected(error: Error): RunHandle {
@@ -56,8 +56,9 @@ function rejected(error: Error): RunHandle {
   };
 }
 
-/** Runs valid tasks; `indexById` maps each task id to its index in `original`. */
-function startRun(original: readonly Task[], indexById: ReadonlyMap<string, number>, options: RunOptions): RunHandle {
+/** Runs valid tasks, with what their check found: each id's index in `original`, the edges, the parents. */
+function startRun(original: readonly Task[], checked: IndexedCheck, options: RunOptions): RunHandle {
+  const { index: indexById, edges, parents } = checked;
   const now = options.now ?? isoNow;
   const concurrency = options.concurrency ?? Infinity;
   if (!(concurrency >= 1)) throw new RangeError(`concurrency must be at least 1, not ${concurrency}`);
@@ -66,14 +67,24 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
   const startedAt = now();
 
   const n = original.length;
-  const tasks: Task[] = original.map((task) => copyTask(task, startedAt));
-  const status: TaskStatus[] = tasks.map((task) => task.status);
+  const tasks: Task[] = new Array(n);
+  const status: TaskStatus[] = new Array(n);
+  // Read while each copy is fresh in the cache: at 50k tasks, reading them again at start missed it.
+  const executorKeys: string[] = new Array(n);
+  const inputSchemas: unknown[] = new Array(n);
+  const readyKeys = new Float64Array(n); // priority * n + input index: the ready queue's order
+  for (let i = 0; i < n; i++) {
+    const task = (tasks[i] = copyTask(original[i]!, startedAt));
+    status[i] = task.status;
+    executorKeys[i] = executorKeyOf(task);
+    inputSchemas[i] = task.schemas?.input_schema;
+    readyKeys[i] = task.priority! * n + i;
+  }
 
-  const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, indexById);
+  const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, edges);
 
   const waiting = new Int32Array(n);
   const ready = createIntHeap();
-  const readyKey = (i: number) => (tasks[i]!.priority ?? 2) * n + i;
   const controllers: (AbortController | undefined)[] = new Array(n);
   const executors: (ExecutorObject | undefined)[] = new Array(n);
   const cancelReason: (string | undefined)[] = new Array(n);
@@ -150,7 +161,7 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
       const d = dependentOf[slot]!;
       if (status[d] !== "pending") continue;
       if (s === "completed" || !depRequired[dependentEdge[slot]!]) {
-        if (--waiting[d]! === 0) ready.push(readyKey(d));
+        if (--waiting[d]! === 0) ready.push(readyKeys[d]!);
       } else cancelForDependency(d);
     }
   };
@@ -167,8 +178,10 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
     pumping = true;
     try {
       for (;;) {
-        while (terminalHead < terminalQueue.length) afterTerminal(terminalQueue[terminalHead++]!);
-        terminalQueue.length = terminalHead = 0;
+        if (terminalHead < terminalQueue.length) {
+          while (terminalHead < terminalQueue.length) afterTerminal(terminalQueue[terminalHead++]!);
+          terminalQueue.length = terminalHead = 0;
+        }
         if (holdDispatch || runningCount >= concurrency || ready.size === 0) break;
         const i = ready.pop()! % n; // keys are priority * n + input index
         if (status[i] === "pending") start(i);
@@ -179,14 +192,14 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
     if (!finished && terminalCount === n) finish();
   };
 
-  /** The final tasks arranged by parent_id (already validated: one root, no loops), children in input order. */
+  /** The final tasks arranged by parent (already validated: one root, no loops), children in input order. */
   const finalTree = (): TaskTreeNode => {
     const nodes: TaskTreeNode[] = tasks.map((task) => ({ task, children: [] }));
     let root = nodes[0]!;
     for (let i = 0; i < n; i++) {
-      const parentId = tasks[i]!.parent_id;
-      if (parentId === null || parentId === undefined) root = nodes[i]!;
-      else nodes[indexById.get(parentId)!]!.children!.push(nodes[i]!);
+      const parent = parents![i]!;
+      if (parent < 0) root = nodes[i]!;
+      else nodes[parent]!.children!.push(nodes[i]!);
     }
     return root;
   };
@@ -208,27 +221,21 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
     const task = tasks[i]!;
     const at = now();
     move(i, "in_progress", at);
-    const key = executorKeyOf(task);
+    const key = executorKeys[i]!;
     const executor = registry.get(key);
     if (!executor) {
       fail(i, `Executor '${key}' not found in registry`, at);
       return;
     }
-    let completed: [string, Record<string, unknown>][] | undefined;
-    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
-      const dep = tasks[depTarget[k]!]!;
-      if (status[depTarget[k]!] === "completed" && dep.result) (completed ??= []).push([dep.id, dep.result]);
-    }
-    const inputs = flat ? mergeFlat(task.inputs ?? {}, completed ?? []) : cloneJson(task.inputs ?? {});
-    const inputSchema = task.schemas?.input_schema;
-    const why = inputProblem(inputs, inputSchema) ?? inputProblem(inputs, executor.inputSchema);
+    const inputs = flat ? mergeFlat(task.inputs ?? {}, completedDependencies(i) ?? []) : cloneJson(task.inputs ?? {});
+    const why = inputProblem(inputs, inputSchemas[i]) ?? inputProblem(inputs, executor.inputSchema);
     if (why !== undefined) {
       fail(i, `inputs do not conform to input_schema: ${why}`, at);
       return;
     }
     executors[i] = executor;
     runningCount++;
-    const ctx = new TaskContext(runHooks, i, task, completed);
+    const ctx = new TaskContext(runHooks, i, task);
     let value: unknown;
     let thenable: boolean;
     try {
@@ -242,8 +249,8 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
     }
     if (thenable) {
       Promise.resolve(value).then(
-        (result) => settle(i, key, true, result),
-        (error) => settle(i, key, false, error),
+        (result) => settle(i, true, result),
+        (error) => settle(i, false, error),
       );
     } else settleLater(i, true, value);
   };
@@ -260,7 +267,7 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
       const resolved = laterResolved[laterHead]!;
       const value = laterValue[laterHead];
       laterValue[laterHead++] = undefined;
-      settle(i, executorKeyOf(tasks[i]!), resolved, value);
+      settle(i, resolved, value);
     }
     laterTask.length = laterResolved.length = laterValue.length = laterHead = 0;
   };
@@ -285,9 +292,20 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
     }
   };
 
-  const runHooks: RunHooks = { signalOf, reportProgressOf };
+  // A task starts once every dependency is terminal, and terminal tasks never change: read at any
+  // time after the start, this is what it was at the start (so only executors that ask pay for it).
+  const completedDependencies = (i: number): [string, Record<string, unknown>][] | undefined => {
+    let completed: [string, Record<string, unknown>][] | undefined;
+    for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+      const dep = tasks[depTarget[k]!]!;
+      if (status[depTarget[k]!] === "completed" && dep.result) (completed ??= []).push([dep.id, dep.result]);
+    }
+    return completed;
+  };
 
-  const settle = (i: number, key: string, resolved: boolean, value: unknown) => {
+  const runHooks: RunHooks = { signalOf, reportProgressOf, completedDependencies };
+
+  const settle = (i: number, resolved: boolean, value: unknown) => {
     runningCount--;
     controllers[i] = undefined;
     executors[i] = undefined;
@@ -305,7 +323,7 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
         task.progress = 1;
         move(i, "completed", now());
       } else fail(i, `result is not JSON-serializable: ${stored.reason}`);
-    } else fail(i, errorMessageOf(value, key));
+    } else fail(i, errorMessageOf(value, executorKeys[i]!));
     pump();
   };
 
@@ -371,7 +389,7 @@ function startRun(original: readonly Task[], indexById: ReadonlyMap<string, numb
       if (depRequired[k] && (s === "failed" || s === "cancelled")) broken = true;
     }
     if (broken) cancelForDependency(i);
-    else if (waiting[i] === 0) ready.push(readyKey(i));
+    else if (waiting[i] === 0) ready.push(readyKeys[i]!);
   }
   if (options.signal?.aborted) queueMicrotask(onAbort);
   else options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -404,7 +422,12 @@ function copyTask(task: Task, at: string): Task {
     updated_at: task.updated_at ?? at,
     completed_at: task.completed_at ?? null,
   };
-  for (const key in task) if (!TASK_FIELDS.has(key)) setKey(copy, key, cloneJson(task[key]));
+  // Keys in the Spec's order (the common case) each cost one comparison, as in the checks.
+  let next = 0;
+  for (const key in task) {
+    if (key === TASK_FIELD_ORDER[next]) next++;
+    else if (!TASK_FIELDS.has(key)) setKey(copy, key, cloneJson(task[key]));
+  }
   return copy;
 }
 
@@ -412,6 +435,8 @@ function copyTask(task: Task, at: string): Task {
 interface RunHooks {
   signalOf(index: number): AbortSignal;
   reportProgressOf(index: number): (progress: number) => void;
+  /** The completed dependencies with a result, as [id, stored result], in listed order. */
+  completedDependencies(index: number): readonly (readonly [string, Record<string, unknown>])[] | undefined;
 }
 
 /**
@@ -435,8 +460,6 @@ class TaskContext implements ExecutorContext {
     private readonly run: RunHooks,
     private readonly index: number,
     private readonly live: Task,
-    /** The completed dependencies with a result, as [id, stored result], in listed order. */
-    private readonly completed: readonly (readonly [string, Record<string, unknown>])[] | undefined,
   ) {
     this.taskId = live.id;
     this.startProgress = live.progress;
@@ -450,12 +473,13 @@ class TaskContext implements ExecutorContext {
   }
   get dependencyResults(): Readonly<Record<string, Record<string, unknown>>> {
     if (this.results === undefined) {
-      if (this.completed === undefined) this.results = NO_RESULTS;
+      const completed = this.run.completedDependencies(this.index);
+      if (completed === undefined) this.results = NO_RESULTS;
       else {
         // Null-prototype objects start in dictionary mode: keys that are task ids (all different)
         // would otherwise grow V8's hidden-class tree by one class per task.
         const results = Object.create(null) as Record<string, Record<string, unknown>>;
-        for (const [id, result] of this.completed) results[id] = cloneJson(result);
+        for (const [id, result] of completed) results[id] = cloneJson(result);
         this.results = results;
       }
     }
