@@ -77,6 +77,10 @@ const rows: Row[] = [
   { name: "pattern added", old: str, new: { ...str, pattern: "^[a-z]+$" }, kinds: ["pattern-added"], newReader: true, oldReader: false },
   { name: "pattern removed", old: { ...str, pattern: "^[a-z]+$" }, new: str, kinds: ["pattern-removed"], newReader: false, oldReader: true },
   { name: "pattern changed", old: { ...str, pattern: "^[a-z]+$" }, new: { ...str, pattern: "^[A-Z]+$" }, kinds: ["pattern-changed"], newReader: true, oldReader: true },
+  // package.json packageManager (SchemaStore bc24ba579d): a package manager added to the alternation only widens.
+  { name: "pattern alternative added", old: { ...str, pattern: "(npm|yarn)@\\d+" }, new: { ...str, pattern: "(npm|yarn|aube)@\\d+" }, kinds: ["pattern-changed"], newReader: false, oldReader: true },
+  { name: "pattern class member dropped", old: { ...str, pattern: "^[0-9]+[kKmM]b$" }, new: { ...str, pattern: "^[0-9]+[kK]b$" }, kinds: ["pattern-changed"], newReader: true, oldReader: false },
+  { name: "pattern alternative added under a negative lookahead", old: { ...str, pattern: "^(?!(a|b)$)" }, new: { ...str, pattern: "^(?!(a|b|c)$)" }, kinds: ["pattern-changed"], newReader: true, oldReader: true },
   { name: "format added", old: str, new: { ...str, format: "uuid" }, kinds: ["format-added"], newReader: true, oldReader: false },
   { name: "format changed", old: { ...str, format: "date" }, new: { ...str, format: "date-time" }, kinds: ["format-changed"], newReader: true, oldReader: true },
   { name: "format removed", old: { ...str, format: "email" }, new: str, kinds: ["format-removed"], newReader: false, oldReader: true },

@@ -6,7 +6,7 @@ import { canonical } from "../diff/json.js";
 import type { LoadedFile, SchemaSide } from "../diff/load.js";
 import type { SchemaChange, Witness } from "../diff/types.js";
 import { generator, propertyLoc, type Json, type ValueGenerator } from "./instances.js";
-import { notMatching } from "./pattern.js";
+import { matchingEach, notMatching } from "./pattern.js";
 import { reachable, UNDECLARED, waysTo, type Arrival, type Step } from "./paths.js";
 import { sideValidator, type PlacedError, type SideValidator } from "./validate.js";
 
@@ -266,7 +266,9 @@ function* holeValues(accepting: SideState, loc: Loc, rejecting: JsonObject, name
   yield* bases;
   const accSchema = isRecord(loc.schema) ? resolved(accepting.side, loc) : undefined;
   const names = [...new Set([...named, UNDECLARED, "", ...strings(rejecting.required), ...keysOf(rejecting.properties), ...strings(accSchema?.required), ...keysOf(accSchema?.properties)])].slice(0, 64);
-  const hinted = [...valuesOf(accSchema), ...valuesOf(rejecting), ...boundaryValues(accSchema), ...boundaryValues(rejecting)];
+  // Every alternative of the accepting pattern: the one the other pattern lacks is among them.
+  const alternativesOf = typeof accSchema?.pattern === "string" ? matchingEach(accSchema.pattern, 32) : [];
+  const hinted = [...valuesOf(accSchema), ...valuesOf(rejecting), ...boundaryValues(accSchema), ...boundaryValues(rejecting), ...alternativesOf];
   for (const base of bases) {
     if (isRecord(base)) {
       for (const name of Object.keys(base)) {

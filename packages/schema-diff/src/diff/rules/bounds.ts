@@ -1,5 +1,6 @@
 import { emit, child, combine, type Ctx, type ObjLoc } from "../context.js";
 import type { Effect } from "../types.js";
+import { patternWidens } from "./pattern-inclusion.js";
 
 interface Bound {
   value: number;
@@ -101,7 +102,10 @@ function compareUniqueItems(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     : emit(ctx, "bound-loosened", child(a, "uniqueItems"), child(b, "uniqueItems"), "looser", "items no longer need to be unique");
 }
 
-/** `pattern` and `format`: adding one restricts, removing one relaxes, replacing one does both. */
+/**
+ * `pattern` and `format`: adding one restricts, removing one relaxes, replacing one does both,
+ * unless the new pattern only adds alternatives to the old one (or only drops some).
+ */
 function compareStringKeyword(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: "pattern" | "format"): Effect {
   const before = a.schema[keyword];
   const after = b.schema[keyword];
@@ -110,5 +114,10 @@ function compareStringKeyword(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: "pattern"
   const locB = child(b, keyword);
   if (before === undefined) return emit(ctx, `${keyword}-added`, locA, locB, "tighter", `${keyword} ${JSON.stringify(after)} added`);
   if (after === undefined) return emit(ctx, `${keyword}-removed`, locA, locB, "looser", `${keyword} ${JSON.stringify(before)} removed`);
-  return emit(ctx, `${keyword}-changed`, locA, locB, "incomparable", `${keyword} changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`);
+  const message = `${keyword} changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`;
+  if (keyword === "pattern" && typeof before === "string" && typeof after === "string") {
+    if (patternWidens(before, after)) return emit(ctx, "pattern-changed", locA, locB, "looser", `${message}: it keeps every alternative and adds some`);
+    if (patternWidens(after, before)) return emit(ctx, "pattern-changed", locA, locB, "tighter", `${message}: it drops alternatives and adds none`);
+  }
+  return emit(ctx, `${keyword}-changed`, locA, locB, "incomparable", message);
 }
