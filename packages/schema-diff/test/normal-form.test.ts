@@ -28,6 +28,32 @@ const noAnnotations = { annotations: false };
 
 const rows: Row[] = [
   {
+    // eslintrc.json, SchemaStore ef1dcef: 17 plugin names added and removed beside a branch that takes any string.
+    name: "anyOf: [{enum}, {type: string}]: values added or removed in the list change nothing",
+    old: { type: "array", items: { anyOf: [{ enum: ["jest", "react", "redux"] }, str] } },
+    new: { type: "array", items: { anyOf: [{ enum: ["jest", "react", "vitest"] }, str] } },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    // jscpd.json (package.json 685cc19): "url" left the list, but the new string branch still accepts it.
+    name: "a list absorbed by a bounded string branch: only the list dropped",
+    old: { enum: ["abap", "url"] },
+    new: { anyOf: [{ enum: ["abap", "zig"] }, { type: "string", minLength: 1 }] },
+    kinds: ["bound-tightened", "enum-removed"],
+    newReader: true,
+    oldReader: true,
+  },
+  {
+    name: "a list not absorbed where a value fails the other branch, or in a oneOf",
+    old: { anyOf: [{ enum: ["", "a"] }, { type: "string", minLength: 1 }] },
+    new: { oneOf: [{ enum: ["a"] }, { type: "string", minLength: 1 }] },
+    kinds: ["enum-value-removed", "keyword-changed"],
+    newReader: true,
+    oldReader: false,
+  },
+  {
     // github-workflow.json, SchemaStore 3fdf689: 49 events rewritten this way.
     name: "$ref with siblings ≡ allOf: [{$ref}] with the same siblings",
     old: { definitions: { types, eventObject }, properties: { push: { $ref: "#/definitions/eventObject", description: "d", properties: { types: { $ref: "#/definitions/types", items: { enum: ["a", "b"] } } } } } },
