@@ -221,7 +221,7 @@ function valueBranchesAbsorbed(node: JsonObject, pointer: string): JsonObject {
 }
 
 /** Whether a schema of simple keywords (type, string and number bounds, pattern, enum, const) accepts a value; undefined for any other keyword. */
-function acceptsExactly(schema: unknown, value: unknown): boolean | undefined {
+export function acceptsExactly(schema: unknown, value: unknown): boolean | undefined {
   if (schema === true) return true;
   if (!isRecord(schema)) return undefined;
   const num = (key: string) => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
