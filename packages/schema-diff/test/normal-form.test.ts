@@ -28,6 +28,34 @@ const noAnnotations = { annotations: false };
 
 const rows: Row[] = [
   {
+    // package.json 685cc19 (typescript-eslint quotes): one tuple of 2 or 3 items split into a oneOf by length.
+    name: "a tuple split into a oneOf of closed tuples by length ≡ the tuple",
+    old: { type: "array", minItems: 2, maxItems: 3, items: [{ type: "integer" }, { enum: ["double", "single"] }, { type: "object" }] },
+    new: {
+      oneOf: [
+        { type: "array", minItems: 2, additionalItems: false, items: [{ type: "integer" }, { enum: ["double", "single"] }] },
+        { type: "array", minItems: 3, additionalItems: false, items: [{ type: "integer" }, { enum: ["double", "single"] }, { type: "object" }] },
+      ],
+    },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    // Length 2 is left out: no merge, and the union is compared keyword by keyword as before.
+    name: "a tuple split with a length left out: not merged",
+    old: { type: "array", minItems: 1, maxItems: 3, items: [{ type: "integer" }, str, { type: "object" }] },
+    new: {
+      anyOf: [
+        { type: "array", minItems: 1, maxItems: 1, items: [{ type: "integer" }] },
+        { type: "array", minItems: 3, additionalItems: false, items: [{ type: "integer" }, str, { type: "object" }] },
+      ],
+    },
+    kinds: ["bound-loosened", "tuple-item-removed", "type-widened", "union-added"],
+    newReader: true,
+    oldReader: true,
+  },
+  {
     // eslintrc.json, SchemaStore ef1dcef: 17 plugin names added and removed beside a branch that takes any string.
     name: "anyOf: [{enum}, {type: string}]: values added or removed in the list change nothing",
     old: { type: "array", items: { anyOf: [{ enum: ["jest", "react", "redux"] }, str] } },

@@ -68,6 +68,7 @@ export function normalize(json: JsonObject, dialect: Dialect): NormalForm {
   const rules: ((node: JsonObject, pointer: string) => JsonObject)[] = [
     ...(dialect === "draft-04" ? [fromDraft04] : dialect === "draft-2019-09" ? [fromDraft2019] : []),
     valueBranchesAbsorbed,
+    tupleLengthsMerged,
     typeUnionAsList,
     constNullAsType,
     conditionUnnegated,
@@ -247,6 +248,52 @@ function patternTest(pattern: string, value: string): boolean | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A union of closed tuples, each a prefix of the longest, whose lengths together make one range, is
+ * that tuple with that range: `oneOf: [{items: [A, B], minItems: 2, additionalItems: false},
+ * {items: [A, B, C], minItems: 3, additionalItems: false}]` (each `type: "array"`) is `{items: [A, B, C],
+ * minItems: 2, maxItems: 3}` (typescript-eslint's `quotes` options, split by length). In a `oneOf`
+ * the ranges may not overlap, so no array matches twice.
+ */
+function tupleLengthsMerged(node: JsonObject, pointer: string): JsonObject {
+  const keyword = validating(node).join();
+  if (keyword !== "anyOf" && keyword !== "oneOf") return node;
+  const branches = node[keyword];
+  if (!Array.isArray(branches) || branches.length < 2) return node;
+  const tuples = branches.map((branch, i) => {
+    if (!isRecord(branch) || branch.type !== "array") return undefined;
+    const positions = Array.isArray(branch.prefixItems) ? "prefixItems" : Array.isArray(branch.items) ? "items" : undefined;
+    const rest = positions === "items" ? "additionalItems" : "items";
+    if (!positions || !validating(branch).every((key) => ["type", positions, rest, "minItems", "maxItems"].includes(key))) return undefined;
+    const items = branch[positions] as unknown[];
+    const closed = branch[rest] === false ? items.length : Infinity;
+    const max = Math.min(closed, typeof branch.maxItems === "number" ? branch.maxItems : Infinity);
+    const min = typeof branch.minItems === "number" ? branch.minItems : 0;
+    if (max === Infinity || min > max) return undefined;
+    return { positions, items, min, max, at: originOf(branch) ?? `${pointer}/${keyword}/${i}` };
+  });
+  if (tuples.some((t) => t === undefined)) return node;
+  const list = tuples as NonNullable<(typeof tuples)[number]>[];
+  const longest = list.reduce((x, y) => (y.items.length > x.items.length ? y : x));
+  if (list.some((t) => t.positions !== longest.positions || t.items.some((item, j) => canonical(item) !== canonical(longest.items[j])))) return node;
+  // One range without gaps (and, in a oneOf, without overlaps).
+  const sorted = [...list].sort((x, y) => x.min - y.min);
+  for (let i = 1; i < sorted.length; i++) {
+    const previous = sorted[i - 1]!;
+    if (sorted[i]!.min > previous.max + 1 || (keyword === "oneOf" && sorted[i]!.min <= previous.max)) return node;
+  }
+  const max = Math.max(...list.map((t) => t.max));
+  const { [keyword]: _union, ...annotations } = node;
+  const merged: JsonObject = { ...annotations, type: "array", [longest.positions]: longest.items, maxItems: max };
+  if (sorted[0]!.min > 0) merged.minItems = sorted[0]!.min;
+  return keysFrom(merged, [
+    ["type", `${longest.at}/type`],
+    [longest.positions, `${longest.at}/${longest.positions}`],
+    ["maxItems", `${pointer}/${keyword}`],
+    ["minItems", `${sorted[0]!.at}/minItems`],
+  ]);
 }
 
 /** Types with so few values that an `enum` can list them all. */
