@@ -54,6 +54,15 @@ const rows: Row[] = [
   { name: "enum values swapped", old: { enum: ["a", "b"] }, new: { enum: ["a", "c"] }, kinds: ["enum-value-added", "enum-value-removed"], newReader: true, oldReader: true },
   { name: "a list replaced by a bound each listed value meets", old: { enum: ["ab", "abc"] }, new: { ...str, minLength: 1, pattern: "^a" }, kinds: ["bound-tightened", "enum-removed", "pattern-added"], newReader: false, oldReader: true },
   { name: "a list replaced by a bound a listed value misses", old: { enum: ["", "abc"] }, new: { ...str, minLength: 1 }, kinds: ["bound-tightened", "enum-removed"], newReader: true, oldReader: true },
+  // stylelint booleanRule (SchemaStore a3795b4): two branches edited at once, each still the only one of its type.
+  {
+    name: "two union branches edited, paired by type",
+    old: { type: ["null", "boolean", "array"], oneOf: [{ type: "null" }, { type: "boolean", enum: [true] }, { type: "array", items: { type: "boolean", enum: [true] } }] },
+    new: { type: ["null", "boolean", "array"], oneOf: [{ type: "null" }, { type: "boolean" }, { type: "array", items: { type: "boolean" } }] },
+    kinds: ["enum-removed"],
+    newReader: false,
+    oldReader: true,
+  },
   { name: "enum introduced", old: str, new: { ...str, enum: ["a"] }, kinds: ["enum-added"], newReader: true, oldReader: false },
   { name: "enum dropped", old: { ...str, enum: ["a"] }, new: str, kinds: ["enum-removed"], newReader: false, oldReader: true },
   { name: "const changed", old: { const: "v1" }, new: { const: "v2" }, kinds: ["const-changed"], newReader: true, oldReader: true },
