@@ -42,6 +42,15 @@ const rows: Row[] = [
     oldReader: false,
   },
   {
+    // The 1-tuple allows any second item, which the 2-tuple's second position would not: no merge.
+    name: "a union of tuples, one open past its positions: not merged",
+    old: { type: "array", minItems: 1, maxItems: 2, items: [{ type: "integer" }, str] },
+    new: { anyOf: [{ type: "array", minItems: 1, maxItems: 2, items: [{ type: "integer" }] }, { type: "array", minItems: 2, additionalItems: false, items: [{ type: "integer" }, str] }] },
+    kinds: ["branch-added", "tuple-item-removed"],
+    newReader: false,
+    oldReader: true,
+  },
+  {
     // Length 2 is left out: no merge, and the union is compared keyword by keyword as before.
     name: "a tuple split with a length left out: not merged",
     old: { type: "array", minItems: 1, maxItems: 3, items: [{ type: "integer" }, str, { type: "object" }] },

@@ -271,7 +271,8 @@ function tupleLengthsMerged(node: JsonObject, pointer: string): JsonObject {
     const closed = branch[rest] === false ? items.length : Infinity;
     const max = Math.min(closed, typeof branch.maxItems === "number" ? branch.maxItems : Infinity);
     const min = typeof branch.minItems === "number" ? branch.minItems : 0;
-    if (max === Infinity || min > max) return undefined;
+    // Past its own positions a branch allows any item, which the merged tuple would not.
+    if (max > items.length || min > max) return undefined;
     return { positions, items, min, max, at: originOf(branch) ?? `${pointer}/${keyword}/${i}` };
   });
   if (tuples.some((t) => t === undefined)) return node;
