@@ -52,6 +52,17 @@ const rows: Row[] = [
   { name: "enum value removed", old: { enum: ["a", "b"] }, new: { enum: ["a"] }, kinds: ["enum-value-removed"], newReader: true, oldReader: false },
   { name: "enum value added", old: { enum: ["a"] }, new: { enum: ["a", "b"] }, kinds: ["enum-value-added"], newReader: false, oldReader: true },
   { name: "enum values swapped", old: { enum: ["a", "b"] }, new: { enum: ["a", "c"] }, kinds: ["enum-value-added", "enum-value-removed"], newReader: true, oldReader: true },
+  { name: "a list replaced by a bound each listed value meets", old: { enum: ["ab", "abc"] }, new: { ...str, minLength: 1, pattern: "^a" }, kinds: ["bound-tightened", "enum-removed", "pattern-added"], newReader: false, oldReader: true },
+  { name: "a list replaced by a bound a listed value misses", old: { enum: ["", "abc"] }, new: { ...str, minLength: 1 }, kinds: ["bound-tightened", "enum-removed"], newReader: true, oldReader: true },
+  // stylelint booleanRule (SchemaStore a3795b4): two branches edited at once, each still the only one of its type.
+  {
+    name: "two union branches edited, paired by type",
+    old: { type: ["null", "boolean", "array"], oneOf: [{ type: "null" }, { type: "boolean", enum: [true] }, { type: "array", items: { type: "boolean", enum: [true] } }] },
+    new: { type: ["null", "boolean", "array"], oneOf: [{ type: "null" }, { type: "boolean" }, { type: "array", items: { type: "boolean" } }] },
+    kinds: ["enum-removed"],
+    newReader: false,
+    oldReader: true,
+  },
   { name: "enum introduced", old: str, new: { ...str, enum: ["a"] }, kinds: ["enum-added"], newReader: true, oldReader: false },
   { name: "enum dropped", old: { ...str, enum: ["a"] }, new: str, kinds: ["enum-removed"], newReader: false, oldReader: true },
   { name: "const changed", old: { const: "v1" }, new: { const: "v2" }, kinds: ["const-changed"], newReader: true, oldReader: true },
@@ -77,6 +88,10 @@ const rows: Row[] = [
   { name: "pattern added", old: str, new: { ...str, pattern: "^[a-z]+$" }, kinds: ["pattern-added"], newReader: true, oldReader: false },
   { name: "pattern removed", old: { ...str, pattern: "^[a-z]+$" }, new: str, kinds: ["pattern-removed"], newReader: false, oldReader: true },
   { name: "pattern changed", old: { ...str, pattern: "^[a-z]+$" }, new: { ...str, pattern: "^[A-Z]+$" }, kinds: ["pattern-changed"], newReader: true, oldReader: true },
+  // package.json packageManager (SchemaStore bc24ba579d): a package manager added to the alternation only widens.
+  { name: "pattern alternative added", old: { ...str, pattern: "(npm|yarn)@\\d+" }, new: { ...str, pattern: "(npm|yarn|aube)@\\d+" }, kinds: ["pattern-changed"], newReader: false, oldReader: true },
+  { name: "pattern class member dropped", old: { ...str, pattern: "^[0-9]+[kKmM]b$" }, new: { ...str, pattern: "^[0-9]+[kK]b$" }, kinds: ["pattern-changed"], newReader: true, oldReader: false },
+  { name: "pattern alternative added under a negative lookahead", old: { ...str, pattern: "^(?!(a|b)$)" }, new: { ...str, pattern: "^(?!(a|b|c)$)" }, kinds: ["pattern-changed"], newReader: true, oldReader: true },
   { name: "format added", old: str, new: { ...str, format: "uuid" }, kinds: ["format-added"], newReader: true, oldReader: false },
   { name: "format changed", old: { ...str, format: "date" }, new: { ...str, format: "date-time" }, kinds: ["format-changed"], newReader: true, oldReader: true },
   { name: "format removed", old: { ...str, format: "email" }, new: str, kinds: ["format-removed"], newReader: false, oldReader: true },

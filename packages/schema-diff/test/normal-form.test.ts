@@ -28,6 +28,69 @@ const noAnnotations = { annotations: false };
 
 const rows: Row[] = [
   {
+    // package.json 685cc19 (typescript-eslint quotes): one tuple of 2 or 3 items split into a oneOf by length.
+    name: "a tuple split into a oneOf of closed tuples by length ≡ the tuple",
+    old: { type: "array", minItems: 2, maxItems: 3, items: [{ type: "integer" }, { enum: ["double", "single"] }, { type: "object" }] },
+    new: {
+      oneOf: [
+        { type: "array", minItems: 2, additionalItems: false, items: [{ type: "integer" }, { enum: ["double", "single"] }] },
+        { type: "array", minItems: 3, additionalItems: false, items: [{ type: "integer" }, { enum: ["double", "single"] }, { type: "object" }] },
+      ],
+    },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    // The 1-tuple allows any second item, which the 2-tuple's second position would not: no merge.
+    name: "a union of tuples, one open past its positions: not merged",
+    old: { type: "array", minItems: 1, maxItems: 2, items: [{ type: "integer" }, str] },
+    new: { anyOf: [{ type: "array", minItems: 1, maxItems: 2, items: [{ type: "integer" }] }, { type: "array", minItems: 2, additionalItems: false, items: [{ type: "integer" }, str] }] },
+    kinds: ["branch-added", "tuple-item-removed"],
+    newReader: false,
+    oldReader: true,
+  },
+  {
+    // Length 2 is left out: no merge, and the union is compared keyword by keyword as before.
+    name: "a tuple split with a length left out: not merged",
+    old: { type: "array", minItems: 1, maxItems: 3, items: [{ type: "integer" }, str, { type: "object" }] },
+    new: {
+      anyOf: [
+        { type: "array", minItems: 1, maxItems: 1, items: [{ type: "integer" }] },
+        { type: "array", minItems: 3, additionalItems: false, items: [{ type: "integer" }, str, { type: "object" }] },
+      ],
+    },
+    kinds: ["bound-loosened", "tuple-item-removed", "type-widened", "union-added"],
+    newReader: true,
+    oldReader: true,
+  },
+  {
+    // eslintrc.json, SchemaStore ef1dcef: 17 plugin names added and removed beside a branch that takes any string.
+    name: "anyOf: [{enum}, {type: string}]: values added or removed in the list change nothing",
+    old: { type: "array", items: { anyOf: [{ enum: ["jest", "react", "redux"] }, str] } },
+    new: { type: "array", items: { anyOf: [{ enum: ["jest", "react", "vitest"] }, str] } },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    // jscpd.json (package.json 685cc19): "url" left the list, but the new string branch still accepts it.
+    name: "a list absorbed by a bounded string branch: the list dropped, and a bound every listed value meets",
+    old: { enum: ["abap", "url"] },
+    new: { anyOf: [{ enum: ["abap", "zig"] }, { type: "string", minLength: 1 }] },
+    kinds: ["bound-tightened", "enum-removed"],
+    newReader: false,
+    oldReader: true,
+  },
+  {
+    name: "a list not absorbed where a value fails the other branch, or in a oneOf",
+    old: { anyOf: [{ enum: ["", "a"] }, { type: "string", minLength: 1 }] },
+    new: { oneOf: [{ enum: ["a"] }, { type: "string", minLength: 1 }] },
+    kinds: ["enum-value-removed", "keyword-changed"],
+    newReader: true,
+    oldReader: false,
+  },
+  {
     // github-workflow.json, SchemaStore 3fdf689: 49 events rewritten this way.
     name: "$ref with siblings ≡ allOf: [{$ref}] with the same siblings",
     old: { definitions: { types, eventObject }, properties: { push: { $ref: "#/definitions/eventObject", description: "d", properties: { types: { $ref: "#/definitions/types", items: { enum: ["a", "b"] } } } } } },

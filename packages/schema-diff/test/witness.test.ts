@@ -33,6 +33,16 @@ const rows = [
   { name: "enum value removed and added", old: obj({ a: { enum: ["x", "y"] } }), new: obj({ a: { enum: ["x", "z"] } }), flags: 2 },
   { name: "maximum lowered, deep in an array", old: obj({ list: { type: "array", items: obj({ n: { type: "integer", maximum: 10 } }, { required: ["n"] }) } }, { required: ["list"] }), new: obj({ list: { type: "array", items: obj({ n: { type: "integer", maximum: 5 } }, { required: ["n"] }) } }, { required: ["list"] }), flags: 1 },
   { name: "pattern added", old: obj({ a: str }), new: obj({ a: { type: "string", pattern: "^[a-z]+$" } }), flags: 1 },
+  // github-action branding.icon (SchemaStore d506416): "table" added to a list of 257 icons, after the 200th.
+  { name: "a value added at the end of a long enum", old: obj({ icon: { type: "string", enum: Array.from({ length: 256 }, (_, i) => `i${i}`) } }), new: obj({ icon: { type: "string", enum: [...Array.from({ length: 256 }, (_, i) => `i${i}`), "table"] } }), flags: 1 },
+  // stylelint declaration-empty-line-before (SchemaStore 412bb3d): a pair of unique items, an option object among them.
+  {
+    name: "a value added deep in an options object of a unique pair",
+    old: obj({ rule: { type: "array", minItems: 2, maxItems: 2, uniqueItems: true, items: { anyOf: [{ type: "string", enum: ["always", "never"] }, obj({ ignore: { type: "array", items: { enum: ["a"] } } })] } } }),
+    new: obj({ rule: { type: "array", minItems: 2, maxItems: 2, uniqueItems: true, items: { anyOf: [{ type: "string", enum: ["always", "never"] }, obj({ ignore: { type: "array", items: { enum: ["a", "b"] } } })] } } }),
+    flags: 1,
+  },
+  { name: "pattern alternative added inside a oneOf", old: obj({ pm: { oneOf: [{ type: "string", pattern: "(npm|yarn)@\\d+" }, { type: "integer" }] } }), new: obj({ pm: { oneOf: [{ type: "string", pattern: "(npm|yarn|aube)@\\d+" }, { type: "integer" }] } }), flags: 1 },
   { name: "property added to a closed object", old: obj({ a: str }, { additionalProperties: false }), new: obj({ a: str, b: str }, { additionalProperties: false }), flags: 1 },
   { name: "a $ref'd definition made stricter", old: { ...obj({ p: { $ref: "#/definitions/P" } }), definitions: { P: obj({ x: str }) } }, new: { ...obj({ p: { $ref: "#/definitions/P" } }), definitions: { P: obj({ x: str }, { required: ["x"] }) } }, flags: 1 },
   { name: "oneOf branch removed", old: obj({ a: { oneOf: [str, { type: "array", items: str }] } }), new: obj({ a: { oneOf: [str] } }), flags: 1 },

@@ -67,6 +67,8 @@ export function normalize(json: JsonObject, dialect: Dialect): NormalForm {
   const stripped = stripImplied(json);
   const rules: ((node: JsonObject, pointer: string) => JsonObject)[] = [
     ...(dialect === "draft-04" ? [fromDraft04] : dialect === "draft-2019-09" ? [fromDraft2019] : []),
+    valueBranchesAbsorbed,
+    tupleLengthsMerged,
     typeUnionAsList,
     constNullAsType,
     conditionUnnegated,
@@ -191,6 +193,108 @@ function typeUnionAsList(node: JsonObject, pointer: string): JsonObject {
     return keysFrom({ ...rest, type: kept, ...merged, enum: values }, [...origins, ["enum", `${pointer}/${keyword}`]]);
   }
   return node;
+}
+
+/**
+ * An `anyOf` branch that only lists values (`enum`/`const`, perhaps with `type`), each of which
+ * another branch accepts, adds nothing: `anyOf: [{enum: ["jest", "react"]}, {type: "string"}]` is
+ * `anyOf: [{type: "string"}]`, so values added to or removed from that list change nothing (eslintrc's
+ * plugin names, jscpd's formats). Only decided where the other branch's keywords are simple enough
+ * to check each value exactly; not in a `oneOf`, where a value two branches accept is refused.
+ */
+function valueBranchesAbsorbed(node: JsonObject, pointer: string): JsonObject {
+  const branches = node.anyOf;
+  if (!Array.isArray(branches) || branches.length < 2) return node;
+  const valuesOf = (branch: unknown): unknown[] | undefined => {
+    if (!isRecord(branch) || !validating(branch).every((key) => key === "enum" || key === "const" || key === "type")) return undefined;
+    const listed = "const" in branch ? [branch.const] : Array.isArray(branch.enum) ? branch.enum : undefined;
+    const types = typeList(branch.type);
+    return listed?.filter((value) => !types || types.some((t) => ofType(value, t)));
+  };
+  const kept = branches.filter((branch) => {
+    const values = valuesOf(branch);
+    // A list of none of its types accepts nothing: typeUnionAsList drops it with its types.
+    if (values === undefined || values.length === 0) return true;
+    return !values.every((value) => branches.some((other) => other !== branch && valuesOf(other) === undefined && acceptsExactly(other, value) === true));
+  });
+  if (kept.length === branches.length || kept.length === 0) return node;
+  return copyOf(node, { ...node, anyOf: kept });
+}
+
+/** Whether a schema of simple keywords (type, string and number bounds, pattern, enum, const) accepts a value; undefined for any other keyword. */
+export function acceptsExactly(schema: unknown, value: unknown): boolean | undefined {
+  if (schema === true) return true;
+  if (!isRecord(schema)) return undefined;
+  const num = (key: string) => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
+  for (const key of validating(schema)) {
+    const n = num(key);
+    let ok: boolean | undefined;
+    if (key === "type") ok = (typeList(schema.type) ?? []).some((t) => ofType(value, t));
+    else if (key === "enum") ok = Array.isArray(schema.enum) && schema.enum.some((v) => canonical(v) === canonical(value));
+    else if (key === "const") ok = canonical(schema.const) === canonical(value);
+    else if (typeof value === "string" && (key === "minLength" || key === "maxLength") && n !== undefined) ok = key === "minLength" ? [...value].length >= n : [...value].length <= n;
+    else if (typeof value === "string" && key === "pattern" && typeof schema.pattern === "string") ok = patternTest(schema.pattern, value);
+    else if (typeof value === "number" && n !== undefined && ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"].includes(key)) ok = key === "minimum" ? value >= n : key === "maximum" ? value <= n : key === "exclusiveMinimum" ? value > n : value < n;
+    // A keyword of another type than the value's checks nothing.
+    else if (key !== "format" && Object.entries(TYPE_KEYWORDS).every(([type, keys]) => !keys.includes(key) || !ofType(value, type)) && Object.values(TYPE_KEYWORDS).some((keys) => keys.includes(key))) ok = true;
+    if (ok !== true) return ok;
+  }
+  return true;
+}
+
+function patternTest(pattern: string, value: string): boolean | undefined {
+  try {
+    return new RegExp(pattern, "u").test(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A union of closed tuples, each a prefix of the longest, whose lengths together make one range, is
+ * that tuple with that range: `oneOf: [{items: [A, B], minItems: 2, additionalItems: false},
+ * {items: [A, B, C], minItems: 3, additionalItems: false}]` (each `type: "array"`) is `{items: [A, B, C],
+ * minItems: 2, maxItems: 3}` (typescript-eslint's `quotes` options, split by length). In a `oneOf`
+ * the ranges may not overlap, so no array matches twice.
+ */
+function tupleLengthsMerged(node: JsonObject, pointer: string): JsonObject {
+  const keyword = validating(node).join();
+  if (keyword !== "anyOf" && keyword !== "oneOf") return node;
+  const branches = node[keyword];
+  if (!Array.isArray(branches) || branches.length < 2) return node;
+  const tuples = branches.map((branch, i) => {
+    if (!isRecord(branch) || branch.type !== "array") return undefined;
+    const positions = Array.isArray(branch.prefixItems) ? "prefixItems" : Array.isArray(branch.items) ? "items" : undefined;
+    const rest = positions === "items" ? "additionalItems" : "items";
+    if (!positions || !validating(branch).every((key) => ["type", positions, rest, "minItems", "maxItems"].includes(key))) return undefined;
+    const items = branch[positions] as unknown[];
+    const closed = branch[rest] === false ? items.length : Infinity;
+    const max = Math.min(closed, typeof branch.maxItems === "number" ? branch.maxItems : Infinity);
+    const min = typeof branch.minItems === "number" ? branch.minItems : 0;
+    // Past its own positions a branch allows any item, which the merged tuple would not.
+    if (max > items.length || min > max) return undefined;
+    return { positions, items, min, max, at: originOf(branch) ?? `${pointer}/${keyword}/${i}` };
+  });
+  if (tuples.some((t) => t === undefined)) return node;
+  const list = tuples as NonNullable<(typeof tuples)[number]>[];
+  const longest = list.reduce((x, y) => (y.items.length > x.items.length ? y : x));
+  if (list.some((t) => t.positions !== longest.positions || t.items.some((item, j) => canonical(item) !== canonical(longest.items[j])))) return node;
+  // One range without gaps (and, in a oneOf, without overlaps).
+  const sorted = [...list].sort((x, y) => x.min - y.min);
+  for (let i = 1; i < sorted.length; i++) {
+    const previous = sorted[i - 1]!;
+    if (sorted[i]!.min > previous.max + 1 || (keyword === "oneOf" && sorted[i]!.min <= previous.max)) return node;
+  }
+  const max = Math.max(...list.map((t) => t.max));
+  const { [keyword]: _union, ...annotations } = node;
+  const merged: JsonObject = { ...annotations, type: "array", [longest.positions]: longest.items, maxItems: max };
+  if (sorted[0]!.min > 0) merged.minItems = sorted[0]!.min;
+  return keysFrom(merged, [
+    ["type", `${longest.at}/type`],
+    [longest.positions, `${longest.at}/${longest.positions}`],
+    ["maxItems", `${pointer}/${keyword}`],
+    ["minItems", `${sorted[0]!.at}/minItems`],
+  ]);
 }
 
 /** Types with so few values that an `enum` can list them all. */

@@ -170,12 +170,26 @@ export function generator(side: SchemaSide): ValueGenerator {
     const min = Math.min(typeof schema.minItems === "number" ? schema.minItems : 0, 64);
     const length = Math.max(min, full ? Math.max(count, schema[rest] === false ? 0 : 1) : 0, schema.contains !== undefined ? 1 : 0);
     const out: Json[] = [];
+    const taken = new Set<string>();
     for (let i = 0; i < length && depth <= MAX_DEPTH; i++) {
       const itemLoc = positions && i < count ? child(loc, positions, i) : schema.contains !== undefined && i === 0 ? child(loc, "contains") : child(loc, rest);
-      out.push(orAny(value(itemLoc, depth + 1, { full: false })));
+      let item = orAny(value(itemLoc, depth + 1, { full: false }));
+      // Unique items: another value the item schema allows, before a made-up one ("always1" is in no enum).
+      if (schema.uniqueItems === true && taken.has(canonical(item)) && !pickingUnique) {
+        pickingUnique = true;
+        try {
+          item = variants(itemLoc, 8).find((v) => !taken.has(canonical(v))) ?? item;
+        } finally {
+          pickingUnique = false;
+        }
+      }
+      taken.add(canonical(item));
+      out.push(item);
     }
     return schema.uniqueItems === true ? distinct(out) : out;
   };
+  // Set while a unique item is picked among variants, whose arrays then take the plain way (bounded).
+  let pickingUnique = false;
 
   const variants = (loc: Loc, limit: number): Json[] => {
     const target = resolve(loc);

@@ -27,6 +27,25 @@ export function notMatching(pattern: string): string | undefined {
   return [...FALLBACKS, "!!", "\n", ...variants].find((s) => !regex.test(s));
 }
 
+/**
+ * Strings the pattern matches that take, in turn, each other alternative of each alternation and
+ * each other member of each character class (`(npm|yarn|aube)@…` gives `yarn@…` and `aube@…`):
+ * where a pattern gained an alternative, one of them is matched by the new pattern only.
+ */
+export function matchingEach(pattern: string, limit: number): string[] {
+  const regex = compile(pattern);
+  const counts: number[] = [];
+  if (!regex || sampleOf(pattern, "min", undefined, counts) === undefined) return [];
+  const out = new Set<string>();
+  for (let point = 0; point < counts.length; point++) {
+    for (let pick = 1; pick < counts[point]! && out.size < limit; pick++) {
+      const sample = sampleOf(pattern, "min", { point, pick });
+      if (sample !== undefined && regex.test(sample)) out.add(sample);
+    }
+  }
+  return [...out];
+}
+
 function compile(pattern: string): RegExp | undefined {
   try {
     return new RegExp(pattern, "u");
@@ -39,18 +58,26 @@ function compile(pattern: string): RegExp | undefined {
   }
 }
 
-/** A string read off the pattern: first alternatives, fewest repetitions ("min") or one of each optional part ("one"). */
-function sampleOf(pattern: string, reps: "min" | "one"): string | undefined {
+/**
+ * A string read off the pattern: first alternatives, fewest repetitions ("min") or one of each
+ * optional part ("one"). `choice` takes another alternative (class member) at one choice point,
+ * the alternations and classes numbered in the order they are read; `counts` receives how many
+ * options each point has.
+ */
+function sampleOf(pattern: string, reps: "min" | "one", choice?: { point: number; pick: number }, counts: number[] = []): string | undefined {
   let i = 0;
+  let points = 0;
   const atEnd = () => i >= pattern.length;
 
   const alternatives = (): string => {
-    const first = sequence();
+    const point = points++;
+    const options = [sequence()];
     while (!atEnd() && pattern[i] === "|") {
       i++;
-      sequence();
+      options.push(sequence());
     }
-    return first;
+    counts[point] = options.length;
+    return options[choice?.point === point ? Math.min(choice.pick, options.length - 1) : 0]!;
   };
 
   const sequence = (): string => {
@@ -176,6 +203,9 @@ function sampleOf(pattern: string, reps: "min" | "one"): string | undefined {
       members.push([lo, hi]);
     }
     i++;
+    const point = points++;
+    counts[point] = negated ? 1 : members.length;
+    if (!negated && choice?.point === point) return members[Math.min(choice.pick, members.length - 1)]![0];
     const inClass = (ch: string) => members.some(([lo, hi]) => (lo.length === 1 && hi.length === 1 ? ch >= lo && ch <= hi : ch === lo));
     if (negated) return [..."a0-_. xA"].find((ch) => !inClass(ch)) ?? "~";
     const preferred = [..."a0xA"].find((ch) => inClass(ch));

@@ -6,7 +6,7 @@ import { canonical } from "../diff/json.js";
 import type { LoadedFile, SchemaSide } from "../diff/load.js";
 import type { SchemaChange, Witness } from "../diff/types.js";
 import { generator, propertyLoc, type Json, type ValueGenerator } from "./instances.js";
-import { notMatching } from "./pattern.js";
+import { matchingEach, notMatching } from "./pattern.js";
 import { reachable, UNDECLARED, waysTo, type Arrival, type Step } from "./paths.js";
 import { sideValidator, type PlacedError, type SideValidator } from "./validate.js";
 
@@ -266,7 +266,9 @@ function* holeValues(accepting: SideState, loc: Loc, rejecting: JsonObject, name
   yield* bases;
   const accSchema = isRecord(loc.schema) ? resolved(accepting.side, loc) : undefined;
   const names = [...new Set([...named, UNDECLARED, "", ...strings(rejecting.required), ...keysOf(rejecting.properties), ...strings(accSchema?.required), ...keysOf(accSchema?.properties)])].slice(0, 64);
-  const hinted = [...valuesOf(accSchema), ...valuesOf(rejecting), ...boundaryValues(accSchema), ...boundaryValues(rejecting)];
+  // Every alternative of the accepting pattern: the one the other pattern lacks is among them.
+  const alternativesOf = typeof accSchema?.pattern === "string" ? matchingEach(accSchema.pattern, 32) : [];
+  const hinted = [...listedByOneSide(accSchema, rejecting), ...valuesOf(accSchema), ...valuesOf(rejecting), ...boundaryValues(accSchema), ...boundaryValues(rejecting), ...alternativesOf];
   for (const base of bases) {
     if (isRecord(base)) {
       for (const name of Object.keys(base)) {
@@ -408,6 +410,14 @@ function boundaryValues(schema: JsonObject | undefined): Json[] {
     if (miss !== undefined) out.push(miss);
   }
   return out;
+}
+
+/** The accepting side's `enum`/`const` values the rejecting side does not list: a value added to a long list may come after the first 200. */
+function listedByOneSide(accepting: JsonObject | undefined, rejecting: JsonObject): Json[] {
+  const listed = (schema: JsonObject | undefined): Json[] => (!schema ? [] : "const" in schema ? [schema.const as Json] : Array.isArray(schema.enum) ? (schema.enum as Json[]) : []);
+  const theirs = new Set(listed(rejecting).map(canonical));
+  if (theirs.size === 0) return [];
+  return listed(accepting).filter((value) => !theirs.has(canonical(value))).slice(0, 32);
 }
 
 function valuesOf(schema: JsonObject | undefined): Json[] {

@@ -1,5 +1,7 @@
 import { emit, child, combine, type Ctx, type ObjLoc } from "../context.js";
 import type { Effect } from "../types.js";
+import { acceptsExactly } from "../normalize.js";
+import { patternWidens } from "./pattern-inclusion.js";
 
 interface Bound {
   value: number;
@@ -19,6 +21,18 @@ function numericBound(schema: Record<string, unknown>, side: "lower" | "upper"):
   if (exc === undefined || (inc !== undefined && tighterOf(inc, exc))) return { value: inc!, exclusive: false, keyword: inclusive };
   return { value: exc, exclusive: true, keyword: exclusive };
 }
+
+/**
+ * Whether one side lists its values (`enum`, `const`) and each meets `check`, a bound of the other
+ * side: then that bound restricts nothing the listing side accepts (jscpd's formats: a list became
+ * `{type: "string", minLength: 1}`, which every listed format meets).
+ */
+function metByListed(listing: ObjLoc, check: Record<string, unknown>): boolean {
+  const values = "const" in listing.schema ? [listing.schema.const] : Array.isArray(listing.schema.enum) ? listing.schema.enum : undefined;
+  return values !== undefined && values.every((value) => acceptsExactly(check, value) === true);
+}
+
+const MET_BY_LISTED = "; every value the other side lists meets it";
 
 /** Positive when `after` admits fewer values than `before`. */
 function boundEffect(before: Bound | undefined, after: Bound | undefined, side: "lower" | "upper"): Effect {
@@ -43,6 +57,8 @@ function compareNumericBound(ctx: Ctx, a: ObjLoc, b: ObjLoc, side: "lower" | "up
   const locA = before ? child(a, before.keyword) : a;
   const locB = after ? child(b, after.keyword) : b;
   const message = `${side === "lower" ? "lower" : "upper"} bound ${describeBound(before, side)} became ${describeBound(after, side)}`;
+  if (effect === "tighter" && after && metByListed(a, { [after.keyword]: after.value })) return emit(ctx, "bound-tightened", locA, locB, "none", message + MET_BY_LISTED);
+  if (effect === "looser" && before && metByListed(b, { [before.keyword]: before.value })) return emit(ctx, "bound-loosened", locA, locB, "none", message + MET_BY_LISTED);
   return emit(ctx, effect === "tighter" ? "bound-tightened" : "bound-loosened", locA, locB, effect, message);
 }
 
@@ -75,6 +91,10 @@ export function compareBounds(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     );
     if (effect === "none") continue;
     const message = `${keyword} (${what}) ${before ?? "none"} became ${after ?? "none"}`;
+    if (effect === "tighter" ? metByListed(a, { [keyword]: after }) : metByListed(b, { [keyword]: before })) {
+      effects.push(emit(ctx, effect === "tighter" ? "bound-tightened" : "bound-loosened", child(a, keyword), child(b, keyword), "none", message + MET_BY_LISTED));
+      continue;
+    }
     effects.push(emit(ctx, effect === "tighter" ? "bound-tightened" : "bound-loosened", child(a, keyword), child(b, keyword), effect, message));
   }
   effects.push(compareMultipleOf(ctx, a, b), compareUniqueItems(ctx, a, b), compareStringKeyword(ctx, a, b, "pattern"), compareStringKeyword(ctx, a, b, "format"));
@@ -101,14 +121,28 @@ function compareUniqueItems(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     : emit(ctx, "bound-loosened", child(a, "uniqueItems"), child(b, "uniqueItems"), "looser", "items no longer need to be unique");
 }
 
-/** `pattern` and `format`: adding one restricts, removing one relaxes, replacing one does both. */
+/**
+ * `pattern` and `format`: adding one restricts, removing one relaxes, replacing one does both,
+ * unless the new pattern only adds alternatives to the old one (or only drops some).
+ */
 function compareStringKeyword(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: "pattern" | "format"): Effect {
   const before = a.schema[keyword];
   const after = b.schema[keyword];
   if (before === after) return "none";
   const locA = child(a, keyword);
   const locB = child(b, keyword);
-  if (before === undefined) return emit(ctx, `${keyword}-added`, locA, locB, "tighter", `${keyword} ${JSON.stringify(after)} added`);
-  if (after === undefined) return emit(ctx, `${keyword}-removed`, locA, locB, "looser", `${keyword} ${JSON.stringify(before)} removed`);
-  return emit(ctx, `${keyword}-changed`, locA, locB, "incomparable", `${keyword} changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`);
+  if (before === undefined) {
+    const met = keyword === "pattern" && metByListed(a, { pattern: after });
+    return emit(ctx, `${keyword}-added`, locA, locB, met ? "none" : "tighter", `${keyword} ${JSON.stringify(after)} added${met ? MET_BY_LISTED : ""}`);
+  }
+  if (after === undefined) {
+    const met = keyword === "pattern" && metByListed(b, { pattern: before });
+    return emit(ctx, `${keyword}-removed`, locA, locB, met ? "none" : "looser", `${keyword} ${JSON.stringify(before)} removed${met ? MET_BY_LISTED : ""}`);
+  }
+  const message = `${keyword} changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`;
+  if (keyword === "pattern" && typeof before === "string" && typeof after === "string") {
+    if (patternWidens(before, after)) return emit(ctx, "pattern-changed", locA, locB, "looser", `${message}: it keeps every alternative and adds some`);
+    if (patternWidens(after, before)) return emit(ctx, "pattern-changed", locA, locB, "tighter", `${message}: it drops alternatives and adds none`);
+  }
+  return emit(ctx, `${keyword}-changed`, locA, locB, "incomparable", message);
 }

@@ -44,8 +44,21 @@ function pairLists(ctx: Ctx, before: Loc[], after: Loc[]): { pairs: [Loc, Loc][]
       const sx = signature(ctx, "old", x);
       return sx !== undefined && sx === signature(ctx, "new", y);
     });
+  // A branch alone with its type on each side is that branch, edited (`{type: "boolean", enum: [true]}` → `{type: "boolean"}`).
+  const alone = (list: Loc[], type: string) => list.filter((loc) => typeKey(loc) === type).length === 1;
+  pairing.take((x, y) => {
+    const type = typeKey(x);
+    return type !== undefined && type === typeKey(y) && alone(pairing.removed, type) && alone(pairing.added, type);
+  });
   if (pairing.removed.length === 1 && pairing.added.length === 1) pairing.pairs.push([pairing.removed.pop()!, pairing.added.pop()!]);
   return pairing;
+}
+
+/** A branch's declared types, as one key. */
+function typeKey(loc: Loc): string | undefined {
+  const type = isRecord(loc.schema) ? loc.schema.type : undefined;
+  if (typeof type === "string") return type;
+  return Array.isArray(type) ? [...type].map(String).sort().join(",") : undefined;
 }
 
 const listOf = (loc: ObjLoc, keyword: string): Loc[] => (Array.isArray(loc.schema[keyword]) ? (loc.schema[keyword] as unknown[]).map((_, i) => child(loc, keyword, i)) : []);
