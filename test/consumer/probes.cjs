@@ -55,6 +55,14 @@ const probes = {
     assert.throws(() => m.readTextFileSync(`${dir}/ok.json`, { maxBytes: 3 }), m.FileTooLargeError);
     return "reads a bounded, UTF-8-checked file";
   },
+  "@flowspec/runtime/json": (m) => {
+    const doc = m.parseJsonDocument('{\n  "a": [1, 2.0]\n}', { file: "a.json", keepFloats: true });
+    assert.equal(doc.locate("/a/1").line, 2);
+    assert.equal(String(doc.value.a[1]), "2.0");
+    assert.throws(() => m.parseJsonDocument('{"a": 1, "a": 2}', { file: "b.json" }), m.DocumentParseError);
+    assert.equal(m.sourceFormat("a: 1", "c.yaml"), "yaml");
+    return "parseJsonDocument locates pointers, keeps floats and refuses duplicate keys";
+  },
   "@flowspec/codegen": (m) => {
     assert.equal(m.dialectOf({ $schema: "http://json-schema.org/draft-07/schema#" }, "a.json"), "draft-07");
     return "dialectOf reads $schema";
