@@ -164,6 +164,13 @@ export function prepareForTypes(schema: JsonObject): JsonObject {
     if (node["x-provisional"] === true && Array.isArray(out.enum) && out.enum.every((v) => typeof v === "string")) {
       out.tsType = [...(out.enum as string[]).map((v) => JSON.stringify(v)), "(string & {})"].join(" | ");
     }
+    if (Array.isArray(out.allOf)) {
+      // json-schema-to-typescript types a schema with `allOf` beside keywords of its own as an
+      // intersection it builds apart, and crashes ("reading 'push'") when that schema reaches itself
+      // through the `allOf`. Its own keywords as one more member give the same intersection.
+      const { title, description, allOf, ...own } = out;
+      if (TYPE_KEYWORDS.some((key) => key in own)) return { ...(title === undefined ? {} : { title }), ...(description === undefined ? {} : { description }), allOf: [...(allOf as JsonObject[]), own] };
+    }
     return out;
   }) as JsonObject;
 }

@@ -173,6 +173,28 @@ describe("F1-F8, F10: what failed on SchemaStore's schemas", () => {
     await expect(generateFolder(files)).rejects.toThrow(/^json-schema-to-typescript failed on app\.json#\/properties\/broken \(in type App\): TypeError: /);
   });
 
+  it("a schema with allOf beside keywords of its own that reaches itself through the allOf (accelerator.json, web-types.json: json-schema-to-typescript crashed reading 'push')", async () => {
+    const generated = await generateFolder({
+      "accelerator.json": {
+        title: "Accelerator",
+        type: "object",
+        properties: { root: { $ref: "#/definitions/Chain-2" } },
+        definitions: {
+          "Chain-1": { type: "object", properties: { transformations: { type: "array", items: { oneOf: [{ $ref: "#/definitions/Chain-2" }, { $ref: "#/definitions/Combo-2" }] } } } },
+          "Chain-2": { type: "object", properties: { type: { const: "Chain" } }, required: ["type"], allOf: [{ $ref: "#/definitions/Chain-1" }] },
+          "Combo-1": { type: "object", properties: { chain: { $ref: "#/definitions/Chain-2" } } },
+          "Combo-2": { type: "object", properties: { type: { const: "Combo" } }, allOf: [{ $ref: "#/definitions/Combo-1" }] },
+        },
+      },
+    });
+    expect(generated.types).toMatch(/export type Chain2 = Chain1 & \{\s+type: "Chain";/);
+    const documents = [{ root: { type: "Chain", transformations: [{ type: "Combo", chain: { type: "Chain" } }] } }, { root: { transformations: [] } }, { root: { type: "Chain", transformations: [{ type: "Combo", chain: {} }] } }];
+    const { codegen, ajv } = verdicts(generated, "Accelerator", "accelerator.json", documents);
+    expect(codegen).toEqual([true, false, false]);
+    expect(codegen).toEqual(ajv);
+    expect(typeCheck(generated.dir)).toBe("");
+  });
+
   it("F8: type lists beside oneOf/anyOf stay small and type-check (they grew exponentially)", async () => {
     const rule = {
       type: ["null", "string", "array"],
