@@ -21,3 +21,25 @@ export function seededRandom(seed: number): (n: number) => number {
     return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
   };
 }
+
+/**
+ * A flow with every kind of edge the graph shows: `$from` with paths, skipIf, onSkip and onError
+ * defaults, a `$literal` that only looks like a reference, and references to steps that do not
+ * exist. The graph builders' tests (@flowspec/documents) and `flowspec graph`'s (cli) read it.
+ */
+export const digestFlow = {
+  schema: "https://stepflow.org/schemas/v1/flow.json",
+  name: "digest",
+  steps: [
+    { id: "fetch", component: "/http/get", input: { url: { $from: { workflow: "input" }, path: "url" } } },
+    {
+      id: "summarise",
+      component: "/llm/summary",
+      skipIf: { $from: { workflow: "input" }, path: "quiet" },
+      input: { text: { $from: { step: "fetch" }, path: "body" }, config: { $literal: { $from: { step: "nope" } } }, parts: [{ $from: { step: "fetch" }, path: "title", onSkip: { action: "useDefault", defaultValue: "-" } }] },
+      onError: { action: "useDefault", defaultValue: { fallback: { $from: { step: "fetch" }, path: "title" } } },
+    },
+    { id: "store", component: "/builtin/put_blob", input: { data: { $from: { step: "summarise" } }, extra: { $from: { step: "ghost" } } } },
+  ],
+  output: { summary: { $from: { step: "summarise" } } },
+};

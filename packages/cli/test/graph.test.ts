@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, type CliIo } from "@flowspec/cli";
-import { corpusDir } from "../../../test/support.js";
+import { digestFlow as flow, corpusDir } from "../../../test/support.js";
 
 function capture(cwd: string): CliIo & { out: () => string; err: () => string } {
   let out = "";
@@ -18,22 +18,6 @@ const file = (name: string, value: unknown) => {
   return join(dir, name);
 };
 
-const flow = {
-  schema: "https://stepflow.org/schemas/v1/flow.json",
-  name: "digest",
-  steps: [
-    { id: "fetch", component: "/http/get", input: { url: { $from: { workflow: "input" }, path: "url" } } },
-    {
-      id: "summarise",
-      component: "/llm/summary",
-      skipIf: { $from: { workflow: "input" }, path: "quiet" },
-      input: { text: { $from: { step: "fetch" }, path: "body" }, config: { $literal: { $from: { step: "nope" } } }, parts: [{ $from: { step: "fetch" }, path: "title", onSkip: { action: "useDefault", defaultValue: "-" } }] },
-      onError: { action: "useDefault", defaultValue: { fallback: { $from: { step: "fetch" }, path: "title" } } },
-    },
-    { id: "store", component: "/builtin/put_blob", input: { data: { $from: { step: "summarise" } }, extra: { $from: { step: "ghost" } } } },
-  ],
-  output: { summary: { $from: { step: "summarise" } } },
-};
 
 describe("flowspec graph", () => {
   const skipFlow = join(corpusDir("stepflow"), "tests/mock/conditional_skip_use_default.yaml");

@@ -1,26 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { agentsJsonGraph, apflowGraph, stepflowGraph, type Graph } from "@flowspec/documents/graph";
+import { digestFlow as flow } from "../../../test/support.js";
 
 // The graph builders (moved here from @flowspec/cli, with their tests): what each spec's document
 // becomes, independent of the output format.
 const edges = (graph: Graph) => graph.edges.map((e) => `${e.from} -> ${e.to} [${e.label ?? ""}] ${e.style} ${e.tone}`);
 
-const flow = {
-  schema: "https://stepflow.org/schemas/v1/flow.json",
-  name: "digest",
-  steps: [
-    { id: "fetch", component: "/http/get", input: { url: { $from: { workflow: "input" }, path: "url" } } },
-    {
-      id: "summarise",
-      component: "/llm/summary",
-      skipIf: { $from: { workflow: "input" }, path: "quiet" },
-      input: { text: { $from: { step: "fetch" }, path: "body" }, config: { $literal: { $from: { step: "nope" } } }, parts: [{ $from: { step: "fetch" }, path: "title", onSkip: { action: "useDefault", defaultValue: "-" } }] },
-      onError: { action: "useDefault", defaultValue: { fallback: { $from: { step: "fetch" }, path: "title" } } },
-    },
-    { id: "store", component: "/builtin/put_blob", input: { data: { $from: { step: "summarise" } }, extra: { $from: { step: "ghost" } } } },
-  ],
-  output: { summary: { $from: { step: "summarise" } } },
-};
 
 describe("graph builders", () => {
   it("stepflow: steps, $from references, skip and error edges; $literal is data", () => {
