@@ -261,6 +261,28 @@ describe("formats for other repositories", () => {
   });
 });
 
+describe("data that ajv's deep equality trips on", () => {
+  it("uniqueItems and object enum/const take objects without a prototype (a TOML parser's tables) and keys named valueOf or constructor", async () => {
+    const generated = await generateFolder({
+      "groups.json": {
+        title: "Groups",
+        type: "object",
+        properties: { all: { type: "array", uniqueItems: true }, fixed: { enum: [{ valueOf: 1 }, { constructor: {} }] } },
+      },
+    });
+    const table = (entries: object) => Object.assign(Object.create(null) as object, entries);
+    const documents = [
+      table({ all: [table({ "include-group": "a" }), table({ "include-group": "b" })] }),
+      table({ all: [table({ "include-group": "a" }), { "include-group": "a" }] }),
+      { all: [{ valueOf: 1 }, { valueOf: 2 }], fixed: { valueOf: 1 } },
+      { all: [{ valueOf: 1 }, { valueOf: 1 }] },
+      { fixed: table({ constructor: table({}) }) },
+      { fixed: { constructor: { a: 1 } } },
+    ];
+    expect(documents.map((document) => generated.validators.Groups!(document))).toEqual([true, false, true, false, true, false]);
+  });
+});
+
 describe("types without noise", () => {
   it("a oneOf of required-only branches (a GitHub workflow step) types the schema as its own interface", async () => {
     const generated = await generateFolder({

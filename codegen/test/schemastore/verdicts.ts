@@ -10,7 +10,11 @@ export interface Verdict {
 
 export interface VerdictSummary {
   documents: number;
-  /** Documents where the generated validator and the reference disagree (or either threw). */
+  /**
+   * Documents where the generated validator threw, or disagrees with the reference; where the
+   * reference threw (ajv's deep equality does on objects without a prototype, as TOML parsers build
+   * them), with SchemaStore's label instead.
+   */
   disagreeing: Verdict[];
   /** Documents where the reference contradicts SchemaStore's label (its CI would fail). */
   referenceOffLabel: Verdict[];
@@ -35,7 +39,7 @@ export function compareVerdicts(documents: readonly TestDocument[], generated: G
   }));
   return {
     documents: verdicts.length,
-    disagreeing: verdicts.filter((v) => v.generated !== v.reference || v.generated === "error"),
+    disagreeing: verdicts.filter((v) => v.generated === "error" || v.generated !== (v.reference === "error" ? v.positive : v.reference)),
     referenceOffLabel: verdicts.filter((v) => v.reference !== v.positive),
   };
 }

@@ -7,35 +7,48 @@
  */
 
 /**
- * Deep equality for `const`, `enum` and `uniqueItems`: fast-deep-equal 3 (MIT, (c) Evgeny
- * Poberezkin), which ajv uses, as ESM. Same answers: same constructor, arrays item by item, RegExps
- * by source and flags, objects with `valueOf`/`toString` of their own by those, other objects key
- * by key; NaN equals NaN.
+ * Deep equality for `const`, `enum` and `uniqueItems`, as ajv's fast-deep-equal 3 (MIT, (c) Evgeny
+ * Poberezkin) answers for every value it handles: arrays item by item, RegExps by source and flags,
+ * other objects with `valueOf`/`toString` of their own by those, NaN equals NaN. One difference, for
+ * JSON data: a plain object, or one without a prototype (as TOML parsers and `__proto__`-safe JSON
+ * readers build), is compared key by key, whatever its keys are called. fast-deep-equal read
+ * `constructor`, `valueOf` and `toString` off the data itself, so `{"valueOf": 1}` or any object
+ * without a prototype made it throw, and `{"constructor": {}}` was unequal to itself.
  */
 export function equal(a: any, b: any): boolean {
   if (a === b) return true;
   if (a && b && typeof a == "object" && typeof b == "object") {
-    if (a.constructor !== b.constructor) return false;
+    const prototype = Object.getPrototypeOf(a);
+    if (isJsonObjectPrototype(prototype) && isJsonObjectPrototype(Object.getPrototypeOf(b))) return equalKeys(a, b);
+    if (prototype !== Object.getPrototypeOf(b)) return false;
     if (Array.isArray(a)) {
       const length = a.length;
       if (length != b.length) return false;
       for (let i = length; i-- !== 0; ) if (!equal(a[i], b[i])) return false;
       return true;
     }
-    if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
-    if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
-    if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
-    const keys = Object.keys(a);
-    const length = keys.length;
-    if (length !== Object.keys(b).length) return false;
-    for (let i = length; i-- !== 0; ) if (!Object.prototype.hasOwnProperty.call(b, keys[i]!)) return false;
-    for (let i = length; i-- !== 0; ) {
-      const key = keys[i]!;
-      if (!equal(a[key], b[key])) return false;
-    }
-    return true;
+    if (a instanceof RegExp) return a.source === b.source && a.flags === b.flags;
+    if (typeof a.valueOf == "function" && a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
+    if (typeof a.toString == "function" && a.toString !== Object.prototype.toString) return a.toString() === b.toString();
+    return equalKeys(a, b);
   }
   return a !== a && b !== b;
+}
+
+function isJsonObjectPrototype(prototype: unknown): boolean {
+  return prototype === Object.prototype || prototype === null;
+}
+
+function equalKeys(a: any, b: any): boolean {
+  const keys = Object.keys(a);
+  const length = keys.length;
+  if (length !== Object.keys(b).length) return false;
+  for (let i = length; i-- !== 0; ) if (!Object.prototype.hasOwnProperty.call(b, keys[i]!)) return false;
+  for (let i = length; i-- !== 0; ) {
+    const key = keys[i]!;
+    if (!equal(a[key], b[key])) return false;
+  }
+  return true;
 }
 
 /** The length of a string in code points, as `minLength`/`maxLength` count it (ajv's `ucs2length`). */
