@@ -222,6 +222,36 @@ describe("dependency cycles", () => {
     expect(tree.ok).toBe(true);
     expect(tree.warnings.filter((i) => i.code === "mixed-user-id").map((i) => i.path)).toEqual(["/children/0/task/user_id"]);
   });
+  it("mixed user ids are reported after every other issue, in task order, against the first task's user_id", () => {
+    const list = [
+      T("r", { user_id: null, dependencies: [{ id: "b" }] }),
+      T("a", { parent_id: "r", user_id: "u1", dependencies: [{ id: "gone" }] }),
+      T("b", { parent_id: "r", user_id: "u2", dependencies: [{ id: "r" }] }),
+      T("a", { parent_id: "nobody", user_id: "u3" }),
+    ];
+    const r = checkTaskList(list, { mode: "wire" });
+    expect(r.errors.map((i) => [i.code, i.path])).toEqual([
+      ["duplicate-id", "/3/id"],
+      ["dangling-parent", "/3/parent_id"],
+      ["dangling-dependency", "/1/dependencies/0"],
+      ["dependency-cycle", "/2/dependencies/0"],
+      ["mixed-user-id", "/2/user_id"],
+      ["mixed-user-id", "/3/user_id"],
+    ]);
+    expect(r.errors.at(-1)!.message).toBe('user_id "u3" differs from "u1"; a v1 server rejects trees of mixed users');
+    const tree = checkTaskTree(
+      { task: list[0], children: [{ task: list[1] }, { task: list[2] }, { task: { ...list[3], parent_id: "r" } }] },
+      { mode: "wire" },
+    );
+    expect([...tree.errors, ...tree.warnings].filter((i) => i.code !== "uuid").map((i) => [i.code, i.path])).toEqual([
+      ["duplicate-id", "/children/2/task/id"],
+      ["dangling-dependency", "/children/0/task/dependencies/0"],
+      ["dependency-cycle", "/children/1/task/dependencies/0"],
+      ["mixed-user-id", "/children/1/task/user_id"],
+      ["mixed-user-id", "/children/2/task/user_id"],
+    ]);
+    expect(tree.errors.find((i) => i.code === "duplicate-id")!.message).toContain("(first at /children/0/task)");
+  });
 });
 
 describe("tree shape (found in review)", () => {

@@ -145,4 +145,19 @@ describe("cloneJson", () => {
       expect(Object.getOwnPropertyDescriptor(target, "__proto__")?.value).toEqual({ polluted: true });
     }
   });
+
+  it("copies own properties only, as JSON.stringify reads them, shallow and deep", async () => {
+    const { cloneJson } = await import("../src/scheduler/values.js");
+    const withInherited = Object.assign(Object.create({ inherited: 1 }) as Record<string, unknown>, { own: { n: 1 } });
+    const deep = deepObject(300);
+    walkDown(deep).inner.payload = withInherited;
+    for (const value of [withInherited, { wrap: withInherited }, deep]) {
+      const copy = cloneJson(value) as Record<string, unknown>;
+      const target = (value === deep ? walkDown(copy).inner.payload : value === withInherited ? copy : copy.wrap) as Record<string, unknown>;
+      expect(Object.keys(target)).toEqual(["own"]);
+      expect("inherited" in target).toBe(false);
+      expect(target.own).toEqual({ n: 1 });
+      expect(target.own === withInherited.own).toBe(false);
+    }
+  });
 });

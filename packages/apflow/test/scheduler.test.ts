@@ -608,3 +608,29 @@ describe("found in review: __proto__ keys and ctx.task", () => {
     expect(late.updated_at).toBe(late.started_at);
   });
 });
+
+describe("RunResult.tasks (built when first read)", () => {
+  it("is every final task by id, a null-prototype object, the same one on every read, and the tree's own task objects", async () => {
+    const result = await run([task("root"), task("a", { parent_id: "root" }), task("b", { parent_id: "root", dependencies: deps("a") })], { exec: () => ({ ok: 1 }) }).done;
+    expect(Object.keys(result)).toEqual(["status", "tree", "tasks"]);
+    const byId = result.tasks;
+    expect(Object.getPrototypeOf(byId)).toBeNull();
+    expect(Object.keys(byId)).toEqual(["root", "a", "b"]);
+    expect(result.tasks).toBe(byId);
+    expect(byId.root).toBe(result.tree.task);
+    expect(byId.a).toBe(result.tree.children![0]!.task);
+    expect(byId.b).toMatchObject({ status: "completed", result: { ok: 1 } });
+    expect(Object.keys(JSON.parse(JSON.stringify(result)).tasks)).toEqual(["root", "a", "b"]);
+    expect({ ...result }.tasks).toBe(byId);
+  });
+  it("can be replaced, and is then what was assigned", async () => {
+    const result = await run([task("root")], { exec: () => ({}) }).done;
+    const mine = { x: result.tree.task };
+    result.tasks = mine;
+    expect(result.tasks).toBe(mine);
+    const fresh = await run([task("root")], { exec: () => ({}) }).done;
+    fresh.tasks = mine; // before any read
+    expect(fresh.tasks).toBe(mine);
+    expect(Object.getOwnPropertyDescriptor(fresh, "tasks")).toMatchObject({ value: mine, writable: true, enumerable: true });
+  });
+});

@@ -3,11 +3,11 @@ import { isUuidV4 } from "./formats.js";
 import {
   checkDependencyGraph,
   checkListParents,
-  checkUserIds,
   DANGLING,
   indexIds,
   NO_TARGET,
   reportDuplicateIds,
+  reportMixedUserIds,
   type DependencyEdges,
   type TaskScope,
 } from "./graph.js";
@@ -131,18 +131,27 @@ function checkScope(
       return target >= 0 ? testedAt(target, id) : isUuidV4(id);
     },
   };
+  // mixed-user-id, found in this pass while each task is at hand and reported last.
+  let firstUserId: string | undefined;
+  const otherUserIds: number[] = [];
   for (; current < n; current++) {
     currentPointer = undefined;
     const task = tasks[current];
-    const deps = isObject(task) && Array.isArray(task.dependencies) ? task.dependencies.length : 0;
+    const object = isObject(task);
+    const deps = object && Array.isArray(task.dependencies) ? task.dependencies.length : 0;
     offsets[current + 1] = offsets[current]! + deps;
     for (let k = 0; k < deps; k++) targets.push(NO_TARGET); // entries that are not objects with a string id stay so
     checkOneTask(sink, task, at, checkInputs, ids);
+    const userId = object ? task.user_id : undefined;
+    if (typeof userId === "string") {
+      if (firstUserId === undefined) firstUserId = userId;
+      else if (userId !== firstUserId) otherUserIds.push(current);
+    }
   }
   const edges: DependencyEdges = { offsets, targets };
   reportDuplicateIds(sink, scope, index, repeats);
   const listParents = isList ? checkListParents(sink, scope, index) : undefined;
   checkDependencyGraph(sink, scope, edges);
-  checkUserIds(sink, scope, isList);
+  reportMixedUserIds(sink, scope, isList, firstUserId, otherUserIds);
   return { index, edges, parents: listParents ?? parents };
 }

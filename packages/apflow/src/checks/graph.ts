@@ -9,9 +9,14 @@ export interface TaskScope {
   pointer(i: number): string;
   /** A tree's: each task's enclosing task index, -1 for the root (or when that node has no task). */
   readonly parents?: readonly number[];
+  /**
+   * A tree's ids, indexed as the walk met them (one pass over the tasks fewer): each id to its last
+   * task index, and how many tasks had an id.
+   */
+  readonly walkedIds?: { readonly index: Map<string, number>; readonly count: number };
 }
 
-const idOf = (task: unknown): string | undefined =>
+export const idOf = (task: unknown): string | undefined =>
   isObject(task) && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
 
 /** Each id to its first task index, and the indexes of the later tasks that repeat an id. */
@@ -19,13 +24,17 @@ export function indexIds(scope: TaskScope): { index: Map<string, number>; repeat
   const { tasks } = scope;
   // One map operation per task while the ids are unique (nearly always): only if the map ends up
   // smaller than the ids it was given is it built again, keeping first indexes and noting repeats.
-  const index = new Map<string, number>();
+  let index: Map<string, number>;
   let ids = 0;
-  for (let i = 0; i < tasks.length; i++) {
-    const id = idOf(tasks[i]);
-    if (id === undefined) continue;
-    index.set(id, i);
-    ids++;
+  if (scope.walkedIds !== undefined) ({ index, count: ids } = scope.walkedIds);
+  else {
+    index = new Map<string, number>();
+    for (let i = 0; i < tasks.length; i++) {
+      const id = idOf(tasks[i]);
+      if (id === undefined) continue;
+      index.set(id, i);
+      ids++;
+    }
   }
   const repeats: number[] = [];
   if (index.size === ids) return { index, repeats };
@@ -176,20 +185,16 @@ export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<s
 
 /**
  * `mixed-user-id`: tasks of one tree or list carry different non-null user_ids. An error in a flat
- * list, which v1's `tasks.create` rejects; a warning in a tree (notes §3.4).
+ * list, which v1's `tasks.create` rejects; a warning in a tree (notes §3.4). The per-task pass finds
+ * them (`first`, the first task's user_id, and the later tasks whose user_id differs); they are
+ * reported here, after the graph's issues.
  */
-export function checkUserIds(sink: IssueSink, scope: TaskScope, isList: boolean): void {
-  const { tasks } = scope;
-  let first: string | undefined;
-  for (let i = 0; i < tasks.length; i++) {
-    const task = tasks[i];
-    if (!isObject(task) || typeof task.user_id !== "string") continue;
-    if (first === undefined) first = task.user_id;
-    else if (task.user_id !== first) {
-      const message = `user_id ${JSON.stringify(task.user_id)} differs from ${JSON.stringify(first)}; a v1 server rejects trees of mixed users`;
-      if (isList) sink.error("mixed-user-id", `${scope.pointer(i)}/user_id`, message, withId(task));
-      else sink.warn("mixed-user-id", `${scope.pointer(i)}/user_id`, message, withId(task));
-    }
+export function reportMixedUserIds(sink: IssueSink, scope: TaskScope, isList: boolean, first: string | undefined, differing: readonly number[]): void {
+  for (const i of differing) {
+    const task = scope.tasks[i] as Record<string, unknown>;
+    const message = `user_id ${JSON.stringify(task.user_id)} differs from ${JSON.stringify(first)}; a v1 server rejects trees of mixed users`;
+    if (isList) sink.error("mixed-user-id", `${scope.pointer(i)}/user_id`, message, withId(task));
+    else sink.warn("mixed-user-id", `${scope.pointer(i)}/user_id`, message, withId(task));
   }
 }
 

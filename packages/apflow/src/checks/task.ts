@@ -1,4 +1,4 @@
-import { schemaIssues } from "../validate.js";
+import { isTaskWire, schemaIssues } from "../validate.js";
 import { checkInputsAgainstSchema } from "./inputs.js";
 import { SCHEMAS_TYPES, TASK_FIELD_ORDER, TASK_FIELDS, V1_EXTENSION_FIELDS } from "./fields.js";
 import { isUuidV4, parseTimestamp, type ParsedTimestamp } from "./formats.js";
@@ -40,8 +40,12 @@ export function checkOneTask(sink: IssueSink, task: unknown, pointer: string | A
   const object = isObject(task);
   const taskId = object && typeof task.id === "string" && task.id !== "" ? task.id : undefined;
   const extra: Extra = taskId === undefined ? undefined : { taskId };
-  for (const issue of schemaIssues("Task", task)) {
-    sink.error("schema", at() + issue.path, issue.message, { ...extra, keyword: issue.keyword, params: issue.params });
+  // The guard first: a valid task (nearly every one) then costs no result object and no issue
+  // array; only an invalid one is validated again to collect all of its errors.
+  if (!isTaskWire(task)) {
+    for (const issue of schemaIssues("Task", task)) {
+      sink.error("schema", at() + issue.path, issue.message, { ...extra, keyword: issue.keyword, params: issue.params });
+    }
   }
   if (!object) return;
 

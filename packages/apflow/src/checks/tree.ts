@@ -1,5 +1,5 @@
 import type { IssueSink } from "./issue.js";
-import type { TaskScope } from "./graph.js";
+import { idOf, type TaskScope } from "./graph.js";
 import { isObject } from "./task.js";
 
 /**
@@ -31,7 +31,8 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
   };
   const taskNode: number[] = [];
   const parents: number[] = [];
-  const scope: TaskScope = { kind: "tree", tasks, pointer: (i) => `${nodePointer(taskNode[i]!)}/task`, parents };
+  const walkedIds = { index: new Map<string, number>(), count: 0 };
+  const scope: TaskScope = { kind: "tree", tasks, pointer: (i) => `${nodePointer(taskNode[i]!)}/task`, parents, walkedIds };
 
   // Node objects with children seen so far, each with its first slot: a JS object can contain
   // itself, and a walk down such a tree would never end. Only a repeated node is looked for among
@@ -78,6 +79,11 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
     if (!("task" in node)) {
       sink.error("schema", `${nodePointer(slot)}/task`, 'missing required property "task"', { keyword: "required", params: { missingProperty: "task" } });
     } else {
+      const id = idOf(node.task);
+      if (id !== undefined) {
+        walkedIds.index.set(id, tasks.length);
+        walkedIds.count++;
+      }
       taskSlot[slot] = tasks.length;
       taskNode.push(slot);
       parents.push(parent < 0 ? -1 : taskSlot[parent]!);

@@ -211,10 +211,8 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
       rejectDone(callbackError);
       return;
     }
-    const byId: Record<string, Task> = Object.create(null); // keyed by id: see dependencyResults
-    for (const task of tasks) byId[task.id] = task;
     const runStatus = status.every((s) => s === "completed") ? "completed" : status.includes("failed") ? "failed" : "cancelled";
-    resolveDone({ status: runStatus, tree: finalTree(), tasks: byId });
+    resolveDone(runResult(runStatus, finalTree(), tasks));
   };
 
   const start = (i: number) => {
@@ -395,6 +393,30 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
   else options.signal?.addEventListener("abort", onAbort, { once: true });
   queueMicrotask(pump);
   return { done, cancel, cancelAll };
+}
+
+/**
+ * The result of a run. `tasks` (the final tasks by id) is built when first read: filling a
+ * dictionary of every id cost about 5% of a run of no-op tasks, and many callers read only `status`
+ * or `tree`. Read or assigned, it then becomes a plain data property.
+ */
+function runResult(status: RunResult["status"], tree: TaskTreeNode, tasks: readonly Task[]): RunResult {
+  const result = { status, tree } as RunResult;
+  const settle = (value: Record<string, Task>) => {
+    Object.defineProperty(result, "tasks", { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  Object.defineProperty(result, "tasks", {
+    get: () => {
+      const byId: Record<string, Task> = Object.create(null); // keyed by id: see dependencyResults
+      for (const task of tasks) byId[task.id] = task;
+      return settle(byId);
+    },
+    set: settle,
+    enumerable: true,
+    configurable: true,
+  });
+  return result;
 }
 
 /**

@@ -3,6 +3,7 @@
  * small values. Recursive while shallow (the common case, and the fastest); past `RECURSE_DEPTH`
  * levels the rest is copied with an explicit stack, since a task's inputs or result can be nested
  * deeper than the call stack allows. A `__proto__` key is copied as a key, not set as the prototype.
+ * An object's own enumerable properties are copied (what JSON.stringify reads), not inherited ones.
  */
 export function cloneJson<T>(value: T): T {
   return cloneShallow(value, 0) as T;
@@ -18,8 +19,13 @@ function cloneShallow(value: unknown, depth: number): unknown {
     for (let i = 0; i < value.length; i++) out[i] = cloneShallow(value[i], depth + 1);
     return out;
   }
-  const out: Record<string, unknown> = {};
-  for (const key in value) setKey(out, key, cloneShallow((value as Record<string, unknown>)[key], depth + 1));
+  // A spread copies the own enumerable properties in one step (a `__proto__` key as a key), with
+  // the source's layout, instead of adding them one by one; then only nested values are replaced.
+  const out: Record<string, unknown> = { ...value };
+  for (const key in out) {
+    const nested = out[key];
+    if (typeof nested === "object" && nested !== null) setKey(out, key, cloneShallow(nested, depth + 1));
+  }
   return out;
 }
 
@@ -33,7 +39,9 @@ function cloneDeep(value: object): unknown {
     if (Array.isArray(from)) {
       for (let i = 0; i < from.length; i++) (out as unknown[]).push(copyOne(from[i], stack));
     } else {
-      for (const key in from) setKey(out as Record<string, unknown>, key, copyOne((from as Record<string, unknown>)[key], stack));
+      for (const key in from) {
+        if (Object.hasOwn(from, key)) setKey(out as Record<string, unknown>, key, copyOne((from as Record<string, unknown>)[key], stack));
+      }
     }
   }
   return top;
