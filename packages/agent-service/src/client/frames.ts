@@ -27,6 +27,7 @@ export interface FrameDecoder {
 
 const LF = 10;
 const CR = 13;
+const COLON = 58;
 
 /** The default `maxEventBytes`: 16 MiB, as the Streamable HTTP client's `maxMessageBytes`. */
 export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
@@ -71,8 +72,13 @@ export function createFrameDecoder(transport: StreamTransport, maxEventBytes = D
     onComment: () => out.push({ kind: "keepalive" }),
     onRetry: (ms) => out.push({ kind: "retry", ms }),
   });
+  let parserFed = false;
   /** Feeds one complete block to the parser (the text up to and with its blank line). */
   const feedBlock = (block: string, position: FramePosition | undefined) => {
+    // The parser takes the first text it is fed for the start of the stream (where it drops a
+    // byte order mark); when that is not this block, it must not be a later one.
+    if (!parserFed && frameIndex > 0) sse.feed("");
+    parserFed = true;
     blockPosition = position;
     // The parser holds back a final CR until it sees whether a LF follows; the byte after this
     // one is known not to be a LF, so the block is ended for it and dispatched now.
@@ -105,27 +111,21 @@ export function createFrameDecoder(transport: StreamTransport, maxEventBytes = D
       const end = tailSize + cut;
       const decoded = utf8.decode(data.subarray(0, end));
       const text = tailOffset === 0 && decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-      // Byte offset of the text's line `n` (counted from 0): its string offset while every byte
-      // decoded to one UTF-16 unit (ASCII), else looked up in the bytes' own line starts.
-      let byteLines: number[] | undefined;
-      const lineOffset =
-        text.length === end ? (n: number, at: number) => at : (n: number) => (byteLines ??= lineStarts(data, end, transport))[n]!;
+      const lines: ChunkLines = { data, end, transport, ascii: text.length === end, starts: undefined };
       const base = tailOffset;
       const firstLine = tailLine;
-      // A frame can only be over the limit when its text is over a third of it: a UTF-16 unit is at most 3 bytes.
-      const mayBeOver = (from: number, to: number) => (to - from) * 3 > maxEventBytes;
       let line = firstLine;
       let pos = 0;
       if (transport === "ndjson") {
         for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
           const to = lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
-          if (mayBeOver(pos, lf + 1)) {
-            const from = lineOffset(line - firstLine, pos);
-            const bytes = lineOffset(line + 1 - firstLine, lf + 1) - from;
+          if (mayBeOver(pos, lf + 1, maxEventBytes)) {
+            const from = lineByteOffset(lines, line - firstLine, pos);
+            const bytes = lineByteOffset(lines, line + 1 - firstLine, lf + 1) - from;
             if (bytes > maxEventBytes) return tooLarge(line, base + from, bytes, true), out;
           }
           if (!isBlank(text, pos, to)) {
-            const position = { transport, frameIndex: frameIndex++, line, byteOffset: base + lineOffset(line - firstLine, pos) };
+            const position = { transport, frameIndex: frameIndex++, line, byteOffset: base + lineByteOffset(lines, line - firstLine, pos) };
             out.push(classifyJson(text.slice(pos, to), undefined, position));
           }
           line++;
@@ -144,25 +144,44 @@ export function createFrameDecoder(transport: StreamTransport, maxEventBytes = D
         let eventData = carried?.eventData;
         let inBlock = carried !== undefined; // the block has lines before `pos`
         let start = 0; // string offset of the block's text in this chunk
-        const blockStart = () => (blockByte !== -1 ? blockByte : (blockByte = base + lineOffset(blockLine - firstLine, start)));
         let cr = text.indexOf("\r");
         for (;;) {
           if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
           if (!inBlock && pos === start) {
             // A whole block in the form servers write: read with two searches instead of one per line.
-            const dataStart = eventDataStart(text, pos);
+            // Every block of a usual stream (events, keepalives, the end, comments) is read here,
+            // so the line-by-line path below, and V8's deoptimizations on its first use, stay cold.
+            const eventLine = eventLineStart(text, pos);
+            const channel = eventLine === -1 ? undefined : channelLinesAt(text, eventLine);
+            const dataStart = channel === undefined ? -1 : eventLine + channel.lines.length;
             const dataEnd = dataStart === -1 ? -1 : text.indexOf("\n", dataStart);
-            if (dataEnd !== -1 && text.charCodeAt(dataEnd + 1) === LF && (cr === -1 || cr > dataEnd)) {
-              const lines = dataStart - EVENT_DATA.length > pos ? 4 : 3; // [id,] event, data, blank
-              const byteOffset = base + lineOffset(line - firstLine, pos);
-              if (mayBeOver(pos, dataEnd + 2)) {
-                const bytes = base + lineOffset(line + lines - firstLine, dataEnd + 2) - byteOffset;
+            if (dataEnd !== -1 && dataEnd + 1 < text.length && text.charCodeAt(dataEnd + 1) === LF && (cr === -1 || cr > dataEnd)) {
+              const blockLines = eventLine > pos ? 4 : 3; // [id,] event, data, blank
+              const byteOffset = base + lineByteOffset(lines, line - firstLine, pos);
+              if (mayBeOver(pos, dataEnd + 2, maxEventBytes)) {
+                const bytes = base + lineByteOffset(lines, line + blockLines - firstLine, dataEnd + 2) - byteOffset;
                 if (bytes > maxEventBytes) return tooLarge(line, byteOffset, bytes, true), out;
               }
-              out.push(classifyJson(text.slice(dataStart, dataEnd), STREAM_CHANNELS.event, { transport, frameIndex, line, byteOffset }));
-              if (frameIndex++ === 0) sse.feed(""); // as for a simple block, below
-              line += lines;
+              out.push(classifyJson(text.slice(dataStart, dataEnd), channel!.name, { transport, frameIndex, line, byteOffset }));
+              frameIndex++;
+              line += blockLines;
               pos = start = dataEnd + 2;
+              blockLine = line;
+              blockByte = -1;
+              continue;
+            }
+            // A block of one comment line (`: ping`), which the parser reports as a keepalive.
+            const commentEnd = pos < text.length && text.charCodeAt(pos) === COLON ? text.indexOf("\n", pos) : -1;
+            if (commentEnd !== -1 && commentEnd + 1 < text.length && text.charCodeAt(commentEnd + 1) === LF && (cr === -1 || cr > commentEnd)) {
+              if (mayBeOver(pos, commentEnd + 2, maxEventBytes)) {
+                const byteOffset = base + lineByteOffset(lines, line - firstLine, pos);
+                const bytes = base + lineByteOffset(lines, line + 2 - firstLine, commentEnd + 2) - byteOffset;
+                if (bytes > maxEventBytes) return tooLarge(line, byteOffset, bytes, true), out;
+              }
+              out.push({ kind: "keepalive" });
+              frameIndex++;
+              line += 2;
+              pos = start = commentEnd + 2;
               blockLine = line;
               blockByte = -1;
               continue;
@@ -173,7 +192,7 @@ export function createFrameDecoder(transport: StreamTransport, maxEventBytes = D
           let next: number;
           if (cr !== -1 && (lf === -1 || cr < lf)) {
             lineEnd = cr;
-            next = text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
+            next = cr + 1 < text.length && text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
           } else if (lf !== -1) {
             lineEnd = lf;
             next = lf + 1;
@@ -181,19 +200,17 @@ export function createFrameDecoder(transport: StreamTransport, maxEventBytes = D
           line++;
           if (lineEnd === pos) {
             if (inBlock) {
-              if (open !== undefined || mayBeOver(start, next)) {
-                const bytes = base + lineOffset(line - firstLine, next) - blockStart();
-                if (bytes > maxEventBytes) return tooLarge(blockLine, blockStart(), bytes, true), out;
+              if (blockByte === -1) blockByte = base + lineByteOffset(lines, blockLine - firstLine, start);
+              if (open !== undefined || mayBeOver(start, next, maxEventBytes)) {
+                const bytes = base + lineByteOffset(lines, line - firstLine, next) - blockByte;
+                if (bytes > maxEventBytes) return tooLarge(blockLine, blockByte, bytes, true), out;
               }
-              const position = hasData ? { transport, frameIndex, line: blockLine, byteOffset: blockStart() } : undefined;
+              const position = hasData ? { transport, frameIndex, line: blockLine, byteOffset: blockByte } : undefined;
               if (!simple) {
                 const own = text.slice(start, next);
                 feedBlock(open ? open.parts.join("") + own : own, position);
               } else {
                 if (eventData !== undefined) out.push(classifySse(eventName, eventData, position!));
-                // The parser takes the first text it is fed for the start of the stream (where it
-                // drops a byte order mark); when that is not this block, it must not be a later one.
-                if (frameIndex === 0) sse.feed("");
               }
               frameIndex++;
               open = undefined;
@@ -224,7 +241,8 @@ export function createFrameDecoder(transport: StreamTransport, maxEventBytes = D
         if (inBlock) {
           const parts = open?.parts ?? [];
           if (start < text.length) parts.push(text.slice(start));
-          open = { line: blockLine, byteOffset: blockStart(), parts, hasData, simple, eventName, eventData };
+          if (blockByte === -1) blockByte = base + lineByteOffset(lines, blockLine - firstLine, start);
+          open = { line: blockLine, byteOffset: blockByte, parts, hasData, simple, eventName, eventData };
         }
       }
       tail = end < data.length ? [data.subarray(end)] : [];
@@ -236,6 +254,33 @@ export function createFrameDecoder(transport: StreamTransport, maxEventBytes = D
       return out;
     },
   };
+}
+
+/** The complete lines of one chunk: its bytes and their decoded text. */
+interface ChunkLines {
+  data: Uint8Array;
+  /** Where the complete lines end in `data`. */
+  end: number;
+  transport: StreamTransport;
+  /** Every byte decoded to one UTF-16 unit, so string offsets are byte offsets. */
+  ascii: boolean;
+  /** The byte offset of each line, found once when first needed (non-ASCII text only). */
+  starts: number[] | undefined;
+}
+
+// The decoder's helpers are plain top-level functions, not closures made per chunk: a call to a
+// new closure each chunk made V8 throw away the decoder's optimized code ("wrong call target")
+// and compile it again, a 15-45 ms (on a loaded machine, 300+ ms) compile per stream.
+
+/** The byte offset of line `n` (from 0) of the chunk's text, which starts at string offset `at`. */
+function lineByteOffset(lines: ChunkLines, n: number, at: number): number {
+  if (lines.ascii) return at;
+  return (lines.starts ??= lineStarts(lines.data, lines.end, lines.transport))[n]!;
+}
+
+/** A frame can only be over the limit when its text is over a third of it: a UTF-16 unit is at most 3 bytes. */
+function mayBeOver(from: number, to: number, maxEventBytes: number): boolean {
+  return (to - from) * 3 > maxEventBytes;
 }
 
 /** `parts` joined into one array of `size` bytes (their total). */
@@ -254,22 +299,24 @@ function tailEndsWithCr(tail: Uint8Array[]): boolean {
   return last[last.length - 1] === CR;
 }
 
-/** The lines of an event block after its optional id line, up to the data value. */
-const EVENT_DATA = `event: ${STREAM_CHANNELS.event}\ndata: `;
+/** Each channel with the lines of its block after the optional id line, up to the data value; the usual first. */
+const CHANNEL_LINES = [STREAM_CHANNELS.event, STREAM_CHANNELS.keepalive, STREAM_CHANNELS.end].map((name) => ({ name, lines: `event: ${name}\ndata: ` }));
+
+/** Where the line after the block's optional `id:` line starts (-1 when that line is not complete). */
+function eventLineStart(text: string, pos: number): number {
+  if (!isField(text, pos, text.length, "id:")) return pos;
+  const lf = text.indexOf("\n", pos);
+  return lf === -1 ? -1 : lf + 1;
+}
 
 /**
- * Where the data value starts when the block at `pos` is an optional `id:` line, then
- * `event: run.stream.event` and a `data: ` line, as servers write them; else -1. The caller checks
- * that the data line is followed by the blank line and that no CR is involved.
+ * The channel whose `event: <channel>` and `data: ` lines start at `at`, as servers write them;
+ * else undefined. The caller checks that the data line is followed by the blank line and that no
+ * CR is involved.
  */
-function eventDataStart(text: string, pos: number): number {
-  let at = pos;
-  if (isField(text, at, text.length, "id:")) {
-    const lf = text.indexOf("\n", at);
-    if (lf === -1) return -1;
-    at = lf + 1;
-  }
-  return text.startsWith(EVENT_DATA, at) ? at + EVENT_DATA.length : -1;
+function channelLinesAt(text: string, at: number): (typeof CHANNEL_LINES)[number] | undefined {
+  for (const channel of CHANNEL_LINES) if (text.startsWith(channel.lines, at)) return channel;
+  return undefined;
 }
 
 /**
@@ -344,34 +391,39 @@ export function classifyJson(raw: string, channel: string | undefined, position:
   } catch (error) {
     return { kind: "error", error: new StreamFrameError(position, `not JSON (${(error as Error).message})`, raw) };
   }
-  const object = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
-  const kind =
-    channel === STREAM_CHANNELS.event
-      ? "envelope"
-      : channel === STREAM_CHANNELS.keepalive
-        ? "keepalive"
-        : channel === STREAM_CHANNELS.end
-          ? "end"
-          : typeof object?.sequence === "number" && typeof object.event === "object" && object.event !== null
-            ? "envelope"
-            : object?.type === "keepalive"
-              ? "keepalive"
-              : object?.type === "end"
-                ? "end"
-                : "unknown";
-  if (kind === "envelope") {
+  // Envelopes, nearly every frame, are checked here; the other kinds in a function of their own, so
+  // that the first of them (at a stream's end) does not make V8 throw away this one's optimized code.
+  if (channel === STREAM_CHANNELS.event || (!isOtherChannel(channel) && isEnvelopeShaped(value))) {
     // The guard allocates no result object on the hot path; the errors are gathered for a bad frame only.
-    if (isSequencedOutputEnvelopeResponse(value)) return { kind, envelope: value, position };
+    if (isSequencedOutputEnvelopeResponse(value)) return { kind: "envelope", envelope: value, position };
     const result = validateSequencedOutputEnvelopeResponse(value);
     return invalidFrame(position, raw, "SequencedOutputEnvelope", result.ok ? [] : result.errors);
   }
-  if (kind === "keepalive") {
+  return classifyOther(value, raw, channel, position);
+}
+
+/** The keepalive or end channel: frames on them are classified by their channel alone. */
+function isOtherChannel(channel: string | undefined): boolean {
+  return channel === STREAM_CHANNELS.keepalive || channel === STREAM_CHANNELS.end;
+}
+
+/** Without a channel, a numeric `sequence` with an object `event` is an envelope (protocol notes §5.2). */
+function isEnvelopeShaped(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { sequence, event } = value as Record<string, unknown>;
+  return typeof sequence === "number" && typeof event === "object" && event !== null;
+}
+
+/** A keepalive, the terminal frame or an unknown frame: by its channel, else by its `type`. */
+function classifyOther(value: unknown, raw: string, channel: string | undefined, position: FramePosition): Frame {
+  const type = !isOtherChannel(channel) && typeof value === "object" && value !== null ? (value as Record<string, unknown>).type : undefined;
+  if (channel === STREAM_CHANNELS.keepalive || type === "keepalive") {
     const result = validateStreamKeepaliveResponse(value);
-    return result.ok ? { kind } : invalidFrame(position, raw, "StreamKeepalive", result.errors);
+    return result.ok ? { kind: "keepalive" } : invalidFrame(position, raw, "StreamKeepalive", result.errors);
   }
-  if (kind === "end") {
+  if (channel === STREAM_CHANNELS.end || type === "end") {
     const result = validateRunStreamTerminalResponse(value);
-    return result.ok ? { kind, terminal: result.value, position } : invalidFrame(position, raw, "RunStreamTerminal", result.errors);
+    return result.ok ? { kind: "end", terminal: result.value, position } : invalidFrame(position, raw, "RunStreamTerminal", result.errors);
   }
   return { kind: "unknown", raw, event: undefined, position };
 }
