@@ -1,0 +1,15 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const script = fileURLToPath(new URL("./support/decoder-optimization.ts", import.meta.url));
+
+describe("frame decoder under V8", () => {
+  // Each deoptimization of the decoder costs a compile of it (100-480 ms on a loaded machine): a
+  // fresh decoder per stream must not throw the optimized code away at its first comment or its end.
+  it("keeps its optimized code for a second stream read by a fresh decoder", () => {
+    const run = spawnSync(process.execPath, ["--allow-natives-syntax", "--import", "tsx", script], { encoding: "utf8", timeout: 60_000 });
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({ optimized: true });
+  });
+});
