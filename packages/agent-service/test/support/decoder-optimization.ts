@@ -1,10 +1,10 @@
 /**
- * Run by frames-optimization.test.ts as `node --allow-natives-syntax --import tsx`. Decodes a usual
+ * Run by frames-optimization.test.ts as `node --allow-natives-syntax --expose-gc --import tsx`. Decodes a usual
  * SSE stream (a comment, events, the end frame) as the first stream of a process does: V8 optimizes
  * the decoder's `push` early in it (the first end frame may then cost one deoptimization) and again
- * with all it learned. Then a second stream, with a fresh decoder as each `stream()` makes: prints
- * whether `push` still runs that optimized code at its end (each deoptimization costs a compile of
- * the whole decoder, 100-480 ms on a loaded machine).
+ * with all it learned. Then a second stream, with a fresh decoder as each `stream()` makes, and a
+ * third after a full GC: prints whether `push` still runs that optimized code at the end of each
+ * (each deoptimization costs a compile of the whole decoder, 100-480 ms on a loaded machine).
  */
 import { createFrameDecoder } from "../../src/client/frames.js";
 
@@ -39,4 +39,8 @@ function decode(optimizeAfterChunk?: number) {
 const first = decode(1);
 optimize(first.push); // on the next call of any decoder's push: they share their code
 const second = decode();
-console.log(JSON.stringify({ optimized: (status(second.push) & OPTIMIZED) !== 0 }));
+const afterSecond = (status(second.push) & OPTIMIZED) !== 0;
+// Once the earlier decoders are garbage, as between a process's streams.
+(globalThis as unknown as { gc(): void }).gc();
+const third = decode();
+console.log(JSON.stringify({ afterSecond, afterThird: (status(third.push) & OPTIMIZED) !== 0 }));
