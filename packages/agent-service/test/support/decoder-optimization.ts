@@ -1,8 +1,8 @@
 /**
- * Run by frames-optimization.test.ts as `node --allow-natives-syntax --expose-gc --import tsx`. Decodes a usual
- * SSE stream (a comment, events, the end frame) as the first stream of a process does: V8 optimizes
- * the decoder's `push` early in it (the first end frame may then cost one deoptimization) and again
- * with all it learned. Then a second stream, with a fresh decoder as each `stream()` makes, and a
+ * Run by frames-optimization.test.ts as `node --allow-natives-syntax --expose-gc --import tsx`.
+ * Decodes a usual SSE stream (a comment, events, the end frame) as the first stream of a process
+ * does: V8 optimizes the decoder's `push` early in it (the first end frame may then cost one
+ * deoptimization) and again with all it learned. Then a second stream, with a fresh decoder as each `stream()` makes, and a
  * third after a full GC: prints whether `push` still runs that optimized code at the end of each
  * (each deoptimization costs a compile of the whole decoder, 100-480 ms on a loaded machine).
  */
