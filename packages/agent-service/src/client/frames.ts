@@ -5,7 +5,7 @@
  * or line is never emitted (WHATWG discards an unterminated event), so a dropped connection loses
  * nothing the client then believes it has.
  */
-import { createParser } from "eventsource-parser";
+import { createParser, type EventSourceParser } from "eventsource-parser";
 import type { ValidationIssue } from "@flowspec/runtime";
 import type { RunStreamTerminal, SequencedOutputEnvelope } from "../generated/index.js";
 import { STREAM_CHANNELS, type StreamTransport } from "../routes.js";
@@ -27,6 +27,7 @@ export interface FrameDecoder {
 
 const LF = 10;
 const CR = 13;
+const COLON = 58;
 
 /** The default `maxEventBytes`: 16 MiB, as the Streamable HTTP client's `maxMessageBytes`. */
 export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
@@ -51,191 +52,254 @@ interface OpenBlock {
  * decoder then reads nothing more.
  */
 export function createFrameDecoder(transport: StreamTransport, maxEventBytes = DEFAULT_MAX_EVENT_BYTES): FrameDecoder {
+  return new Decoder(transport, maxEventBytes);
+}
+
+/**
+ * The decoder's state is fields and its work methods, shared by every decoder: V8 keeps one
+ * optimized `push` for all streams. With closures made per decoder, a new stream's decoder called
+ * other functions than the ones the optimized code was made for (or they died with the last
+ * stream), so V8 threw that code away and compiled it again, 100-480 ms on a loaded machine.
+ */
+class Decoder implements FrameDecoder {
   // Each push decodes on its own, so the decoder keeps a BOM and push drops the body's first one
   // (WHATWG): a U+FEFF that starts a later chunk is part of its line.
-  const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-  let tail: Uint8Array[] = []; // the bytes after the last complete line
-  let tailSize = 0;
-  let tailOffset = 0; // body offset of the tail's first byte
-  let tailLine = 1; // line number of the tail's first byte
-  let open: OpenBlock | undefined;
-  let frameIndex = 0;
-  let failed = false;
-  let out: Frame[] = [];
-  // SSE: the position of the block being fed to the parser, which dispatches at most one event for it.
-  let blockPosition: FramePosition | undefined;
-  const lastResort = (): FramePosition => ({ transport, frameIndex, line: tailLine, byteOffset: tailOffset });
+  private readonly utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+  private tail: Uint8Array[] = []; // the bytes after the last complete line
+  private tailSize = 0;
+  private tailOffset = 0; // body offset of the tail's first byte
+  private tailLine = 1; // line number of the tail's first byte
+  private open: OpenBlock | undefined;
+  private frameIndex = 0;
+  private failed = false;
+  private out: Frame[] = [];
+  // SSE: the parser for blocks of other forms, and the position of the block being fed to it,
+  // which dispatches at most one event for it.
+  private readonly sse: EventSourceParser;
+  private parserFed = false;
+  private blockPosition: FramePosition | undefined;
 
-  const sse = createParser({
-    onEvent: (message) => out.push(classifySse(message.event, message.data, blockPosition ?? lastResort())),
-    onComment: () => out.push({ kind: "keepalive" }),
-    onRetry: (ms) => out.push({ kind: "retry", ms }),
-  });
+  constructor(
+    private readonly transport: StreamTransport,
+    private readonly maxEventBytes: number,
+  ) {
+    this.sse = createParser({
+      onEvent: (message) => this.out.push(classifySse(message.event, message.data, this.blockPosition ?? this.lastResort())),
+      onComment: () => this.out.push({ kind: "keepalive" }),
+      onRetry: (ms) => this.out.push({ kind: "retry", ms }),
+    });
+  }
+
+  private lastResort(): FramePosition {
+    return { transport: this.transport, frameIndex: this.frameIndex, line: this.tailLine, byteOffset: this.tailOffset };
+  }
+
   /** Feeds one complete block to the parser (the text up to and with its blank line). */
-  const feedBlock = (block: string, position: FramePosition | undefined) => {
-    blockPosition = position;
+  private feedBlock(block: string, position: FramePosition | undefined): void {
+    // The parser takes the first text it is fed for the start of the stream (where it drops a
+    // byte order mark); when that is not this block, it must not be a later one.
+    if (!this.parserFed && this.frameIndex > 0) this.sse.feed("");
+    this.parserFed = true;
+    this.blockPosition = position;
     // The parser holds back a final CR until it sees whether a LF follows; the byte after this
     // one is known not to be a LF, so the block is ended for it and dispatched now.
-    sse.feed(block.charCodeAt(block.length - 1) === CR ? `${block}\n` : block);
-    blockPosition = undefined;
-  };
-  /** Ends decoding with an error frame for the frame at `line`/`byteOffset`, `bytes` long (so far, unless `whole`). */
-  const tooLarge = (line: number, byteOffset: number, bytes: number, whole: boolean) => {
-    out.push({ kind: "error", error: new StreamEventTooLargeError({ transport, frameIndex, line, byteOffset }, maxEventBytes, bytes, whole) });
-    failed = true;
-    tail = [];
-    open = undefined;
-  };
+    this.sse.feed(block.charCodeAt(block.length - 1) === CR ? `${block}\n` : block);
+    this.blockPosition = undefined;
+  }
 
-  return {
-    push(chunk) {
-      out = [];
-      if (failed || chunk.length === 0) return out;
-      // Lines are cut and frames found in the decoded text, one decode per chunk that ends a line.
-      // Line ends are ASCII, so the complete lines decode to complete characters.
-      const cut = completeLinesEnd(chunk, transport, tailSize > 0 && tailEndsWithCr(tail));
-      if (cut === -1) {
-        tail.push(chunk);
-        tailSize += chunk.length;
-        const bytes = tailOffset + tailSize - (open?.byteOffset ?? tailOffset);
-        if (bytes > maxEventBytes) tooLarge(open?.line ?? tailLine, open?.byteOffset ?? tailOffset, bytes, false);
-        return out;
-      }
-      const data = tailSize === 0 ? chunk : join([...tail, chunk], tailSize + chunk.length);
-      const end = tailSize + cut;
-      const decoded = utf8.decode(data.subarray(0, end));
-      const text = tailOffset === 0 && decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-      // Byte offset of the text's line `n` (counted from 0): its string offset while every byte
-      // decoded to one UTF-16 unit (ASCII), else looked up in the bytes' own line starts.
-      let byteLines: number[] | undefined;
-      const lineOffset =
-        text.length === end ? (n: number, at: number) => at : (n: number) => (byteLines ??= lineStarts(data, end, transport))[n]!;
-      const base = tailOffset;
-      const firstLine = tailLine;
-      // A frame can only be over the limit when its text is over a third of it: a UTF-16 unit is at most 3 bytes.
-      const mayBeOver = (from: number, to: number) => (to - from) * 3 > maxEventBytes;
-      let line = firstLine;
-      let pos = 0;
-      if (transport === "ndjson") {
-        for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
-          const to = lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
-          if (mayBeOver(pos, lf + 1)) {
-            const from = lineOffset(line - firstLine, pos);
-            const bytes = lineOffset(line + 1 - firstLine, lf + 1) - from;
-            if (bytes > maxEventBytes) return tooLarge(line, base + from, bytes, true), out;
-          }
-          if (!isBlank(text, pos, to)) {
-            const position = { transport, frameIndex: frameIndex++, line, byteOffset: base + lineOffset(line - firstLine, pos) };
-            out.push(classifyJson(text.slice(pos, to), undefined, position));
-          }
-          line++;
-          pos = lf + 1;
+  /** Ends decoding with an error frame for the frame at `line`/`byteOffset`, `bytes` long (so far, unless `whole`). */
+  private tooLarge(line: number, byteOffset: number, bytes: number, whole: boolean): void {
+    const position = { transport: this.transport, frameIndex: this.frameIndex, line, byteOffset };
+    this.out.push({ kind: "error", error: new StreamEventTooLargeError(position, this.maxEventBytes, bytes, whole) });
+    this.failed = true;
+    this.tail = [];
+    this.open = undefined;
+  }
+
+  push(chunk: Uint8Array): Frame[] {
+    const out: Frame[] = (this.out = []);
+    if (this.failed || chunk.length === 0) return out;
+    // Lines are cut and frames found in the decoded text, one decode per chunk that ends a line.
+    // Line ends are ASCII, so the complete lines decode to complete characters.
+    const cut = completeLinesEnd(chunk, this.transport, this.tailSize > 0 && tailEndsWithCr(this.tail));
+    if (cut === -1) {
+      this.tail.push(chunk);
+      this.tailSize += chunk.length;
+      const bytes = this.tailOffset + this.tailSize - (this.open?.byteOffset ?? this.tailOffset);
+      if (bytes > this.maxEventBytes) this.tooLarge(this.open?.line ?? this.tailLine, this.open?.byteOffset ?? this.tailOffset, bytes, false);
+      return out;
+    }
+    const data = this.tailSize === 0 ? chunk : join([...this.tail, chunk], this.tailSize + chunk.length);
+    const end = this.tailSize + cut;
+    const decoded = this.utf8.decode(data.subarray(0, end));
+    const text = this.tailOffset === 0 && decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+    const lines: ChunkLines = { data, end, transport: this.transport, ascii: text.length === end, starts: undefined };
+    const base = this.tailOffset;
+    const firstLine = this.tailLine;
+    let line = firstLine;
+    let pos = 0;
+    if (this.transport === "ndjson") {
+      for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
+        const to = lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
+        if (mayBeOver(pos, lf + 1, this.maxEventBytes)) {
+          const from = lineByteOffset(lines, line - firstLine, pos);
+          const bytes = lineByteOffset(lines, line + 1 - firstLine, lf + 1) - from;
+          if (bytes > this.maxEventBytes) return this.tooLarge(line, base + from, bytes, true), out;
         }
-      } else {
-        // The block being read: carried over from an earlier chunk, or begun in this one.
-        const carried = open;
-        let blockLine = carried?.line ?? line;
-        let blockByte = carried?.byteOffset ?? -1; // -1: not known yet (found from `start` when needed)
-        let hasData = carried?.hasData ?? false; // the current block has a data line
-        // The current block's `event` and single `data` value, while it has only id, event and one
-        // data line (`simple`); such a block is read here, any other goes to the parser.
-        let simple = carried?.simple ?? true;
-        let eventName = carried?.eventName;
-        let eventData = carried?.eventData;
-        let inBlock = carried !== undefined; // the block has lines before `pos`
-        let start = 0; // string offset of the block's text in this chunk
-        const blockStart = () => (blockByte !== -1 ? blockByte : (blockByte = base + lineOffset(blockLine - firstLine, start)));
-        let cr = text.indexOf("\r");
-        for (;;) {
-          if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
-          if (!inBlock && pos === start) {
-            // A whole block in the form servers write: read with two searches instead of one per line.
-            const dataStart = eventDataStart(text, pos);
-            const dataEnd = dataStart === -1 ? -1 : text.indexOf("\n", dataStart);
-            if (dataEnd !== -1 && text.charCodeAt(dataEnd + 1) === LF && (cr === -1 || cr > dataEnd)) {
-              const lines = dataStart - EVENT_DATA.length > pos ? 4 : 3; // [id,] event, data, blank
-              const byteOffset = base + lineOffset(line - firstLine, pos);
-              if (mayBeOver(pos, dataEnd + 2)) {
-                const bytes = base + lineOffset(line + lines - firstLine, dataEnd + 2) - byteOffset;
-                if (bytes > maxEventBytes) return tooLarge(line, byteOffset, bytes, true), out;
-              }
-              out.push(classifyJson(text.slice(dataStart, dataEnd), STREAM_CHANNELS.event, { transport, frameIndex, line, byteOffset }));
-              if (frameIndex++ === 0) sse.feed(""); // as for a simple block, below
-              line += lines;
-              pos = start = dataEnd + 2;
-              blockLine = line;
-              blockByte = -1;
-              continue;
+        if (!isBlank(text, pos, to)) {
+          const position = { transport: this.transport, frameIndex: this.frameIndex++, line, byteOffset: base + lineByteOffset(lines, line - firstLine, pos) };
+          out.push(classifyJson(text.slice(pos, to), undefined, position));
+        }
+        line++;
+        pos = lf + 1;
+      }
+    } else {
+      // The block being read: carried over from an earlier chunk, or begun in this one.
+      const carried = this.open;
+      let blockLine = carried?.line ?? line;
+      let blockByte = carried?.byteOffset ?? -1; // -1: not known yet (found from `start` when needed)
+      let hasData = carried?.hasData ?? false; // the current block has a data line
+      // The current block's `event` and single `data` value, while it has only id, event and one
+      // data line (`simple`); such a block is read here, any other goes to the parser.
+      let simple = carried?.simple ?? true;
+      let eventName = carried?.eventName;
+      let eventData = carried?.eventData;
+      let inBlock = carried !== undefined; // the block has lines before `pos`
+      let start = 0; // string offset of the block's text in this chunk
+      let cr = text.indexOf("\r");
+      for (;;) {
+        if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
+        if (!inBlock && pos === start) {
+          // A whole block in the form servers write: read with two searches instead of one per line.
+          // Every block of a usual stream (events, keepalives, the end, comments) is read here,
+          // so the line-by-line path below, and V8's deoptimizations on its first use, stay cold.
+          const eventLine = eventLineStart(text, pos);
+          const channel = eventLine === -1 ? undefined : channelLinesAt(text, eventLine);
+          const dataStart = channel === undefined ? -1 : eventLine + channel.lines.length;
+          const dataEnd = dataStart === -1 ? -1 : text.indexOf("\n", dataStart);
+          if (dataEnd !== -1 && dataEnd + 1 < text.length && text.charCodeAt(dataEnd + 1) === LF && (cr === -1 || cr > dataEnd)) {
+            const blockLines = eventLine > pos ? 4 : 3; // [id,] event, data, blank
+            const byteOffset = base + lineByteOffset(lines, line - firstLine, pos);
+            if (mayBeOver(pos, dataEnd + 2, this.maxEventBytes)) {
+              const bytes = base + lineByteOffset(lines, line + blockLines - firstLine, dataEnd + 2) - byteOffset;
+              if (bytes > this.maxEventBytes) return this.tooLarge(line, byteOffset, bytes, true), out;
             }
-          }
-          const lf = text.indexOf("\n", pos);
-          let lineEnd: number;
-          let next: number;
-          if (cr !== -1 && (lf === -1 || cr < lf)) {
-            lineEnd = cr;
-            next = text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
-          } else if (lf !== -1) {
-            lineEnd = lf;
-            next = lf + 1;
-          } else break;
-          line++;
-          if (lineEnd === pos) {
-            if (inBlock) {
-              if (open !== undefined || mayBeOver(start, next)) {
-                const bytes = base + lineOffset(line - firstLine, next) - blockStart();
-                if (bytes > maxEventBytes) return tooLarge(blockLine, blockStart(), bytes, true), out;
-              }
-              const position = hasData ? { transport, frameIndex, line: blockLine, byteOffset: blockStart() } : undefined;
-              if (!simple) {
-                const own = text.slice(start, next);
-                feedBlock(open ? open.parts.join("") + own : own, position);
-              } else {
-                if (eventData !== undefined) out.push(classifySse(eventName, eventData, position!));
-                // The parser takes the first text it is fed for the start of the stream (where it
-                // drops a byte order mark); when that is not this block, it must not be a later one.
-                if (frameIndex === 0) sse.feed("");
-              }
-              frameIndex++;
-              open = undefined;
-            }
-            inBlock = false;
-            hasData = false;
-            simple = true;
-            eventName = eventData = undefined;
-            pos = next;
-            start = pos;
+            out.push(classifyJson(text.slice(dataStart, dataEnd), channel!.name, { transport: this.transport, frameIndex: this.frameIndex, line, byteOffset }));
+            this.frameIndex++;
+            line += blockLines;
+            pos = start = dataEnd + 2;
             blockLine = line;
             blockByte = -1;
-          } else {
-            inBlock = true;
-            // WHATWG field parsing, for the three fields of a simple block: the value follows the
-            // colon and one optional space; the last event wins; the id is not used here.
-            if (isDataLine(text, pos, lineEnd)) {
-              hasData = true;
-              if (eventData !== undefined || lineEnd - pos === 4) simple = false;
-              else eventData = text.slice(text.charCodeAt(pos + 5) === 32 ? pos + 6 : pos + 5, lineEnd);
-            } else if (isField(text, pos, lineEnd, "event:")) {
-              eventName = text.slice(text.charCodeAt(pos + 6) === 32 ? pos + 7 : pos + 6, lineEnd) || undefined;
-            } else if (!isField(text, pos, lineEnd, "id:")) simple = false;
-            pos = next;
+            continue;
+          }
+          // A block of one comment line (`: ping`), which the parser reports as a keepalive.
+          const commentEnd = pos < text.length && text.charCodeAt(pos) === COLON ? text.indexOf("\n", pos) : -1;
+          if (commentEnd !== -1 && commentEnd + 1 < text.length && text.charCodeAt(commentEnd + 1) === LF && (cr === -1 || cr > commentEnd)) {
+            if (mayBeOver(pos, commentEnd + 2, this.maxEventBytes)) {
+              const byteOffset = base + lineByteOffset(lines, line - firstLine, pos);
+              const bytes = base + lineByteOffset(lines, line + 2 - firstLine, commentEnd + 2) - byteOffset;
+              if (bytes > this.maxEventBytes) return this.tooLarge(line, byteOffset, bytes, true), out;
+            }
+            out.push({ kind: "keepalive" });
+            this.frameIndex++;
+            line += 2;
+            pos = start = commentEnd + 2;
+            blockLine = line;
+            blockByte = -1;
+            continue;
           }
         }
-        // The block still open at the end of the complete lines goes on in a later chunk.
-        if (inBlock) {
-          const parts = open?.parts ?? [];
-          if (start < text.length) parts.push(text.slice(start));
-          open = { line: blockLine, byteOffset: blockStart(), parts, hasData, simple, eventName, eventData };
+        const lf = text.indexOf("\n", pos);
+        let lineEnd: number;
+        let next: number;
+        if (cr !== -1 && (lf === -1 || cr < lf)) {
+          lineEnd = cr;
+          next = cr + 1 < text.length && text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
+        } else if (lf !== -1) {
+          lineEnd = lf;
+          next = lf + 1;
+        } else break;
+        line++;
+        if (lineEnd === pos) {
+          if (inBlock) {
+            if (blockByte === -1) blockByte = base + lineByteOffset(lines, blockLine - firstLine, start);
+            if (this.open !== undefined || mayBeOver(start, next, this.maxEventBytes)) {
+              const bytes = base + lineByteOffset(lines, line - firstLine, next) - blockByte;
+              if (bytes > this.maxEventBytes) return this.tooLarge(blockLine, blockByte, bytes, true), out;
+            }
+            const position = hasData ? { transport: this.transport, frameIndex: this.frameIndex, line: blockLine, byteOffset: blockByte } : undefined;
+            if (!simple) {
+              const own = text.slice(start, next);
+              this.feedBlock(this.open ? this.open.parts.join("") + own : own, position);
+            } else {
+              if (eventData !== undefined) out.push(classifySse(eventName, eventData, position!));
+            }
+            this.frameIndex++;
+            this.open = undefined;
+          }
+          inBlock = false;
+          hasData = false;
+          simple = true;
+          eventName = eventData = undefined;
+          pos = next;
+          start = pos;
+          blockLine = line;
+          blockByte = -1;
+        } else {
+          inBlock = true;
+          // WHATWG field parsing, for the three fields of a simple block: the value follows the
+          // colon and one optional space; the last event wins; the id is not used here.
+          if (isDataLine(text, pos, lineEnd)) {
+            hasData = true;
+            if (eventData !== undefined || lineEnd - pos === 4) simple = false;
+            else eventData = text.slice(text.charCodeAt(pos + 5) === 32 ? pos + 6 : pos + 5, lineEnd);
+          } else if (isField(text, pos, lineEnd, "event:")) {
+            eventName = text.slice(text.charCodeAt(pos + 6) === 32 ? pos + 7 : pos + 6, lineEnd) || undefined;
+          } else if (!isField(text, pos, lineEnd, "id:")) simple = false;
+          pos = next;
         }
       }
-      tail = end < data.length ? [data.subarray(end)] : [];
-      tailSize = data.length - end;
-      tailOffset = base + end;
-      tailLine = line;
-      const pending = tailOffset + tailSize - (open?.byteOffset ?? tailOffset);
-      if (pending > maxEventBytes) tooLarge(open?.line ?? tailLine, open?.byteOffset ?? tailOffset, pending, false);
-      return out;
-    },
-  };
+      // The block still open at the end of the complete lines goes on in a later chunk.
+      if (inBlock) {
+        const parts = this.open?.parts ?? [];
+        if (start < text.length) parts.push(text.slice(start));
+        if (blockByte === -1) blockByte = base + lineByteOffset(lines, blockLine - firstLine, start);
+        this.open = { line: blockLine, byteOffset: blockByte, parts, hasData, simple, eventName, eventData };
+      }
+    }
+    this.tail = end < data.length ? [data.subarray(end)] : [];
+    this.tailSize = data.length - end;
+    this.tailOffset = base + end;
+    this.tailLine = line;
+    const pending = this.tailOffset + this.tailSize - (this.open?.byteOffset ?? this.tailOffset);
+    if (pending > this.maxEventBytes) this.tooLarge(this.open?.line ?? this.tailLine, this.open?.byteOffset ?? this.tailOffset, pending, false);
+    return out;
+  }
+}
+
+/** The complete lines of one chunk: its bytes and their decoded text. */
+interface ChunkLines {
+  data: Uint8Array;
+  /** Where the complete lines end in `data`. */
+  end: number;
+  transport: StreamTransport;
+  /** Every byte decoded to one UTF-16 unit, so string offsets are byte offsets. */
+  ascii: boolean;
+  /** The byte offset of each line, found once when first needed (non-ASCII text only). */
+  starts: number[] | undefined;
+}
+
+// The decoder's helpers are top-level functions, not closures made per chunk (see Decoder).
+
+/** The byte offset of line `n` (from 0) of the chunk's text, which starts at string offset `at`. */
+function lineByteOffset(lines: ChunkLines, n: number, at: number): number {
+  if (lines.ascii) return at;
+  return (lines.starts ??= lineStarts(lines.data, lines.end, lines.transport))[n]!;
+}
+
+/** A frame can only be over the limit when its text is over a third of it: a UTF-16 unit is at most 3 bytes. */
+function mayBeOver(from: number, to: number, maxEventBytes: number): boolean {
+  return (to - from) * 3 > maxEventBytes;
 }
 
 /** `parts` joined into one array of `size` bytes (their total). */
@@ -254,22 +318,24 @@ function tailEndsWithCr(tail: Uint8Array[]): boolean {
   return last[last.length - 1] === CR;
 }
 
-/** The lines of an event block after its optional id line, up to the data value. */
-const EVENT_DATA = `event: ${STREAM_CHANNELS.event}\ndata: `;
+/** Each channel with the lines of its block after the optional id line, up to the data value; the usual first. */
+const CHANNEL_LINES = [STREAM_CHANNELS.event, STREAM_CHANNELS.keepalive, STREAM_CHANNELS.end].map((name) => ({ name, lines: `event: ${name}\ndata: ` }));
+
+/** Where the line after the block's optional `id:` line starts (-1 when that line is not complete). */
+function eventLineStart(text: string, pos: number): number {
+  if (!isField(text, pos, text.length, "id:")) return pos;
+  const lf = text.indexOf("\n", pos);
+  return lf === -1 ? -1 : lf + 1;
+}
 
 /**
- * Where the data value starts when the block at `pos` is an optional `id:` line, then
- * `event: run.stream.event` and a `data: ` line, as servers write them; else -1. The caller checks
- * that the data line is followed by the blank line and that no CR is involved.
+ * The channel whose `event: <channel>` and `data: ` lines start at `at`, as servers write them;
+ * else undefined. The caller checks that the data line is followed by the blank line and that no
+ * CR is involved.
  */
-function eventDataStart(text: string, pos: number): number {
-  let at = pos;
-  if (isField(text, at, text.length, "id:")) {
-    const lf = text.indexOf("\n", at);
-    if (lf === -1) return -1;
-    at = lf + 1;
-  }
-  return text.startsWith(EVENT_DATA, at) ? at + EVENT_DATA.length : -1;
+function channelLinesAt(text: string, at: number): (typeof CHANNEL_LINES)[number] | undefined {
+  for (const channel of CHANNEL_LINES) if (text.startsWith(channel.lines, at)) return channel;
+  return undefined;
 }
 
 /**
@@ -344,34 +410,39 @@ export function classifyJson(raw: string, channel: string | undefined, position:
   } catch (error) {
     return { kind: "error", error: new StreamFrameError(position, `not JSON (${(error as Error).message})`, raw) };
   }
-  const object = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
-  const kind =
-    channel === STREAM_CHANNELS.event
-      ? "envelope"
-      : channel === STREAM_CHANNELS.keepalive
-        ? "keepalive"
-        : channel === STREAM_CHANNELS.end
-          ? "end"
-          : typeof object?.sequence === "number" && typeof object.event === "object" && object.event !== null
-            ? "envelope"
-            : object?.type === "keepalive"
-              ? "keepalive"
-              : object?.type === "end"
-                ? "end"
-                : "unknown";
-  if (kind === "envelope") {
+  // Envelopes, nearly every frame, are checked here; the other kinds in a function of their own, so
+  // that the first of them (at a stream's end) does not make V8 throw away this one's optimized code.
+  if (channel === STREAM_CHANNELS.event || (!isOtherChannel(channel) && isEnvelopeShaped(value))) {
     // The guard allocates no result object on the hot path; the errors are gathered for a bad frame only.
-    if (isSequencedOutputEnvelopeResponse(value)) return { kind, envelope: value, position };
+    if (isSequencedOutputEnvelopeResponse(value)) return { kind: "envelope", envelope: value, position };
     const result = validateSequencedOutputEnvelopeResponse(value);
     return invalidFrame(position, raw, "SequencedOutputEnvelope", result.ok ? [] : result.errors);
   }
-  if (kind === "keepalive") {
+  return classifyOther(value, raw, channel, position);
+}
+
+/** The keepalive or end channel: frames on them are classified by their channel alone. */
+function isOtherChannel(channel: string | undefined): boolean {
+  return channel === STREAM_CHANNELS.keepalive || channel === STREAM_CHANNELS.end;
+}
+
+/** Without a channel, a numeric `sequence` with an object `event` is an envelope (protocol notes §5.2). */
+function isEnvelopeShaped(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { sequence, event } = value as Record<string, unknown>;
+  return typeof sequence === "number" && typeof event === "object" && event !== null;
+}
+
+/** A keepalive, the terminal frame or an unknown frame: by its channel, else by its `type`. */
+function classifyOther(value: unknown, raw: string, channel: string | undefined, position: FramePosition): Frame {
+  const type = !isOtherChannel(channel) && typeof value === "object" && value !== null ? (value as Record<string, unknown>).type : undefined;
+  if (channel === STREAM_CHANNELS.keepalive || type === "keepalive") {
     const result = validateStreamKeepaliveResponse(value);
-    return result.ok ? { kind } : invalidFrame(position, raw, "StreamKeepalive", result.errors);
+    return result.ok ? { kind: "keepalive" } : invalidFrame(position, raw, "StreamKeepalive", result.errors);
   }
-  if (kind === "end") {
+  if (channel === STREAM_CHANNELS.end || type === "end") {
     const result = validateRunStreamTerminalResponse(value);
-    return result.ok ? { kind, terminal: result.value, position } : invalidFrame(position, raw, "RunStreamTerminal", result.errors);
+    return result.ok ? { kind: "end", terminal: result.value, position } : invalidFrame(position, raw, "RunStreamTerminal", result.errors);
   }
   return { kind: "unknown", raw, event: undefined, position };
 }
