@@ -35,10 +35,6 @@ const workspaceSources: Plugin = {
       const found = candidates.find((file) => existsSync(file));
       return found ? { path: found } : { errors: [{ text: `no source for ${path} (looked for ${candidates.join(", ")})` }] };
     });
-    // The runtime's package.json swaps its built YAML loader for the browser one; do the same for its source.
-    pluginBuild.onResolve({ filter: /^\.\/yaml-loader\.js$/ }, ({ resolveDir }) =>
-      resolveDir === join(repo, "packages/runtime/src") ? { path: join(resolveDir, "yaml-loader.browser.ts") } : undefined,
-    );
   },
 };
 

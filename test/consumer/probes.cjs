@@ -22,10 +22,7 @@ const probes = {
   "@flowspec/runtime": (m) => {
     const { value } = m.parseSourceDocument("a:\n  b: 1\n", { file: "doc.yaml", format: "yaml" });
     assert.deepEqual(value, { a: { b: 1 } });
-    assert.equal(m.stringifyYaml({ a: [1] }), "a:\n  - 1\n");
-    // Required on first use, from this build (ESM or CommonJS): the same instance as the project's yaml.
-    assert.equal(m.loadYaml(), require("yaml"));
-    return "parseSourceDocument reads YAML; stringifyYaml; loadYaml is the installed yaml";
+    return "parseSourceDocument reads YAML";
   },
   "@flowspec/runtime/validation": (m) => {
     assert.deepEqual(m.parsePointer(m.toPointer(["a", "b/c", 0])), ["a", "b/c", "0"]);
@@ -91,8 +88,7 @@ const probes = {
   },
   "@flowspec/stepflow": (m) => {
     validates(m.validateFlow, flow, { ...flow, steps: [{ id: 1 }] }, "/steps/0/id");
-    assert.equal(m.parseStepflowConfigText("plugins:\n  b:\n    type: builtin\nroutes:\n  /:\n    - plugin: b\n").plugins.b.type, "builtin");
-    return "validateFlow; parseStepflowConfigText reads YAML";
+    return "validateFlow";
   },
   "@flowspec/stepflow/validate": (m) => {
     assert.equal(m.parseEnvelope({ jsonrpc: "2.0", id: 1, method: "initialize", params: { runtime_protocol_version: 1 } }).ok, true);

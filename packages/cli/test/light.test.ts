@@ -16,9 +16,8 @@ const bin = join(cliDir, "dist/bin.js");
 const temp = mkdtempSync(join(tmpdir(), "flowspec-light-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-// An ES module loader hook that logs the URL of every module imported, and at exit the CommonJS
-// files required, which never pass the hook (commander's own files; yaml, which the runtime
-// requires on its first YAML text).
+// An ES module loader hook that logs the URL of every module loaded (CommonJS files that a
+// CommonJS module requires are not seen, which leaves out only commander's own files).
 writeFileSync(
   join(temp, "hooks.mjs"),
   `import { appendFileSync } from "node:fs";
@@ -27,17 +26,7 @@ export function initialize(data) { log = data.log; }
 export async function load(url, context, nextLoad) { appendFileSync(log, url + "\\n"); return nextLoad(url, context); }
 `,
 );
-writeFileSync(
-  join(temp, "register.mjs"),
-  `import { appendFileSync } from "node:fs";
-import { createRequire, register } from "node:module";
-import { pathToFileURL } from "node:url";
-const log = process.env.FLOWSPEC_LOADED_LOG;
-register("./hooks.mjs", import.meta.url, { data: { log } });
-const { cache } = createRequire(import.meta.url);
-process.on("exit", () => appendFileSync(log, Object.keys(cache).map((file) => pathToFileURL(file).href + "\\n").join("")));
-`,
-);
+writeFileSync(join(temp, "register.mjs"), 'import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url, { data: { log: process.env.FLOWSPEC_LOADED_LOG } });\n');
 
 let runs = 0;
 /** The files (relative to the repository, `/` separators) that `flowspec ...args` loads; builtins left out. */
@@ -47,8 +36,10 @@ function loadedBy(args: string[]): string[] {
   writeFileSync(log, "");
   const run = spawnSync(process.execPath, ["--import", join(temp, "register.mjs"), bin, ...args], { cwd: repoRoot, encoding: "utf8", env: { ...process.env, FLOWSPEC_LOADED_LOG: log } });
   expect(run.status, run.stderr).toBe(0);
-  const urls = new Set(readFileSync(log, "utf8").split("\n"));
-  return [...urls].filter((url) => url.startsWith("file:")).map((url) => relative(repoRoot, fileURLToPath(url)).split("\\").join("/"));
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((url) => url.startsWith("file:"))
+    .map((url) => relative(repoRoot, fileURLToPath(url)).split("\\").join("/"));
 }
 
 const commandModules = readdirSync(join(cliDir, "src/commands")).map((file) => file.replace(/\.ts$/, ""));

@@ -1,10 +1,9 @@
-import type { Alias, CST, Document, LineCounter, Node, Pair, YAMLMap, YAMLParseError } from "yaml";
+import { Composer, YAMLParseError, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node, type Pair, type YAMLMap } from "yaml";
 import { parseJsonDocument, sourceDocument, sourceFormat } from "./json.js";
 import { MAX_DEPTH } from "./json-scan.js";
 import { JsonFloat } from "./json-numbers.js";
 import { DocumentParseError, type SourceDocument } from "./source-document.js";
 import { parsePointer } from "./validation.js";
-import { loadYaml } from "./yaml-loader.js";
 
 export { DocumentParseError, type SourceDocument, type SourceLocation } from "./source-document.js";
 
@@ -41,7 +40,6 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
   const tree = parseYamlTree(text, file, options.keepFloats ?? false);
   return sourceDocument(tree.value, file, "yaml", (pointer) => {
     const { doc, lineCounter } = tree;
-    const { isAlias } = loadYaml();
     let node: Node | null = doc.contents;
     let offset = node?.range?.[0] ?? 0;
     for (const token of parsePointer(pointer)) {
@@ -58,7 +56,6 @@ export function parseSourceDocument(text: string, options: ParseSourceOptions = 
 }
 
 function parseYamlTree(text: string, file: string | undefined, keepFloats: boolean) {
-  const { Composer, LineCounter, Parser, YAMLParseError } = loadYaml();
   const lineCounter = new LineCounter();
   const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
   const fail = (offset: number, reason: string) => {
@@ -105,7 +102,7 @@ function parseYamlTree(text: string, file: string | undefined, keepFloats: boole
  */
 function firstDuplicateKey(doc: Document.Parsed): { key: string; offset: number } | undefined {
   let first: { key: string; offset: number } | undefined;
-  loadYaml().visit(doc, {
+  visit(doc, {
     Map(_, map) {
       const seen = new Set<string>();
       for (const pair of map.items) {
@@ -127,7 +124,6 @@ function firstDuplicateKey(doc: Document.Parsed): { key: string; offset: number 
  * while compiling a regex), so this check walks the tokens without recursion, before composing.
  */
 export function checkYamlNesting(text: string, file?: string): void {
-  const { LineCounter, Parser } = loadYaml();
   const lineCounter = new LineCounter();
   refuseDeepYaml([...new Parser(lineCounter.addNewLine).parse(text)], lineCounter, file);
 }
@@ -145,7 +141,7 @@ const FLOAT_SOURCE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*|[0-9]+(?:\.[0-9]*)?[eE][-
 
 /** Makes each float scalar value with an integral value (`1.0`, `1e3`, `1.`) a JsonFloat (toJS keeps it as it is). */
 function markFloats(doc: Document.Parsed): void {
-  loadYaml().visit(doc, {
+  visit(doc, {
     Scalar(key, scalar) {
       // Keys stay as they were: a property name is a string either way.
       if (key === "key") return;
@@ -178,7 +174,6 @@ function tooDeep(tokens: readonly CST.Token[]): number | undefined {
 /** The first alias of the document (with `unresolved`, the first that names no earlier anchor). */
 function firstAlias(doc: Document.Parsed, unresolved: boolean): Alias | undefined {
   let found: Alias | undefined;
-  const { visit } = loadYaml();
   visit(doc, {
     Alias(_, alias) {
       if (unresolved && alias.resolve(doc)) return;
@@ -191,7 +186,7 @@ function firstAlias(doc: Document.Parsed, unresolved: boolean): Alias | undefine
 
 /** The property name toJS gives a scalar key (a null key is ""); undefined for other keys. */
 function keyName(key: unknown): string | undefined {
-  if (!loadYaml().isScalar(key)) return undefined;
+  if (!isScalar(key)) return undefined;
   return key.value === null ? "" : String(key.value);
 }
 
@@ -199,7 +194,6 @@ function keyName(key: unknown): string | undefined {
 const pairsByName = new WeakMap<YAMLMap, Map<string, Pair>>();
 
 function childNode(node: Node | null, token: string): { node: Node | null; offset: number } | undefined {
-  const { isMap, isSeq } = loadYaml();
   if (isMap(node)) {
     let pairs = pairsByName.get(node);
     if (!pairs) {

@@ -32,7 +32,6 @@ export {
 export { parseJsonDocument, sourceFormat } from "./json.js";
 export { isJsonFloat, JsonFloat, jsonFloat, parseJsonKeepingFloats, plainNumbers, stringifyJson } from "./json-numbers.js";
 export { stringifyYaml } from "./yaml-text.js";
-export { loadYaml } from "./yaml-loader.js";
 export { startTimer } from "./timer.js";
 export { untilAborted } from "./abort.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, readBodyBytes, readBodyText, readUpTo, ResponseTooLargeError, type BodyLimit } from "./read-limited.js";

@@ -1,6 +1,5 @@
-import type { ScalarTag } from "yaml";
+import { stringify, type ScalarTag } from "yaml";
 import { isJsonFloat, type JsonFloat } from "./json-numbers.js";
-import { loadYaml } from "./yaml-loader.js";
 
 /** Writes a `JsonFloat` as a YAML float that keeps its `.0` (`171.0`). */
 const FLOAT: ScalarTag = {
@@ -13,5 +12,5 @@ const FLOAT: ScalarTag = {
 
 /** YAML text of a JSON value, without line folding, with each `JsonFloat` written as a float (`171.0`). */
 export function stringifyYaml(value: unknown): string {
-  return loadYaml().stringify(value, { customTags: [FLOAT], lineWidth: 0 });
+  return stringify(value, { customTags: [FLOAT], lineWidth: 0 });
 }

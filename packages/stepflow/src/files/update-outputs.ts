@@ -5,9 +5,9 @@
  * way, since JSON is YAML in flow style.
  */
 import { writeFileSync } from "node:fs";
-import { loadYaml, stringifyJson, stringifyYaml } from "@flowspec/runtime";
+import { stringifyJson, stringifyYaml } from "@flowspec/runtime";
 import { readTextFileSync } from "@flowspec/runtime/files";
-import type { Node, Pair, YAMLMap } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from "yaml";
 
 export interface OutputUpdate {
   /** The case's position in `test.cases` (a `CaseReport`'s `index`). */
@@ -24,7 +24,6 @@ export function updateTestOutputs(path: string, updates: readonly OutputUpdate[]
 
 /** The flow text with each updated case's `output` replaced (or added after the case's last entry). */
 export function withTestOutputs(text: string, updates: readonly OutputUpdate[], file = "<flow>"): string {
-  const { isMap, isSeq, parseDocument } = loadYaml();
   const doc = parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length > 0) throw new Error(`${file}: cannot update: ${doc.errors[0]!.message}`);
   const cases = doc.getIn(["test", "cases"], true);
@@ -48,7 +47,6 @@ interface Edit {
 }
 
 function editFor(text: string, testCase: YAMLMap, output: unknown): Edit {
-  const { isScalar } = loadYaml();
   const pairs = testCase.items as Pair<Node, Node | null>[];
   const existing = pairs.find((pair) => isScalar(pair.key) && pair.key.value === "output");
   if (testCase.flow) {

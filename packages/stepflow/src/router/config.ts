@@ -3,8 +3,8 @@
  * YAML is read with `yaml` v2 (YAML 1.2 core schema) and the mock plugin recipe: flow-mapping
  * behaviour keys are kept as values, not stringified.
  */
-import type { Document, LineCounter } from "yaml";
-import { checkYamlNesting, isErrorInstance, loadYaml, toPointer, type DocumentParseError } from "@flowspec/runtime";
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import { checkYamlNesting, isErrorInstance, toPointer, type DocumentParseError } from "@flowspec/runtime";
 import { isObject } from "../values.js";
 
 export interface RouteCondition {
@@ -149,7 +149,6 @@ export function parseConfigDocument(text: string, file?: string): ConfigDocument
     const { location, reason } = error as DocumentParseError;
     throw new ConfigError(reason, "", `${file ? `${file}:` : ""}${location.line}:${location.column}`);
   }
-  const { LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const error = doc.errors.find((e) => !(e.code === "IMPOSSIBLE" && e.message.startsWith("Map comment with trailing content")));
@@ -180,7 +179,6 @@ function toPlain(value: unknown): unknown {
 }
 
 function describeIn(doc: Document, lineCounter: LineCounter, file: string | undefined, pointer: string): string {
-  const { isMap, isScalar } = loadYaml();
   let node: unknown = doc.contents;
   let offset = (node as { range?: number[] } | null)?.range?.[0] ?? 0;
   for (const token of pointer === "" ? [] : pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"))) {
