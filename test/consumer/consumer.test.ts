@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { cpSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -291,6 +292,69 @@ describe("browser bundles of whole entries (esbuild, minified, platform browser)
     expect(bytes, `${entry} is ${bytes} bytes minified`).toBeLessThanOrEqual(maxBytes);
   });
 });
+
+describe("a Node app bundled into one CommonJS file (esbuild, platform node)", () => {
+  // Serverless deploys ship one bundled file with no node_modules beside it: everything the app
+  // reaches must be inside the bundle, so nothing may be loaded through a require bundlers cannot
+  // see. apflow's input checks are the one exception: they load ajv's compiler on demand (a static
+  // import would load it for every importer), so such an app keeps `ajv` external, as the README says.
+  it("parses YAML and runs a StepFlow flow, and checks apflow inputs with ajv kept external", async () => {
+    writeFiles(project.dir, {
+      "app.mjs": NODE_APP,
+      "bundle-node.mjs": `import { build } from "esbuild";
+await build({ entryPoints: ["app.mjs"], bundle: true, platform: "node", format: "cjs", outfile: process.argv[2], external: process.argv.slice(3), logLevel: "error" });
+`,
+    });
+    const outside = mkdtempSync(join(tmpdir(), "flowspec-node-bundle-"));
+    try {
+      const whole = await node(["bundle-node.mjs", join(outside, "app.cjs")]);
+      expect(whole.code, shown(whole)).toBe(0);
+      const alone = await node([join(outside, "app.cjs"), "stepflow"], outside);
+      expect(alone.code, shown(alone)).toBe(0);
+      expect(JSON.parse(alone.stdout)).toEqual({ stepflow: { outcome: "success", result: { sum: 5 } } });
+      // With ajv external, the bundle sits in the project, where node_modules holds ajv.
+      const app = join(project.dir, "bundled-app.cjs");
+      const external = await node(["bundle-node.mjs", app, "ajv"]);
+      expect(external.code, shown(external)).toBe(0);
+      const both = await node([app, "stepflow", "apflow"]);
+      expect(both.code, shown(both)).toBe(0);
+      expect(JSON.parse(both.stdout)).toEqual({ stepflow: { outcome: "success", result: { sum: 5 } }, apflow: ["inputs"] });
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A Node app: a YAML flow parsed and run (argument `stepflow`), a task's inputs checked against its input_schema (`apflow`). */
+const NODE_APP = `import { parseFlow, runFlow } from "@flowspec/stepflow";
+import { checkTask } from "@flowspec/apflow";
+async function main() {
+  const report = {};
+  if (process.argv.includes("stepflow")) {
+    const { flow } = parseFlow([
+      "schema: https://stepflow.org/schemas/v1/flow.json",
+      "name: add",
+      "steps:",
+      "  - id: add",
+      "    component: /ts/add",
+      "    input: { a: 2, b: { $from: { workflow: input }, path: b } }",
+      "output: { $from: { step: add } }",
+    ].join("\\n"), { file: "flow.yaml" });
+    const result = await runFlow(flow, { b: 3 }, { components: { "/ts/add": async ({ a, b }) => ({ sum: a + b }) } });
+    report.stepflow = result.outcome === "success" ? { outcome: result.outcome, result: result.result } : result;
+  }
+  if (process.argv.includes("apflow")) {
+    const checked = checkTask({ id: "0b6f3a4e-8c1d-4f2a-9e3b-5d7c1a2b3c4d", name: "t", status: "pending", inputs: { a: 1 },
+      schemas: { method: "noop", input_schema: { type: "object", properties: { a: { type: "string" } } } } }, { checkInputs: true });
+    report.apflow = checked.errors.map((issue) => issue.code);
+  }
+  console.log(JSON.stringify(report));
+}
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
+`;
 
 /**
  * Bundles one named export (or `*`, all of them) for the browser and reports its size, any Node builtin left in the

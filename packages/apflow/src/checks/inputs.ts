@@ -13,7 +13,10 @@ function createAjv(): Ajv {
     | { createRequire(from: string): (id: string) => { Ajv: new (options: object) => Ajv } }
     | undefined;
   if (!moduleApi) throw new Error("checking inputs against input_schema needs Node 20.16 or later (it loads ajv on demand)");
-  const { Ajv: AjvClass } = moduleApi.createRequire(import.meta.url)("ajv");
+  // An app bundled into CommonJS has no import.meta.url, but its own require (ajv kept external).
+  const load = import.meta.url ? moduleApi.createRequire(import.meta.url) : typeof require === "function" ? require : undefined;
+  if (!load) throw new Error("checking inputs against input_schema loads ajv on demand, and this bundle has neither import.meta.url nor require");
+  const { Ajv: AjvClass } = load("ajv") as { Ajv: new (options: object) => Ajv };
   return new AjvClass({ allErrors: true, strict: false, formats: formats as never, validateSchema: true });
 }
 const compiled = new WeakMap<object, ValidateFunction | Error>();
