@@ -151,7 +151,7 @@ export function probe(ctx: Ctx, a: Loc, b: Loc): Effect {
     cache = byB.get(b.schema as object);
     if (!cache) byB.set(b.schema as object, (cache = new Map()));
   }
-  const key = `${a.file.uri}|${b.file.uri}`;
+  const key = `${a.file.uri}|${b.file.uri}|${ctx.strict}`;
   const known = cache?.get(key);
   if (known !== undefined) return known;
   const count = ctx.changes.length;
@@ -168,13 +168,44 @@ export function probe(ctx: Ctx, a: Loc, b: Loc): Effect {
   }
 }
 
-/** `allOf`: every conjunct must hold, so an added conjunct restricts and a removed one relaxes. */
+/**
+ * `allOf`: every conjunct must hold, so an added conjunct restricts and a removed one relaxes,
+ * unless the schema on the other side already implies it: babelrc moved its options into
+ * `allOf: [{$ref: Options}, {properties: {env}}]`, where `Options` accepts every document OLD did.
+ */
 function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const { pairs, removed, added } = pairLists(ctx, listOf(a, "allOf"), listOf(b, "allOf"));
   const effects = pairs.map(([x, y]) => ctx.compare(x, y));
-  for (const x of removed) if (slotState(x.schema) !== "open") effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), "looser", `allOf entry ${last(x)} removed: OLD may reject documents NEW accepts`));
-  for (const y of added) if (slotState(y.schema) !== "open") effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
+  for (const x of removed) {
+    if (slotState(x.schema) === "open") continue;
+    const implied = ["none", "tighter"].includes(strictProbe(ctx, x, withoutDefs(b)));
+    effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), implied ? "none" : "looser", implied ? `allOf entry ${last(x)} removed; NEW without it accepts no document it refused` : `allOf entry ${last(x)} removed: OLD may reject documents NEW accepts`));
+  }
+  for (const y of added) {
+    if (slotState(y.schema) === "open") continue;
+    const implied = ["none", "looser"].includes(strictProbe(ctx, withoutDefs(a), y));
+    effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, implied ? "none" : "tighter", implied ? `allOf entry ${last(y)} added; it accepts every document OLD accepts` : `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
+  }
   return combine(effects);
+}
+
+/**
+ * `probe` with properties added to and removed from open objects counted (as `--strict` counts
+ * them): whether one schema implies another must hold for every document, not by convention. Its
+ * own `$ref` memo, since the run's was filled under the default mode.
+ */
+function strictProbe(ctx: Ctx, a: Loc, b: Loc): Effect {
+  // Nested, the memo is kept: it is what ends the comparison of recursive schemas.
+  if (ctx.strict) return probe(ctx, a, b);
+  const { strict, memo } = ctx;
+  ctx.strict = true;
+  ctx.memo = new Map();
+  try {
+    return probe(ctx, a, b);
+  } finally {
+    ctx.strict = strict;
+    ctx.memo = memo;
+  }
 }
 
 function compareNot(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
