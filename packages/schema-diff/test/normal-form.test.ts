@@ -257,6 +257,13 @@ describe("diffSchemas: rewrites that accept the same documents", () => {
     expect(report.changes.map((c) => [c.kind, c.pointerOld, c.pointerNew])).toEqual([["enum-value-added", "/properties/t/items/enum", "/properties/t/items/enum"]]);
   });
 
+  it("asks whether an added allOf entry is implied once: `$ref: B` against an allOf of two other $refs terminates", () => {
+    // `$ref: B` is read as `allOf: [{$ref: B}]`, whose entry is then asked against the whole OLD, which is that allOf again.
+    const definitions = { A: obj({ a: str }), B: obj({ b: str }), C: obj({ c: str }) };
+    const report = diffSchemas({ definitions, allOf: [{ $ref: "#/definitions/A" }, { $ref: "#/definitions/C" }] }, { definitions, $ref: "#/definitions/B" }, { dialect: "draft-07" });
+    expect(report.changes.map((c) => c.kind).sort()).toEqual(["conjunct-added", "conjunct-removed", "conjunct-removed"]);
+  });
+
   it("reports a required name gathered from an allOf entry where it is written", () => {
     const report = diffSchemas(obj({ a: str }), { ...obj({ a: str }), allOf: [{ required: ["a"] }] }, { dialect: "draft-07" });
     expect(report.changes.map((c) => [c.kind, c.pointerNew])).toEqual([["required-added", "/allOf/0/required"]]);

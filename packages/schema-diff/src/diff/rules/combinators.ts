@@ -192,21 +192,30 @@ function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
 /**
  * `probe` with properties added to and removed from open objects counted (as `--strict` counts
  * them): whether one schema implies another must hold for every document, not by convention. Its
- * own `$ref` memo, since the run's was filled under the default mode.
+ * own `$ref` memo, since the run's was filled under the default mode. A question asked again while
+ * it is being answered (`$ref: R` against `allOf: [{$ref: R}]` asks it of itself) is answered
+ * "incomparable", which keeps the flag.
  */
 function strictProbe(ctx: Ctx, a: Loc, b: Loc): Effect {
-  // Nested, the memo is kept: it is what ends the comparison of recursive schemas.
-  if (ctx.strict) return probe(ctx, a, b);
+  let asking = strictQuestions.get(ctx);
+  if (!asking) strictQuestions.set(ctx, (asking = new Set()));
+  const question = `${a.file.uri}#${a.pointer}|${b.file.uri}#${b.pointer}`;
+  if (asking.has(question)) return "incomparable";
+  asking.add(question);
   const { strict, memo } = ctx;
+  // Nested, the memo is kept: it is what ends the comparison of recursive schemas.
+  if (!strict) ctx.memo = new Map();
   ctx.strict = true;
-  ctx.memo = new Map();
   try {
     return probe(ctx, a, b);
   } finally {
     ctx.strict = strict;
     ctx.memo = memo;
+    asking.delete(question);
   }
 }
+
+const strictQuestions = new WeakMap<Ctx, Set<string>>();
 
 function compareNot(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const x = child(a, "not");
