@@ -167,7 +167,8 @@ const rows: Row[] = [
     newReader: false,
     oldReader: false,
   },
-  { name: "allOf conjunct added", old: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }] }, new: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, kinds: ["conjunct-added"], newReader: true, oldReader: false },
+  // An added conjunct is reported as what it restricts (B's `required`), where that can be told.
+  { name: "allOf conjunct added", old: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }] }, new: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, kinds: ["required-added"], newReader: true, oldReader: false },
   { name: "allOf conjunct removed", old: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, new: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }] }, kinds: ["conjunct-removed"], newReader: false, oldReader: true },
   // A required name moved between an allOf entry and the schema holding it is no change.
   { name: "required moved out of an allOf entry", old: { allOf: [obj({ a: str }), { required: ["a"] }] }, new: obj({ a: str }, { required: ["a"] }), kinds: [], newReader: false, oldReader: false },

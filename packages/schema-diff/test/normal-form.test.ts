@@ -223,11 +223,11 @@ const rows: Row[] = [
     oldReader: false,
   },
   {
-    // The same move, with a property the definition types differently: the entry restricts.
+    // The same move, with a property the definition types differently: the entry restricts, and that is the flag.
     name: "an added allOf entry that refuses a document OLD accepted: tighter",
     old: { ...obj({ ast: { type: "boolean" }, env: { type: "object" } }), definitions: { Options: obj({ ast: { type: "string" } }) } },
     new: { type: "object", definitions: { Options: obj({ ast: { type: "string" } }) }, allOf: [{ $ref: "#/definitions/Options" }, { properties: { env: { type: "object" } } }] },
-    kinds: ["conjunct-added", "property-removed"],
+    kinds: ["property-removed", "type-changed"],
     newReader: true,
     oldReader: false,
   },
