@@ -54,12 +54,11 @@ export function patternWrapsWidened(before: string, after: string): boolean {
   if (run === "" || /^[?*+{]/.test(before.slice(before.length - suffix))) return false;
   const group = /^\((?:\?:)?([^]*)\)\??$/.exec(wrapped);
   if (!group || containers(group[1]!) === undefined || !closesAtEnd(wrapped)) return false;
-  // Neither side's run may sit under a negative lookaround, nor straddle a group or class boundary.
+  // Neither side's run may sit under a negative lookaround or in a class; `atoms` below takes whole atoms only.
   const inside = (parts: Container[], end: number) => parts.filter((c) => c.start <= prefix && end <= c.close);
   const holderBefore = inside(partsBefore, before.length - suffix).sort((x, y) => y.start - x.start)[0];
   const holderAfter = inside(partsAfter, after.length - suffix).sort((x, y) => y.start - x.start)[0];
   if (!holderBefore || holderBefore.negative || holderBefore.kind !== "group" || !holderAfter || holderAfter.negative) return false;
-  if (partsBefore.some((c) => (c.start > prefix && c.start <= before.length - suffix) !== (c.close >= prefix && c.close < before.length - suffix))) return false;
   const old = atoms(run);
   if (!old || alternatives(run).length > 1) return false;
   return alternatives(group[1]!).some((alternative) => {
@@ -67,6 +66,9 @@ export function patternWrapsWidened(before: string, after: string): boolean {
     return next !== undefined && covers(next, old);
   });
 }
+
+/** A quantifier, greedy or lazy, at the start of a string. */
+const QUANTIFIER = /^(?:[?*+]|\{\d+(?:,\d*)?\})\??/;
 
 interface Atom {
   /** The atom as written, without its quantifier. */
@@ -100,7 +102,7 @@ function atoms(sequence: string): Atom[] | undefined {
   for (let i = 0; i < sequence.length; ) {
     const end = atomEnd(sequence, i);
     if (end === undefined) return undefined;
-    const quantifier = /^(?:[?*+]|\{\d+(?:,\d*)?\})\??/.exec(sequence.slice(end))?.[0] ?? "";
+    const quantifier = QUANTIFIER.exec(sequence.slice(end))?.[0] ?? "";
     // A lazy quantifier matches the same strings as the greedy one.
     out.push({ text: sequence.slice(i, end), quantifier: quantifier.replace(/(.)\?$/, "$1") });
     i = end + quantifier.length;
@@ -142,13 +144,13 @@ function atomStarts(pattern: string): Set<number> | undefined {
     const c = pattern[i];
     if (c === "(" || c === "|" || c === ")") {
       i += c === "(" ? 1 + (/^\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)/.exec(pattern.slice(i + 1))?.[0].length ?? 0) : 1;
-      if (c === ")") i += /^(?:[?*+]|\{\d+(?:,\d*)?\})\??/.exec(pattern.slice(i))?.[0].length ?? 0;
+      if (c === ")") i += QUANTIFIER.exec(pattern.slice(i))?.[0].length ?? 0;
       starts.add(i);
       continue;
     }
     const end = atomEnd(pattern, i);
     if (end === undefined) return undefined;
-    i = end + (/^(?:[?*+]|\{\d+(?:,\d*)?\})\??/.exec(pattern.slice(end))?.[0].length ?? 0);
+    i = end + (QUANTIFIER.exec(pattern.slice(end))?.[0].length ?? 0);
     starts.add(i);
   }
   return starts;
