@@ -6,10 +6,11 @@
 // not rest on flowspec's own validation), the schema's test documents, instances generated from both
 // schemas, and systematic mutations of all of them, aimed at what differs between the two schema texts. A
 // witness counts for a flag when ajv's rejection lies at the flagged place (same file, one JSON
-// Pointer inside the other, and the same property when both name one). It prints flags, flags with
+// Pointer inside the other, and the same property when both name one), or inside a schema the
+// flagged place's $refs lead to, at the document place the flag is about. It prints flags, flags with
 // a witness, precision, and the misses: witnesses that no flag of their direction explains.
 //
-//   node scripts/schemastore-diff.mjs                       # the fixture pairs (codegen/test/fixtures/schemastore)
+//   node scripts/schemastore-diff.mjs [--schemas a.json,b.json]   # the fixture pairs (codegen/test/fixtures/schemastore), or those of some schemas
 //   node scripts/schemastore-diff.mjs --repo PATH [--schemas a.json,b.json] [--versions N]   # a checkout's git history
 //   add --strict to run `flowspec diff --strict`; --no-witness to leave out `--witness` (as before it existed);
 //   --cli PATH to run another build of the `flowspec` bin
@@ -28,7 +29,7 @@ register();
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { parseDocument, scanRefs } = await import("../codegen/test/schemastore/checkout.ts");
 const { dialectOf, referenceAjv } = await import("../codegen/test/schemastore/reference.ts");
-const { changeHints, errorAtFlag, errorPlace, flaggedProperty, generatedInstances, mutants, schemaIndex } = await import("../codegen/test/schemastore/witness.ts");
+const { changeHints, errorAtFlag, errorPlace, flaggedProperty, flagScopes, generatedInstances, mutants, schemaIndex } = await import("../codegen/test/schemastore/witness.ts");
 
 const { values } = parseArgs({
   options: {
@@ -97,7 +98,8 @@ function fixturePairs(dir) {
     const v = manifest.history.versions[label];
     return { label, commit: v.commit, subject: v.subject, files: new Map(Object.entries(v.files).map(([f, entry]) => [f, fileText(entry.chain)])) };
   };
-  return manifest.history.pairs.map((pair) => ({ schema: pair.schema, old: version(pair.old), new: version(pair.new), documents: documentsOf(pair.schema) }));
+  const only = values.schemas ? new Set(values.schemas.split(",")) : undefined;
+  return manifest.history.pairs.filter((pair) => !only || only.has(pair.schema)).map((pair) => ({ schema: pair.schema, old: version(pair.old), new: version(pair.new), documents: documentsOf(pair.schema) }));
 }
 
 function repoPairs(repo, schemas, versions) {
@@ -211,9 +213,13 @@ for (const [index, pair] of pairs.entries()) {
     continue;
   }
 
-  const oldJson = JSON.parse(pair.old.files.get(pair.schema));
-  const newJson = JSON.parse(pair.new.files.get(pair.schema));
-  const hints = changeHints(Object.fromEntries([...pair.old.files].map(([f, t]) => [f, JSON.parse(t)])), Object.fromEntries([...pair.new.files].map(([f, t]) => [f, JSON.parse(t)])));
+  const oldFiles = Object.fromEntries([...pair.old.files].map(([f, t]) => [f, JSON.parse(t)]));
+  const newFiles = Object.fromEntries([...pair.new.files].map(([f, t]) => [f, JSON.parse(t)]));
+  const oldJson = oldFiles[pair.schema];
+  const newJson = newFiles[pair.schema];
+  const hints = changeHints(oldFiles, newFiles);
+  // Where the errors a flag explains may lie, in the rejecting version: the flagged place and what its $refs lead to.
+  const scopes = new Map(row.flags.map((flag) => [flag, flag.direction === "reader" ? flagScopes(newFiles, { file: flag.fileNew, pointer: flag.pointerNew }) : flagScopes(oldFiles, { file: flag.fileOld, pointer: flag.pointerOld })]));
   // Mutants are made of documents that (mostly) pass: the generated instances and the positive tests.
   const bases = [...generatedInstances(oldJson), ...generatedInstances(newJson), ...pair.documents.filter((d) => d.positive).map((d) => d.value)];
   const flagsOf = (direction) => row.flags.filter((f) => f.direction === direction);
@@ -230,9 +236,8 @@ for (const [index, pair] of pairs.entries()) {
     const errors = (direction === "reader" ? newErrors : oldErrors).map((error) => ({ error, place: errorPlace(error, index, pair.schema) }));
     let explained = false;
     for (const flag of flagsOf(direction)) {
-      const place = direction === "reader" ? { file: flag.fileNew, pointer: flag.pointerNew } : { file: flag.fileOld, pointer: flag.pointerOld };
       const property = flaggedProperty([flag.pointerOld, flag.pointerNew]);
-      if (errors.some((e) => errorAtFlag(e.place, e.error, place, property))) {
+      if (errors.some((e) => errorAtFlag(e.place, e.error, scopes.get(flag), property))) {
         explained = true;
         flag.witness ??= JSON.stringify(doc).slice(0, 300);
       }

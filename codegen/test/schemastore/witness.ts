@@ -197,6 +197,8 @@ export function* mutants(document: unknown, hints: ChangeHints, limit: number): 
 export interface AjvErrorLike {
   keyword: string;
   schemaPath: string;
+  /** JSON Pointer in the document. */
+  instancePath?: string;
   params: Record<string, unknown>;
   /** The schema object holding the keyword (ajv's `verbose: true`). */
   parentSchema?: unknown;
@@ -237,15 +239,107 @@ export function errorPlace(error: AjvErrorLike, index: ReadonlyMap<object, Schem
 const NAMED_PARAMS = ["additionalProperty", "missingProperty", "unevaluatedProperty", "property"];
 
 /**
- * Whether an error lies at a flagged place: same file, and one pointer inside the other (a flag on
- * a schema covers its keywords; a flag on a union branch is reported at the union). When the flag
- * names a property (`…/properties/<name>`) and the error is about a named property (an undeclared
- * or missing one), the names must match too.
+ * Where errors a flag explains may lie: the flagged place, then the schemas its `$ref`s lead to (a
+ * `$ref` of its own or of an `allOf` member, then every `$ref` inside what those lead to), where
+ * ajv reports the errors of referenced schemas. A referenced schema is shared, so an error there
+ * counts only where the document reaches the flagged place: `instance` is the flagged place's way
+ * into the document, one token per step (`*` for any key or index), read from the flag's pointer;
+ * `anchored` when that pointer starts at the root rather than inside a definition, whose uses may
+ * be anywhere.
  */
-export function errorAtFlag(place: SchemaPlace, error: AjvErrorLike, flag: SchemaPlace, flagProperty: string | undefined): boolean {
-  if (place.file !== flag.file) return false;
+export interface FlagScope extends SchemaPlace {
+  instance?: { tokens: string[]; anchored: boolean };
+}
+
+const MAX_REFERENCED = 256;
+
+export function flagScopes(files: Readonly<Record<string, unknown>>, flag: SchemaPlace): FlagScope[] {
+  const scopes: FlagScope[] = [flag];
+  const instance = instanceTokens(flag.pointer);
+  if (!instance) return scopes;
+  const seen = new Set<string>();
+  const follow = (from: string, ref: unknown) => {
+    const target = typeof ref === "string" ? resolveRef(files, from, ref) : undefined;
+    if (!target || seen.has(`${target.file}#${target.pointer}`) || scopes.length > MAX_REFERENCED) return;
+    seen.add(`${target.file}#${target.pointer}`);
+    scopes.push({ ...target, instance });
+  };
+  const own = pointerGet(files[flag.file], flag.pointer.replace(/\/\$ref$/, ""));
+  if (typeof own === "object" && own !== null) {
+    const schema = own as Record<string, unknown>;
+    follow(flag.file, schema.$ref);
+    if (Array.isArray(schema.allOf)) for (const member of schema.allOf) if (typeof member === "object" && member !== null) follow(flag.file, (member as Record<string, unknown>).$ref);
+  }
+  // What the referenced schemas refer to in turn: ajv reports an error at the innermost schema.
+  const refsIn = (node: unknown, file: string) => {
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, inner] of Object.entries(node)) (key === "$ref" ? follow(file, inner) : refsIn(inner, file));
+  };
+  for (let i = 1; i < scopes.length; i++) refsIn(pointerGet(files[scopes[i]!.file], scopes[i]!.pointer), scopes[i]!.file);
+  return scopes;
+}
+
+/** The document steps a schema pointer stands for; undefined when a keyword on the way has no plain step. */
+function instanceTokens(pointer: string): { tokens: string[]; anchored: boolean } | undefined {
+  const parts = pointer.split("/").slice(1);
+  let start = 0;
+  for (let i = 0; i + 1 < parts.length; i++) if (parts[i] === "definitions" || parts[i] === "$defs") start = i + 2;
+  const tokens: string[] = [];
+  for (let i = start; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part === "properties") tokens.push(unescapeToken(parts[++i] ?? ""));
+    else if (part === "patternProperties" || part === "prefixItems" || (part === "items" && /^\d+$/.test(parts[i + 1] ?? ""))) (i++, tokens.push("*"));
+    else if (["additionalProperties", "unevaluatedProperties", "items", "additionalItems", "unevaluatedItems", "contains"].includes(part)) tokens.push("*");
+    else if (["allOf", "anyOf", "oneOf", "dependentSchemas", "dependencies"].includes(part)) i++;
+    else if (!["not", "if", "then", "else", "$ref"].includes(part)) return undefined;
+  }
+  return { tokens, anchored: start === 0 };
+}
+
+/** Whether a document pointer lies at or under the place `instance` describes. */
+function underInstance(instancePath: string, instance: { tokens: string[]; anchored: boolean }): boolean {
+  const segments = instancePath.split("/").slice(1).map(unescapeToken);
+  const at = (k: number) => instance.tokens.every((token, i) => k + i < segments.length && (token === "*" || token === segments[k + i]));
+  if (instance.anchored) return at(0);
+  for (let k = 0; k + instance.tokens.length <= segments.length; k++) if (at(k)) return true;
+  return false;
+}
+
+/** A `$ref` read as SchemaStore's files are laid out: the file by its name, the fragment a JSON Pointer. */
+function resolveRef(files: Readonly<Record<string, unknown>>, from: string, ref: string): SchemaPlace | undefined {
+  const hash = ref.indexOf("#");
+  const uri = hash < 0 ? ref : ref.slice(0, hash);
+  const fragment = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+  if (fragment !== "" && !fragment.startsWith("/")) return undefined;
+  const name = uri === "" ? from : (uri.split(/[?]/)[0]!.split("/").pop() ?? "");
+  const file = name.endsWith(".json") ? name : `${name}.json`;
+  if (!(file in files) || pointerGet(files[file], fragment) === undefined) return undefined;
+  return { file, pointer: fragment };
+}
+
+function pointerGet(node: unknown, pointer: string): unknown {
+  for (const token of pointer.split("/").slice(1).map(unescapeToken)) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
+const unescapeToken = (token: string) => token.replace(/~1/g, "/").replace(/~0/g, "~");
+
+/**
+ * Whether an error lies at a flagged place: same file, and one pointer inside the other (a flag on
+ * a schema covers its keywords; a flag on a union branch is reported at the union), or inside a
+ * schema the flagged place refers to, at the document place the flag is about (`flagScopes`). When
+ * the flag names a property (`…/properties/<name>`) and the error is about a named property (an
+ * undeclared or missing one), the names must match too.
+ */
+export function errorAtFlag(place: SchemaPlace, error: AjvErrorLike, scopes: readonly FlagScope[], flagProperty: string | undefined): boolean {
   const within = (inner: string, outer: string) => inner === outer || inner.startsWith(`${outer}/`);
-  if (!within(place.pointer, flag.pointer) && !within(flag.pointer, place.pointer)) return false;
+  const [flag, ...referenced] = scopes;
+  const atFlag = place.file === flag!.file && (within(place.pointer, flag!.pointer) || within(flag!.pointer, place.pointer));
+  const inReferenced = referenced.some((scope) => place.file === scope.file && within(place.pointer, scope.pointer) && scope.instance !== undefined && underInstance(error.instancePath ?? "", scope.instance));
+  if (!atFlag && !inReferenced) return false;
   const named = NAMED_PARAMS.map((key) => error.params[key]).find((value) => typeof value === "string");
   return flagProperty === undefined || named === undefined || named === flagProperty;
 }

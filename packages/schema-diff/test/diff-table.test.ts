@@ -80,6 +80,10 @@ const rows: Row[] = [
   // package.json packageManager (SchemaStore bc24ba579d): a package manager added to the alternation only widens.
   { name: "pattern alternative added", old: { ...str, pattern: "(npm|yarn)@\\d+" }, new: { ...str, pattern: "(npm|yarn|aube)@\\d+" }, kinds: ["pattern-changed"], newReader: false, oldReader: true },
   { name: "pattern class member dropped", old: { ...str, pattern: "^[0-9]+[kKmM]b$" }, new: { ...str, pattern: "^[0-9]+[kK]b$" }, kinds: ["pattern-changed"], newReader: true, oldReader: false },
+  // jscpd maxSize (SchemaStore 9174b49): the unit became an optional group whose first alternative makes the multiplier optional.
+  { name: "pattern part wrapped in an optional group that accepts at least it", old: { ...str, pattern: "^\\+?[0-9]+(\\.[0-9]+)? *[kKmMgGtTpP][bB]$" }, new: { ...str, pattern: "^\\+?[0-9]+(\\.[0-9]+)? *([kKmMgGtTpP]?[bB]|[kKmMgG])?$" }, kinds: ["pattern-changed"], newReader: false, oldReader: true },
+  { name: "pattern part wrapped in a group none of whose alternatives accepts it", old: { ...str, pattern: "^[0-9]+[kK][bB]$" }, new: { ...str, pattern: "^[0-9]+([kK]|[bB])?$" }, kinds: ["pattern-changed"], newReader: true, oldReader: true },
+  { name: "pattern part wrapped, but a quantifier follows it", old: { ...str, pattern: "^a[bc]+$" }, new: { ...str, pattern: "^a([bc]|d)+$" }, kinds: ["pattern-changed"], newReader: true, oldReader: true },
   { name: "pattern alternative added under a negative lookahead", old: { ...str, pattern: "^(?!(a|b)$)" }, new: { ...str, pattern: "^(?!(a|b|c)$)" }, kinds: ["pattern-changed"], newReader: true, oldReader: true },
   { name: "format added", old: str, new: { ...str, format: "uuid" }, kinds: ["format-added"], newReader: true, oldReader: false },
   { name: "format changed", old: { ...str, format: "date" }, new: { ...str, format: "date-time" }, kinds: ["format-changed"], newReader: true, oldReader: true },
@@ -167,7 +171,8 @@ const rows: Row[] = [
     newReader: false,
     oldReader: false,
   },
-  { name: "allOf conjunct added", old: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }] }, new: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, kinds: ["conjunct-added"], newReader: true, oldReader: false },
+  // An added conjunct is reported as what it restricts (B's `required`), where that can be told.
+  { name: "allOf conjunct added", old: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }] }, new: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, kinds: ["required-added"], newReader: true, oldReader: false },
   { name: "allOf conjunct removed", old: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, new: { $defs: defsAB, allOf: [{ $ref: "#/$defs/A" }] }, kinds: ["conjunct-removed"], newReader: false, oldReader: true },
   // A required name moved between an allOf entry and the schema holding it is no change.
   { name: "required moved out of an allOf entry", old: { allOf: [obj({ a: str }), { required: ["a"] }] }, new: obj({ a: str }, { required: ["a"] }), kinds: [], newReader: false, oldReader: false },

@@ -213,6 +213,25 @@ const rows: Row[] = [
     options: noAnnotations,
   },
   {
+    // babelrc.json, SchemaStore 0af46d8: the options moved into a definition, `env` beside it in an allOf.
+    // (OLD has the definition too, so that swapping the two does not remove it.)
+    name: "properties moved into an allOf entry's $ref'd definition ≡ the properties in place",
+    old: { ...obj({ ast: { type: "boolean" }, env: { type: "object" } }), definitions: { Options: obj({ ast: { type: "boolean" } }) } },
+    new: { type: "object", definitions: { Options: obj({ ast: { type: "boolean" } }) }, allOf: [{ $ref: "#/definitions/Options" }, { properties: { env: { type: "object" } } }] },
+    kinds: ["conjunct-added", "property-removed"],
+    newReader: false,
+    oldReader: false,
+  },
+  {
+    // The same move, with a property the definition types differently: the entry restricts, and that is the flag.
+    name: "an added allOf entry that refuses a document OLD accepted: tighter",
+    old: { ...obj({ ast: { type: "boolean" }, env: { type: "object" } }), definitions: { Options: obj({ ast: { type: "string" } }) } },
+    new: { type: "object", definitions: { Options: obj({ ast: { type: "string" } }) }, allOf: [{ $ref: "#/definitions/Options" }, { properties: { env: { type: "object" } } }] },
+    kinds: ["property-removed", "type-changed"],
+    newReader: true,
+    oldReader: false,
+  },
+  {
     name: "draft-07 #/definitions/x → 2020-12 #/$defs/x",
     old: { $schema: draft07, definitions: { x: str }, properties: { a: { $ref: "#/definitions/x" } } },
     new: { $schema: draft2020, $defs: { x: str }, properties: { a: { $ref: "#/$defs/x" } } },
@@ -236,6 +255,13 @@ describe("diffSchemas: rewrites that accept the same documents", () => {
       { dialect: "draft-07" },
     );
     expect(report.changes.map((c) => [c.kind, c.pointerOld, c.pointerNew])).toEqual([["enum-value-added", "/properties/t/items/enum", "/properties/t/items/enum"]]);
+  });
+
+  it("asks whether an added allOf entry is implied once: `$ref: B` against an allOf of two other $refs terminates", () => {
+    // `$ref: B` is read as `allOf: [{$ref: B}]`, whose entry is then asked against the whole OLD, which is that allOf again.
+    const definitions = { A: obj({ a: str }), B: obj({ b: str }), C: obj({ c: str }) };
+    const report = diffSchemas({ definitions, allOf: [{ $ref: "#/definitions/A" }, { $ref: "#/definitions/C" }] }, { definitions, $ref: "#/definitions/B" }, { dialect: "draft-07" });
+    expect(report.changes.map((c) => c.kind).sort()).toEqual(["conjunct-added", "conjunct-removed", "conjunct-removed"]);
   });
 
   it("reports a required name gathered from an allOf entry where it is written", () => {

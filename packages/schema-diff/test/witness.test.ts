@@ -46,6 +46,13 @@ const rows = [
   { name: "property added to a closed object", old: obj({ a: str }, { additionalProperties: false }), new: obj({ a: str, b: str }, { additionalProperties: false }), flags: 1 },
   { name: "a $ref'd definition made stricter", old: { ...obj({ p: { $ref: "#/definitions/P" } }), definitions: { P: obj({ x: str }) } }, new: { ...obj({ p: { $ref: "#/definitions/P" } }), definitions: { P: obj({ x: str }, { required: ["x"] }) } }, flags: 1 },
   { name: "oneOf branch removed", old: obj({ a: { oneOf: [str, { type: "array", items: str }] } }), new: obj({ a: { oneOf: [str] } }), flags: 1 },
+  // babelrc 0af46d8: the options moved into `allOf: [{$ref: Options}, ...]`, and `plugins`' items became a tuple on the way.
+  {
+    name: "what an added allOf entry restricts, inside the definition it refers to",
+    old: obj({ plugins: { type: "array", items: { type: "array", items: { type: ["string", "object"] } } }, env: { type: "object" } }),
+    new: { $schema: draft07, type: "object", definitions: { Options: obj({ plugins: { type: "array", items: { type: "array", items: [str, { type: "object" }] } } }) }, allOf: [{ $ref: "#/definitions/Options" }, { properties: { env: { type: "object" } } }] },
+    flags: 2,
+  },
   { name: "typed property added to an open object (strict)", old: obj({ name: str }), new: obj({ name: str, sideEffects: { type: "boolean" } }), flags: 1, strict: true },
 ];
 

@@ -61,6 +61,7 @@ function search(change: SchemaChange, accepting: SideState, rejecting: SideState
   const target = holeOf(accepting, accFile, accPlace.pointer, common);
   if (!target) return { proven: false, tried: 0, reason: "no path from the root reaches the change, and the two sides hold it in different files" };
   namedUndeclared(target, rejPlace.pointer);
+  atTuplePosition(target, schemaPrefix(rejFile, rejPlace.pointer));
   const scopes = scopesOf(rejecting.side, rejFile, rejPlace.pointer);
   const rejRoot = target.subschema ? { file: rejFile, pointer: target.root.pointer } : { file: rootOf(rejecting.side, rejFile), pointer: "" };
   let tried = 0;
@@ -155,6 +156,20 @@ function namedUndeclared(hole: Hole, rejPointer: string): void {
       if (step.key === UNDECLARED) way.steps[i] = { kind: "key", key: name };
       break;
     }
+  }
+}
+
+/**
+ * A change at a tuple position where the accepting side has one schema for every item (babelrc's
+ * `plugins` items became `[string, object]`): the document puts the value at that position, not
+ * at the first.
+ */
+function atTuplePosition(hole: Hole, rejSchema: string): void {
+  const position = /\/(?:items|prefixItems)\/(\d+)$/.exec(rejSchema);
+  if (!position || !/\/items$/.test(hole.loc.pointer)) return;
+  for (const way of hole.ways) {
+    const last = way.steps.at(-1);
+    if (last?.kind === "index") way.steps[way.steps.length - 1] = { kind: "index", index: Number(position[1]) };
   }
 }
 

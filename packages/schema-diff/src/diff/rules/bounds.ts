@@ -1,7 +1,7 @@
 import { emit, child, combine, type Ctx, type ObjLoc } from "../context.js";
 import type { Effect } from "../types.js";
 import { acceptsExactly } from "../normalize.js";
-import { patternWidens } from "./pattern-inclusion.js";
+import { patternWidens, patternWrapsWidened } from "./pattern-inclusion.js";
 
 interface Bound {
   value: number;
@@ -123,7 +123,8 @@ function compareUniqueItems(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
 
 /**
  * `pattern` and `format`: adding one restricts, removing one relaxes, replacing one does both,
- * unless the new pattern only adds alternatives to the old one (or only drops some).
+ * unless the new pattern only adds alternatives to the old one (or only drops some), or wraps a
+ * part of it in a group with an alternative that accepts at least that part (or the reverse).
  */
 function compareStringKeyword(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: "pattern" | "format"): Effect {
   const before = a.schema[keyword];
@@ -143,6 +144,8 @@ function compareStringKeyword(ctx: Ctx, a: ObjLoc, b: ObjLoc, keyword: "pattern"
   if (keyword === "pattern" && typeof before === "string" && typeof after === "string") {
     if (patternWidens(before, after)) return emit(ctx, "pattern-changed", locA, locB, "looser", `${message}: it keeps every alternative and adds some`);
     if (patternWidens(after, before)) return emit(ctx, "pattern-changed", locA, locB, "tighter", `${message}: it drops alternatives and adds none`);
+    if (patternWrapsWidened(before, after)) return emit(ctx, "pattern-changed", locA, locB, "looser", `${message}: the changed part became a group one of whose alternatives accepts at least what it did`);
+    if (patternWrapsWidened(after, before)) return emit(ctx, "pattern-changed", locA, locB, "tighter", `${message}: a group became one of its alternatives, or less`);
   }
   return emit(ctx, `${keyword}-changed`, locA, locB, "incomparable", message);
 }

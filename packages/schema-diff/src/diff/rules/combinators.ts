@@ -2,7 +2,7 @@ import { pairUp } from "../pair.js";
 import { isRecord } from "../../json-text.js";
 import { child, combine, emit, flip, type Ctx, type Loc, type ObjLoc } from "../context.js";
 import { canonical, jsonEqual } from "../json.js";
-import type { Effect } from "../types.js";
+import type { Effect, SchemaChange } from "../types.js";
 import { disjoint, pairwiseDisjoint } from "./disjoint.js";
 import { slotState } from "./slot.js";
 
@@ -151,7 +151,7 @@ export function probe(ctx: Ctx, a: Loc, b: Loc): Effect {
     cache = byB.get(b.schema as object);
     if (!cache) byB.set(b.schema as object, (cache = new Map()));
   }
-  const key = `${a.file.uri}|${b.file.uri}`;
+  const key = `${a.file.uri}|${b.file.uri}|${ctx.strict}`;
   const known = cache?.get(key);
   if (known !== undefined) return known;
   const count = ctx.changes.length;
@@ -168,14 +168,98 @@ export function probe(ctx: Ctx, a: Loc, b: Loc): Effect {
   }
 }
 
-/** `allOf`: every conjunct must hold, so an added conjunct restricts and a removed one relaxes. */
+/**
+ * `allOf`: every conjunct must hold, so an added conjunct restricts and a removed one relaxes,
+ * unless the schema on the other side already implies it: babelrc moved its options into
+ * `allOf: [{$ref: Options}, {properties: {env}}]`, where `Options` accepts every document OLD did.
+ */
 function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const { pairs, removed, added } = pairLists(ctx, listOf(a, "allOf"), listOf(b, "allOf"));
   const effects = pairs.map(([x, y]) => ctx.compare(x, y));
-  for (const x of removed) if (slotState(x.schema) !== "open") effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), "looser", `allOf entry ${last(x)} removed: OLD may reject documents NEW accepts`));
-  for (const y of added) if (slotState(y.schema) !== "open") effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
+  for (const x of removed) {
+    if (slotState(x.schema) === "open") continue;
+    const implied = ["none", "tighter"].includes(strictProbe(ctx, x, withoutDefs(b)));
+    effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), implied ? "none" : "looser", implied ? `allOf entry ${last(x)} removed; NEW without it accepts no document it refused` : `allOf entry ${last(x)} removed: OLD may reject documents NEW accepts`));
+  }
+  for (const y of added) {
+    if (slotState(y.schema) === "open") continue;
+    if (["none", "looser"].includes(strictProbe(ctx, withoutDefs(a), y))) {
+      effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "none", `allOf entry ${last(y)} added; it accepts every document OLD accepts`));
+      continue;
+    }
+    const restrictions = ctx.negated ? [] : restrictionsOf(ctx, withoutDefs(a), y);
+    if (restrictions.length > 0) {
+      ctx.changes.push(...restrictions);
+      effects.push("tighter");
+    } else effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
+  }
   return combine(effects);
 }
+
+/**
+ * What an added `allOf` entry restricts, each where it is: the changes that break new readers when
+ * OLD is compared with the entry (OLD still holds beside it, so what the entry relaxes relaxes
+ * nothing). babelrc's `Options` narrowed `plugins`' items to a tuple: that is the flag, with a
+ * document for it, rather than "entry added". `$ref` memo entries of this comparison are dropped,
+ * as `probe` drops them, so that the run's own comparison of those targets records its changes.
+ */
+function restrictionsOf(ctx: Ctx, a: Loc, y: Loc): SchemaChange[] {
+  return askedOnce(ctx, `restricts ${a.file.uri}#${a.pointer}|${y.file.uri}#${y.pointer}`, [], () => {
+    const count = ctx.changes.length;
+    const size = ctx.memo.size;
+    try {
+      ctx.compare(a, y);
+      return ctx.changes
+        .slice(count)
+        // Not the `$ref`s passed on the way, nor the entry itself when the comparison came back to it.
+        .filter((change) => change.breaking.forNewReader && change.kind !== "ref-changed" && !(change.kind === "conjunct-added" && change.pointerNew === y.pointer))
+        .map((change) => ({ ...change, breaking: { forNewReader: true, forOldReader: false }, message: `${change.message} (in allOf entry ${last(y)}, which NEW added)` }));
+    } finally {
+      ctx.changes.length = count;
+      let i = 0;
+      for (const memoKey of ctx.memo.keys()) if (i++ >= size) ctx.memo.delete(memoKey);
+    }
+  });
+}
+
+/**
+ * `probe` with properties added to and removed from open objects counted (as `--strict` counts
+ * them): whether one schema implies another must hold for every document, not by convention. Its
+ * own `$ref` memo, since the run's was filled under the default mode.
+ */
+function strictProbe(ctx: Ctx, a: Loc, b: Loc): Effect {
+  return askedOnce(ctx, `implied ${a.file.uri}#${a.pointer}|${b.file.uri}#${b.pointer}`, "incomparable", () => {
+    const { strict, memo } = ctx;
+    // Nested, the memo is kept: it is what ends the comparison of recursive schemas.
+    if (!strict) ctx.memo = new Map();
+    ctx.strict = true;
+    try {
+      return probe(ctx, a, b);
+    } finally {
+      ctx.strict = strict;
+      ctx.memo = memo;
+    }
+  });
+}
+
+/**
+ * A question about an allOf entry and the schema around it, asked again while it is being answered
+ * (`$ref: R` against `allOf: [{$ref: R}, X]` reads the `$ref` as an allOf and asks it of itself),
+ * gets `open`, the answer that keeps the entry's flag.
+ */
+function askedOnce<T>(ctx: Ctx, question: string, open: T, answer: () => T): T {
+  let asking = openQuestions.get(ctx);
+  if (!asking) openQuestions.set(ctx, (asking = new Set()));
+  if (asking.has(question)) return open;
+  asking.add(question);
+  try {
+    return answer();
+  } finally {
+    asking.delete(question);
+  }
+}
+
+const openQuestions = new WeakMap<Ctx, Set<string>>();
 
 function compareNot(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const x = child(a, "not");

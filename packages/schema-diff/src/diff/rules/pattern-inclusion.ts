@@ -28,6 +28,140 @@ export function patternWidens(before: string, after: string): boolean {
   return kept !== undefined && widened !== undefined && kept.every((item) => widened.includes(item));
 }
 
+/**
+ * The other case decided: one run of `before`'s atoms that `after` writes as an (optional) group
+ * one of whose alternatives accepts at least that run: the same atoms, some made optional, some
+ * classes with members added, optional atoms added (jscpd `maxSize`: `… *[kKmM…][bB]$` →
+ * `… *([kKmM…]?[bB]|[kKmMgG])?$`). The run must be whole atoms of a sequence, outside any
+ * negative lookaround, with no quantifier after it; back-references are refused (above).
+ */
+export function patternWrapsWidened(before: string, after: string): boolean {
+  if (before === after || /\\[1-9]|\\k</.test(before) || /\\[1-9]|\\k</.test(after)) return false;
+  const [partsBefore, partsAfter] = [containers(before), containers(after)];
+  if (!partsBefore || !partsAfter) return false;
+  // The differing runs, widened to whole atoms: from the start of an atom to the end of one.
+  const starts = atomStarts(before);
+  const startsAfter = atomStarts(after);
+  if (!starts || !startsAfter) return false;
+  let prefix = 0;
+  while (prefix < before.length && prefix < after.length && before[prefix] === after[prefix]) prefix++;
+  while (prefix > 0 && !(starts.has(prefix) && startsAfter.has(prefix))) prefix--;
+  let suffix = 0;
+  while (suffix < Math.min(before.length, after.length) - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix++;
+  while (suffix > 0 && !(starts.has(before.length - suffix) && startsAfter.has(after.length - suffix))) suffix--;
+  const run = before.slice(prefix, before.length - suffix);
+  const wrapped = after.slice(prefix, after.length - suffix);
+  if (run === "" || /^[?*+{]/.test(before.slice(before.length - suffix))) return false;
+  const group = /^\((?:\?:)?([^]*)\)\??$/.exec(wrapped);
+  if (!group || containers(group[1]!) === undefined || !closesAtEnd(wrapped)) return false;
+  // Neither side's run may sit under a negative lookaround or in a class; `atoms` below takes whole atoms only.
+  const inside = (parts: Container[], end: number) => parts.filter((c) => c.start <= prefix && end <= c.close);
+  const holderBefore = inside(partsBefore, before.length - suffix).sort((x, y) => y.start - x.start)[0];
+  const holderAfter = inside(partsAfter, after.length - suffix).sort((x, y) => y.start - x.start)[0];
+  if (!holderBefore || holderBefore.negative || holderBefore.kind !== "group" || !holderAfter || holderAfter.negative) return false;
+  const old = atoms(run);
+  if (!old || alternatives(run).length > 1) return false;
+  return alternatives(group[1]!).some((alternative) => {
+    const next = atoms(alternative);
+    return next !== undefined && covers(next, old);
+  });
+}
+
+/** A quantifier, greedy or lazy, at the start of a string. */
+const QUANTIFIER = /^(?:[?*+]|\{\d+(?:,\d*)?\})\??/;
+
+interface Atom {
+  /** The atom as written, without its quantifier. */
+  text: string;
+  /** "", "?", "*", "+", or a `{…}` bound. */
+  quantifier: string;
+}
+
+/** Whether the atoms `wide` accept every string the atoms `narrow` do: each narrow atom covered in order, the rest optional. */
+function covers(wide: Atom[], narrow: Atom[]): boolean {
+  let j = 0;
+  for (const atom of wide) {
+    if (j < narrow.length && atomCovers(atom, narrow[j]!)) j++;
+    else if (atom.quantifier !== "?" && atom.quantifier !== "*") return false;
+  }
+  return j === narrow.length;
+}
+
+function atomCovers(wide: Atom, narrow: Atom): boolean {
+  const quantified = wide.quantifier === narrow.quantifier || wide.quantifier === "*" || (wide.quantifier === "?" && narrow.quantifier === "") || (wide.quantifier === "+" && narrow.quantifier === "");
+  if (!quantified) return false;
+  if (wide.text === narrow.text) return true;
+  if (!wide.text.startsWith("[") || !narrow.text.startsWith("[")) return false;
+  const [members, kept] = [classMembers(wide.text.slice(1, -1)), classMembers(narrow.text.slice(1, -1))];
+  return members !== undefined && kept !== undefined && kept.every((member) => members.includes(member));
+}
+
+/** A sequence's atoms with their quantifiers; undefined when it is not a plain sequence. */
+function atoms(sequence: string): Atom[] | undefined {
+  const out: Atom[] = [];
+  for (let i = 0; i < sequence.length; ) {
+    const end = atomEnd(sequence, i);
+    if (end === undefined) return undefined;
+    const quantifier = QUANTIFIER.exec(sequence.slice(end))?.[0] ?? "";
+    // A lazy quantifier matches the same strings as the greedy one.
+    out.push({ text: sequence.slice(i, end), quantifier: quantifier.replace(/(.)\?$/, "$1") });
+    i = end + quantifier.length;
+  }
+  return out;
+}
+
+/** Where the atom starting at `i` ends: an escape, a class, a group, or one character. */
+function atomEnd(pattern: string, i: number): number | undefined {
+  const c = pattern[i];
+  if (c === "\\") {
+    const escape = /^\\(?:u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[pP]\{[^}]*\}|c[A-Za-z]|[^])/.exec(pattern.slice(i))?.[0];
+    return escape ? i + escape.length : undefined;
+  }
+  if (c === "[") {
+    let j = i + 1;
+    while (j < pattern.length && pattern[j] !== "]") j += pattern[j] === "\\" ? 2 : 1;
+    return j < pattern.length ? j + 1 : undefined;
+  }
+  if (c === "(") {
+    let depth = 0;
+    for (let j = i; j < pattern.length; j++) {
+      if (pattern[j] === "\\") j++;
+      else if (pattern[j] === "[") {
+        while (j < pattern.length && pattern[j] !== "]") j += pattern[j] === "\\" ? 2 : 1;
+      } else if (pattern[j] === "(") depth++;
+      else if (pattern[j] === ")" && --depth === 0) return j + 1;
+    }
+    return undefined;
+  }
+  if (c === ")" || c === "|" || c === undefined || /[?*+{]/.test(c)) return undefined;
+  return i + 1;
+}
+
+/** Where atoms may start in a pattern: after each whole atom (with its quantifier), and after `(`, `|`. */
+function atomStarts(pattern: string): Set<number> | undefined {
+  const starts = new Set<number>([0, pattern.length]);
+  for (let i = 0; i < pattern.length; ) {
+    const c = pattern[i];
+    if (c === "(" || c === "|" || c === ")") {
+      i += c === "(" ? 1 + (/^\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)/.exec(pattern.slice(i + 1))?.[0].length ?? 0) : 1;
+      if (c === ")") i += QUANTIFIER.exec(pattern.slice(i))?.[0].length ?? 0;
+      starts.add(i);
+      continue;
+    }
+    const end = atomEnd(pattern, i);
+    if (end === undefined) return undefined;
+    i = end + (QUANTIFIER.exec(pattern.slice(end))?.[0].length ?? 0);
+    starts.add(i);
+  }
+  return starts;
+}
+
+/** Whether the group opening at 0 closes at the last `)` (so `(a)(b)` is not one group). */
+function closesAtEnd(wrapped: string): boolean {
+  const end = atomEnd(wrapped, 0);
+  return end !== undefined && (end === wrapped.length || (end === wrapped.length - 1 && wrapped.endsWith("?")));
+}
+
 interface Container {
   kind: "group" | "class";
   /** Where the content starts (after `(?:`, `(?<name>`, `[`) and where its closing character is. */
