@@ -74,12 +74,12 @@ describe("review: a component server that writes what is not a JSON-RPC message"
 });
 
 describe("request ids over stdio", () => {
-  it("are strings counting up from the handshake's, one per call", async () => {
+  it("are integers counting up from the handshake's, one per call", async () => {
     const { client, errors } = await connectCollecting();
     try {
-      // initialize is "1" (initialized, a notification, takes none).
-      expect(await Promise.all([client.execute("/x", { mode: "id" }), client.execute("/x", { mode: "id" })])).toEqual(["2", "3"]);
-      expect(await client.execute("/x", { mode: "id" })).toBe("4");
+      // initialize is 1 (initialized, a notification, takes none).
+      expect(await Promise.all([client.execute("/x", { mode: "id" }), client.execute("/x", { mode: "id" })])).toEqual([2, 3]);
+      expect(await client.execute("/x", { mode: "id" })).toBe(4);
       expect(errors).toEqual([]);
     } finally {
       await client.close();
