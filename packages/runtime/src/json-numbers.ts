@@ -102,10 +102,10 @@ export function parseJsonKeepingFloats(text: string): unknown {
  * The end of a number that may be an integral float: a fraction of zeros (`1.00`) or an exponent
  * after a digit (`1.5e2`), then what may follow a number (white space, `,`, `}`, `]`, the end). A
  * cheap test, true for every text that holds one (a false positive, such text inside a string,
- * only costs the exact scan). It anchors on a `.` or an `e`, not on the `:`/`,`/`[` before a
- * number: those come before every value, `.` and `e` rarely, and never in a JSON-RPC message's
- * `"2.0"` (a `"` follows) or a UUID (a hex digit or `-` follows an `e…`). Per message it is a
- * sixth of `JSON.parse`'s time, where the value-position test it replaced was a fifth.
+ * only costs the exact scan). It looks for where such a number ends, not for the `:`, `,` or `[`
+ * before every value; a JSON-RPC message's `"2.0"` (a `"` follows) and UUIDs (a letter, `-` or
+ * `"` follows any `e` and its digits) never match. It takes about a tenth of `JSON.parse`'s time on a message; the
+ * value-position test it replaced took a fifth.
  */
 const MAY_HOLD_INTEGRAL_FLOAT = /\.0+(?:[\s,}\]]|$)|\d[eE][+-]?\d+(?:[\s,}\]]|$)/;
 const MARK_IN_JSON = `\\u0000${MARK.slice(1)}`;

@@ -154,10 +154,10 @@ export function createPeer(options: PeerOptions): Peer {
     send({ jsonrpc: "2.0", id: response.id, error: { code: ErrorCode.InternalError, message: `Internal error: the response cannot be written as JSON: ${error.message}` } });
   const answer = (response: JsonRpcResponse): void | Promise<void> => send(response, unwritableResponse);
 
-  const requestVia = <R>(write: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, options?: CallOptions): Promise<R> => {
+  const requestVia = <R>(write: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, callOptions?: CallOptions): Promise<R> => {
     // Says why it closed (a server that exited, and how), not only that it did.
     if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: ${(closed.signal.reason as Error).message}`));
-    const signal = options?.signal;
+    const signal = callOptions?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const id = nextId();
     return new Promise<R>((resolve, reject) => {
@@ -165,7 +165,7 @@ export function createPeer(options: PeerOptions): Peer {
       pending.set(id, call);
       // Only what this call needs is made: no abort listener without a signal, no timer without a
       // timeout (a call's own allocations are most of what the peer adds to a message).
-      const timeoutMs = options?.timeoutMs;
+      const timeoutMs = callOptions?.timeoutMs;
       // 0 is no timeout, as in the other flowspec clients (not "time out at once").
       if (signal || (timeoutMs !== undefined && timeoutMs !== 0)) {
         const onAbort = signal && (() => settle(pending, call, false, signal.reason));
