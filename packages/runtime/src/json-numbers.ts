@@ -79,7 +79,7 @@ export function isJsonFloat(value: unknown): value is JsonFloat {
  * regular-expression test. Errors are `JSON.parse`'s, for the text as given.
  */
 export function parseJsonKeepingFloats(text: string): unknown {
-  if (!FLOAT_IN_VALUE.test(text) && !FLOAT_ALONE.test(text)) return JSON.parse(text);
+  if (!MAY_HOLD_INTEGRAL_FLOAT.test(text)) return JSON.parse(text);
   const floats = integralFloats(text);
   if (floats.length === 0) return JSON.parse(text);
   let marked = "";
@@ -99,14 +99,15 @@ export function parseJsonKeepingFloats(text: string): unknown {
 }
 
 /**
- * A number that may be an integral float (a fraction of zeros, `1.00`, or an exponent, `1.5e2`)
- * right after `:`, `[`, `,` (or alone): a cheap test, true for every text that holds one (a false
- * positive, such text inside a string, only costs the exact scan).
+ * The end of a number that may be an integral float: a fraction of zeros (`1.00`) or an exponent
+ * after a digit (`1.5e2`), then what may follow a number (white space, `,`, `}`, `]`, the end). A
+ * cheap test, true for every text that holds one (a false positive, such text inside a string,
+ * only costs the exact scan). It looks for where such a number ends, not for the `:`, `,` or `[`
+ * before every value; a JSON-RPC message's `"2.0"` (a `"` follows) and UUIDs (a letter, `-` or
+ * `"` follows any `e` and its digits) never match. It takes about a tenth of `JSON.parse`'s time on a message; the
+ * value-position test it replaced took a fifth.
  */
-const INTEGRAL_FLOAT = String.raw`-?\d+(?:\.0+|(?:\.\d+)?[eE][+-]?\d+)`;
-// Two expressions: one alternative anchored at the start would be tried at every offset.
-const FLOAT_IN_VALUE = new RegExp(String.raw`[:,[]\s*${INTEGRAL_FLOAT}\s*[,}\]]`);
-const FLOAT_ALONE = new RegExp(String.raw`^\s*${INTEGRAL_FLOAT}\s*$`);
+const MAY_HOLD_INTEGRAL_FLOAT = /\.0+(?:[\s,}\]]|$)|\d[eE][+-]?\d+(?:[\s,}\]]|$)/;
 const MARK_IN_JSON = `\\u0000${MARK.slice(1)}`;
 const NEXT_STRING_OR_DIGIT = /["0-9]/g;
 // JSON's grammar exactly (no leading zero), so that marking a number never makes a bad text good.

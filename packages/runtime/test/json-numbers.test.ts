@@ -27,6 +27,12 @@ describe("parseJsonKeepingFloats", () => {
     ['{"1.0": "2.0", "k\\"": 3, "h": "7e3"}', { "1.0": "2.0", 'k"': 3, h: "7e3" }],
     ['["\\\\", 4.0]', ["\\", "F(4)"]],
     ['{"__proto__": 1.0}', JSON.parse('{"__proto__": "F(1)"}')],
+    // Each way a number may end: white space, a comma, a bracket, a brace, the end of the text.
+    ["[1.0\n, 2.00\t]", ["F(1)", "F(2)"]],
+    ['{"a": 1e2 }', { a: "F(100)" }],
+    ["-4.0", "F(-4)"],
+    // What a JSON-RPC message holds without any float: "2.0" and hex with e's inside strings.
+    ['{"jsonrpc":"2.0","id":"3e4f0c1a-0b6f-4f2a-9e3b-5d7c1a2b3e40","result":{"output":[2.5,1e-1]}}', { jsonrpc: "2.0", id: "3e4f0c1a-0b6f-4f2a-9e3b-5d7c1a2b3e40", result: { output: [2.5, 0.1] } }],
   ])("%s", (text, expected) => {
     expect(shape(parseJsonKeepingFloats(text))).toEqual(expected);
   });

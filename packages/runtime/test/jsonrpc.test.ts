@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { classifyMessage, createLineReader, ErrorCode, JsonRpcError, JsonRpcResultError, JsonRpcTransportError, type PeerOptions } from "@flowspec/runtime/jsonrpc";
 import { ChildEndedError, connectStreams, spawnPeer } from "@flowspec/runtime/node";
 
@@ -187,6 +187,26 @@ describe("createLineReader", () => {
     // Byte by byte (a multi-byte character split across chunks), and with a limit no line reaches.
     expect(read([...bytes].map((b) => Uint8Array.of(b)), 10)).toEqual({ lines: [...expected.lines, ...expected.after], oversized: expected.oversized });
     expect(read([bytes], 1024).lines).toEqual([...expected.lines, "y".repeat(11), ...expected.after]);
+  });
+});
+
+describe("createLineReader on a pipe, which cuts lines anywhere", () => {
+  it("ends a line begun in an earlier chunk, then decodes the chunk's other complete lines in one call", () => {
+    const lines: string[] = [];
+    const reader = createLineReader((l) => lines.push(l), () => undefined);
+    const bytes = (s: string) => new TextEncoder().encode(s);
+    reader.push(bytes('{"a":1}\n{"b":'));
+    const decode = vi.spyOn(TextDecoder.prototype, "decode");
+    try {
+      reader.push(bytes('2}\n{"c":3}\n{"d":4}\n{"e":"é"}\n{"f"'));
+      expect(lines).toEqual(['{"a":1}', '{"b":2}', '{"c":3}', '{"d":4}', '{"e":"é"}']);
+      // The cut line, then the three after it together (was one call per line: 4).
+      expect(decode).toHaveBeenCalledTimes(2);
+      reader.push(bytes(":6}\n"));
+      expect(lines.at(-1)).toBe('{"f":6}');
+    } finally {
+      decode.mockRestore();
+    }
   });
 });
 

@@ -27,6 +27,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (m.method === "initialize") return setTimeout(() => out({ jsonrpc: "2.0", id: m.id, result: { server_protocol_version: 1 } }), Number(process.env.INIT_DELAY ?? 0));
   if (m.method !== "components/execute") return;
   const mode = m.params.input.mode;
+  if (mode === "id") return out({ jsonrpc: "2.0", id: m.id, result: { output: m.id } });
   if (mode === "log") process.stdout.write("starting the component\\n");
   if (mode === "object-id") return out({ jsonrpc: "2.0", id: { id: m.id }, result: { output: 1 } });
   if (mode === "null-id-error") out({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: cannot read that request" } });
@@ -66,6 +67,20 @@ describe("review: a component server that writes what is not a JSON-RPC message"
     try {
       await expect(client.execute("/x", { mode: "object-id" })).rejects.toThrow("components/execute timed out after 500 ms");
       expect(errors).toEqual([expect.stringMatching(/^received an invalid message \("id" must be a string or an integer of at most 2\^53 - 1 in size\): \{"jsonrpc":"2.0","id":\{"id":/)]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("request ids over stdio", () => {
+  it("are integers counting up from the handshake's, one per call", async () => {
+    const { client, errors } = await connectCollecting();
+    try {
+      // initialize is 1 (initialized, a notification, takes none).
+      expect(await Promise.all([client.execute("/x", { mode: "id" }), client.execute("/x", { mode: "id" })])).toEqual([2, 3]);
+      expect(await client.execute("/x", { mode: "id" })).toBe(4);
+      expect(errors).toEqual([]);
     } finally {
       await client.close();
     }

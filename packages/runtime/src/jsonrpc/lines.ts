@@ -69,16 +69,7 @@ export function createLineReader(onLine: (line: string) => void, onOversize: (by
   return {
     push(chunk) {
       let start = 0;
-      // Complete lines that lie wholly in this chunk and cannot be oversized are decoded in one
-      // call and split as text (a newline byte never occurs inside a UTF-8 sequence).
-      if (size === 0 && !discarding) {
-        const last = chunk.lastIndexOf(10);
-        if (last !== -1 && last <= maxLineBytes) {
-          for (const line of decoder.decode(chunk.subarray(0, last)).split("\n")) deliver(line);
-          start = last + 1;
-        }
-      }
-      for (let newline = chunk.indexOf(10, start); newline !== -1; newline = chunk.indexOf(10, start)) {
+      const endLine = (newline: number) => {
         take(chunk.subarray(start, newline));
         if (discarding) {
           discarding = false;
@@ -87,7 +78,26 @@ export function createLineReader(onLine: (line: string) => void, onOversize: (by
           flush();
         }
         start = newline + 1;
+      };
+      // A line begun in an earlier chunk is ended on its own first: a pipe cuts lines anywhere,
+      // and the lines after it would otherwise each be decoded alone.
+      if (size > 0 || discarding) {
+        const newline = chunk.indexOf(10);
+        if (newline === -1) {
+          take(chunk.slice());
+          return;
+        }
+        endLine(newline);
       }
+      // The complete lines that lie wholly in the rest of the chunk and cannot be oversized are
+      // decoded in one call and split as text (a newline byte never occurs inside a UTF-8 sequence).
+      const last = chunk.lastIndexOf(10);
+      if (last >= start && last - start <= maxLineBytes) {
+        for (const line of decoder.decode(chunk.subarray(start, last)).split("\n")) deliver(line);
+        start = last + 1;
+      }
+      for (let newline = chunk.indexOf(10, start); newline !== -1; newline = chunk.indexOf(10, start)) endLine(newline);
+      // A copy where it matters: the caller may reuse a Uint8Array (a Buffer's slice is a view).
       if (start < chunk.length) take(chunk.slice(start));
     },
     end() {

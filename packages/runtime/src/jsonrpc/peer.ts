@@ -105,10 +105,22 @@ export interface Peer {
   readonly pendingCount: number;
 }
 
+/** An outgoing call waiting for its answer: plain data, settled by `settle` (no closure per call). */
 interface Pending {
+  id: RequestId;
   method: string;
-  /** Resolves (`ok`) or rejects the call with `value`, once. */
-  settle(ok: boolean, value: unknown): void;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  /** Removes the call's abort listener and stops its timer, for a call that has either. */
+  cleanup: (() => void) | undefined;
+}
+
+/** Resolves (`ok`) or rejects a pending call with `value`, once: a call no longer pending is left alone. */
+function settle(pending: Map<RequestId, Pending>, call: Pending, ok: boolean, value: unknown): void {
+  if (!pending.delete(call.id)) return;
+  call.cleanup?.();
+  if (ok) call.resolve(value);
+  else call.reject(value);
 }
 
 /**
@@ -142,40 +154,39 @@ export function createPeer(options: PeerOptions): Peer {
     send({ jsonrpc: "2.0", id: response.id, error: { code: ErrorCode.InternalError, message: `Internal error: the response cannot be written as JSON: ${error.message}` } });
   const answer = (response: JsonRpcResponse): void | Promise<void> => send(response, unwritableResponse);
 
-  const requestVia = <R>(write: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, call: CallOptions = {}): Promise<R> => {
+  const requestVia = <R>(write: (message: JsonRpcRequest) => void | Promise<void>, method: string, params: unknown, callOptions?: CallOptions): Promise<R> => {
     // Says why it closed (a server that exited, and how), not only that it did.
     if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: ${(closed.signal.reason as Error).message}`));
-    if (call.signal?.aborted) return Promise.reject(call.signal.reason);
+    const signal = callOptions?.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const id = nextId();
-    const signal = call.signal;
     return new Promise<R>((resolve, reject) => {
+      const call: Pending = { id, method, resolve: resolve as (value: unknown) => void, reject, cleanup: undefined };
+      pending.set(id, call);
       // Only what this call needs is made: no abort listener without a signal, no timer without a
       // timeout (a call's own allocations are most of what the peer adds to a message).
-      let stopTimer: (() => void) | undefined;
-      let onAbort: (() => void) | undefined;
-      const settle = (ok: boolean, value: unknown) => {
-        if (!pending.delete(id)) return;
-        stopTimer?.();
-        if (onAbort) signal!.removeEventListener("abort", onAbort);
-        if (ok) resolve(value as R);
-        else reject(value);
-      };
-      pending.set(id, { method, settle });
-      if (signal) {
-        onAbort = () => settle(false, signal.reason);
-        signal.addEventListener("abort", onAbort, { once: true });
-      }
+      const timeoutMs = callOptions?.timeoutMs;
       // 0 is no timeout, as in the other flowspec clients (not "time out at once").
-      if (call.timeoutMs !== undefined && call.timeoutMs !== 0) {
-        stopTimer = startTimer(() => settle(false, new JsonRpcTransportError(`${method} timed out after ${call.timeoutMs} ms`)), call.timeoutMs);
+      if (signal || (timeoutMs !== undefined && timeoutMs !== 0)) {
+        const onAbort = signal && (() => settle(pending, call, false, signal.reason));
+        if (onAbort) signal!.addEventListener("abort", onAbort, { once: true });
+        const stopTimer =
+          timeoutMs !== undefined && timeoutMs !== 0 ? startTimer(() => settle(pending, call, false, new JsonRpcTransportError(`${method} timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+        call.cleanup = () => {
+          stopTimer?.();
+          if (onAbort) signal!.removeEventListener("abort", onAbort);
+        };
       }
       try {
-        write({ jsonrpc: "2.0", id, method, params })?.catch((error: unknown) => settle(false, cannotSend(method, error)));
+        write({ jsonrpc: "2.0", id, method, params })?.catch((error: unknown) => settle(pending, call, false, cannotSend(method, error)));
       } catch (error) {
-        settle(false, cannotSend(method, error));
+        settle(pending, call, false, cannotSend(method, error));
       }
     });
   };
+  /** A call on the peer's own channel: one function for every call and request context, not one each. */
+  const sendOwn = (message: JsonRpcRequest) => options.send(message);
+  const requestOwn = <R = unknown>(method: string, params: unknown, call?: CallOptions): Promise<R> => requestVia<R>(sendOwn, method, params, call);
 
   /**
    * The response to an incoming request: at once when its handler answers synchronously. A
@@ -193,7 +204,7 @@ export function createPeer(options: PeerOptions): Peer {
       id,
       method,
       signal: closed.signal,
-      request: (m, p, o) => requestVia(callBack ?? ((r) => options.send(r)), m, p, o),
+      request: callBack ? (m, p, o) => requestVia(callBack, m, p, o) : requestOwn,
     };
     try {
       const result = handler(params, context);
@@ -211,12 +222,12 @@ export function createPeer(options: PeerOptions): Peer {
     const call = message.id === null ? undefined : pending.get(message.id);
     if (!call) return false;
     if ("error" in message) {
-      call.settle(false, new JsonRpcError(message.error.code, message.error.message, message.error.data));
+      settle(pending, call, false, new JsonRpcError(message.error.code, message.error.message, message.error.data));
       return true;
     }
     const issues = options.validateResult?.(call.method, message.result);
-    if (issues && issues.length > 0) call.settle(false, new JsonRpcResultError(call.method, issues));
-    else call.settle(true, message.result);
+    if (issues && issues.length > 0) settle(pending, call, false, new JsonRpcResultError(call.method, issues));
+    else settle(pending, call, true, message.result);
     return true;
   };
 
@@ -227,7 +238,7 @@ export function createPeer(options: PeerOptions): Peer {
         // A malformed answer to one of our calls fails that call (else it would wait forever);
         // a response is never answered.
         const call = classified.response && classified.id !== null ? pending.get(classified.id) : undefined;
-        if (call) return call.settle(false, new JsonRpcTransportError(`invalid response to ${call.method}: ${classified.reason}`));
+        if (call) return settle(pending, call, false, new JsonRpcTransportError(`invalid response to ${call.method}: ${classified.reason}`));
         // Answered as JSON-RPC says, and reported: a response too malformed to match its call (an
         // id of the wrong type, a batch) leaves that call waiting, and this is all that tells why.
         report(new JsonRpcTransportError(`received an invalid message (${classified.reason}): ${excerpt(value)}`));
@@ -256,7 +267,7 @@ export function createPeer(options: PeerOptions): Peer {
   };
 
   return {
-    request: (method, params, call) => requestVia((message) => options.send(message), method, params, call),
+    request: requestOwn,
     requestVia,
     notify: async (method, params) => send({ jsonrpc: "2.0", method, params }),
     receive,
@@ -276,13 +287,13 @@ export function createPeer(options: PeerOptions): Peer {
     resolveResponse,
     rejectCall(id, error) {
       const call = pending.get(id);
-      call?.settle(false, error);
+      if (call) settle(pending, call, false, error);
       return call !== undefined;
     },
     close(reason = new JsonRpcTransportError("the connection closed")) {
       if (closed.signal.aborted) return;
       closed.abort(reason);
-      for (const call of [...pending.values()]) call.settle(false, reason);
+      for (const call of [...pending.values()]) settle(pending, call, false, reason);
     },
     get pendingCount() {
       return pending.size;

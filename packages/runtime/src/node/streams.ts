@@ -257,7 +257,8 @@ function stdoutToStderr(): Writable {
   const stdout = process.stdout;
   const write = stdout.write.bind(stdout) as (chunk: unknown, callback: (error?: Error | null) => void) => boolean;
   stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
-  const protocol = new Writable({ write: (chunk, _encoding, done) => void write(chunk, done) });
+  // Text is passed on as text: no Buffer copy per batch before the real stdout encodes it.
+  const protocol = new Writable({ decodeStrings: false, write: (chunk, _encoding, done) => void write(chunk, done) });
   // A broken stdout (EPIPE) closes the peer instead of being an uncaught error.
   stdout.on("error", (error) => protocol.destroy(error));
   return protocol;
