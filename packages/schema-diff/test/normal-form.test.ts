@@ -268,4 +268,28 @@ describe("diffSchemas: rewrites that accept the same documents", () => {
     const report = diffSchemas(obj({ a: str }), { ...obj({ a: str }), allOf: [{ required: ["a"] }] }, { dialect: "draft-07" });
     expect(report.changes.map((c) => [c.kind, c.pointerNew])).toEqual([["required-added", "/allOf/0/required"]]);
   });
+
+  it("reads a $ref to an array (not a schema) as ajv does: a schema without keywords, with a note saying so", () => {
+    // tslint.json, SchemaStore fe3e34c: `additionalItems` $ref'd a tuple's item list, then an allOf of its two items.
+    const options = { type: "array", items: [{ type: "string", enum: ["dev", "optional"] }, { type: "array" }] };
+    const root = "#/definitions/options/items";
+    const report = diffSchemas(
+      { definitions: { options }, type: "array", items: [{ type: "boolean" }], additionalItems: { $ref: root } },
+      { definitions: { options }, type: "array", items: [{ type: "boolean" }], additionalItems: { allOf: [{ $ref: `${root}/0` }, { $ref: `${root}/1` }] } },
+      { dialect: "draft-07" },
+    );
+    // OLD accepted any extra item; NEW accepts none (no value is a string and an array): tighter only.
+    expect(report.summary.breakingForOldReader).toBe(0);
+    expect(report.summary.breakingForNewReader).toBeGreaterThan(0);
+    // Read as `{}`, the removed entry restricted nothing: no conjunct-removed for old readers.
+    expect(report.changes.map((c) => c.kind).sort()).toEqual(["enum-added", "type-narrowed", "type-narrowed"]);
+    // A $ref moved off the array says how the array was read.
+    const moved = diffSchemas(
+      { definitions: { options }, type: "array", items: [{ type: "boolean" }], additionalItems: { $ref: root } },
+      { definitions: { options }, type: "array", items: [{ type: "boolean" }], additionalItems: { $ref: `${root}/1` } },
+      { dialect: "draft-07" },
+    );
+    expect(moved.summary.breakingForOldReader).toBe(0);
+    expect(moved.changes.find((c) => c.kind === "ref-changed")?.message).toContain(`"${root}" points at an array, not a schema, which ajv (and so the generated validators) reads as {}`);
+  });
 });

@@ -166,9 +166,9 @@ function refOf(loc: Loc): string | undefined {
   return isRecord(loc.schema) && typeof loc.schema.$ref === "string" ? loc.schema.$ref : undefined;
 }
 
-function resolveRef(ctx: Ctx, loc: Loc, ref: string, side: "old" | "new"): Loc {
+function resolveRef(ctx: Ctx, loc: Loc, ref: string, side: "old" | "new"): Loc & { notASchema?: true } {
   const target: RefTarget = ctx[side].resolve(ref, loc.file, loc.pointer);
-  return { file: target.file, pointer: target.pointer, schema: target.schema };
+  return { file: target.file, pointer: target.pointer, schema: target.schema, notASchema: target.notASchema };
 }
 
 /** The keywords beside a `$ref` (2020-12 applies them too), as a schema of their own. */
@@ -209,7 +209,10 @@ function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: s
     ctx.memo.set(key, effect);
   }
   const describe = (ref: string | undefined) => (ref ? `$ref ${JSON.stringify(ref)}` : "an inline schema");
-  const message = `${describe(refA)} became ${describe(refB)}${effect === "none" ? "; both accept the same documents" : ""}`;
+  const notes = [refA && targetA.notASchema ? refA : undefined, refB && targetB.notASchema ? refB : undefined]
+    .filter((ref) => ref !== undefined)
+    .map((ref) => `; ${JSON.stringify(ref)} points at an array, not a schema, which ajv (and so the generated validators) reads as {}, accepting anything`);
+  const message = `${describe(refA)} became ${describe(refB)}${effect === "none" ? "; both accept the same documents" : ""}${notes.join("")}`;
   return combine([rest, emit(ctx, "ref-changed", refA ? child(a, "$ref") : a, refB ? child(b, "$ref") : b, effect, message)]);
 }
 

@@ -177,12 +177,12 @@ function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const { pairs, removed, added } = pairLists(ctx, listOf(a, "allOf"), listOf(b, "allOf"));
   const effects = pairs.map(([x, y]) => ctx.compare(x, y));
   for (const x of removed) {
-    if (slotState(x.schema) === "open") continue;
+    if (acceptsAll(ctx, "old", x)) continue;
     const implied = ["none", "tighter"].includes(strictProbe(ctx, x, withoutDefs(b)));
     effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), implied ? "none" : "looser", implied ? `allOf entry ${last(x)} removed; NEW without it accepts no document it refused` : `allOf entry ${last(x)} removed: OLD may reject documents NEW accepts`));
   }
   for (const y of added) {
-    if (slotState(y.schema) === "open") continue;
+    if (acceptsAll(ctx, "new", y)) continue;
     if (["none", "looser"].includes(strictProbe(ctx, withoutDefs(a), y))) {
       effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "none", `allOf entry ${last(y)} added; it accepts every document OLD accepts`));
       continue;
@@ -194,6 +194,19 @@ function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     } else effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
   }
   return combine(effects);
+}
+
+/** An entry without constraints, or a bare `$ref` to one (such as a `$ref` to an array, which ajv reads as `{}`): it restricts nothing. */
+function acceptsAll(ctx: Ctx, side: "old" | "new", loc: Loc): boolean {
+  if (slotState(loc.schema) === "open") return true;
+  if (!isRecord(loc.schema) || typeof loc.schema.$ref !== "string") return false;
+  const { $ref: ref, ...siblings } = loc.schema;
+  if (slotState(siblings) !== "open") return false;
+  try {
+    return slotState(ctx[side].resolve(ref, loc.file, loc.pointer).schema) === "open";
+  } catch {
+    return false;
+  }
 }
 
 /**
