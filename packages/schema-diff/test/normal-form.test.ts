@@ -292,4 +292,25 @@ describe("diffSchemas: rewrites that accept the same documents", () => {
     expect(moved.summary.breakingForOldReader).toBe(0);
     expect(moved.changes.find((c) => c.kind === "ref-changed")?.message).toContain(`"${root}" points at an array, not a schema, which ajv (and so the generated validators) reads as {}`);
   });
+
+  it("adds no document OLD refused by a union branch when OLD's union has a branch that accepts anything", () => {
+    // tslint.json, SchemaStore fe3e34c: `oneOf: [options, {$ref to an array}]` became `oneOf: [options, item 0, item 1]`.
+    const options = { type: "array", items: [{ type: "string", enum: ["dev", "optional"] }, { type: "array" }], maxItems: 3 };
+    const root = "#/definitions/options";
+    const report = diffSchemas(
+      { definitions: { options }, properties: { o: { oneOf: [{ $ref: root }, { $ref: `${root}/items` }] } } },
+      { definitions: { options }, properties: { o: { oneOf: [{ $ref: root }, { $ref: `${root}/items/0` }, { $ref: `${root}/items/1` }] } } },
+      { dialect: "draft-07" },
+    );
+    // A document only an added branch matches is not an `options` array, so OLD's open branch alone matched it.
+    expect(report.changes.filter((c) => c.breaking.forOldReader)).toEqual([]);
+    expect(report.changes.filter((c) => c.kind === "branch-added").map((c) => c.breaking.forNewReader)).toEqual([false, false]);
+    // With a second closed branch that NEW drops, a document matching it and an added branch is no longer refused by OLD's oneOf alone: still flagged.
+    const wider = diffSchemas(
+      { definitions: { options }, properties: { o: { oneOf: [{ $ref: root }, { type: "string" }, {}] } } },
+      { definitions: { options }, properties: { o: { oneOf: [{ $ref: root }, { type: "number" }, { enum: ["dev"] }] } } },
+      { dialect: "draft-07" },
+    );
+    expect(wider.summary.breakingForOldReader).toBeGreaterThan(0);
+  });
 });

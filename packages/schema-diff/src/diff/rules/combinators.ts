@@ -109,7 +109,14 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
   }
   for (const [x, y] of pairs) effects.push(ctx.compare(x, y));
   for (const x of removed) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${last(x)} removed: NEW rejects documents that only it matched`));
-  for (const y of added) effects.push(emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${last(y)} added: OLD rejects documents that only it matches`));
+  const open = openUnion(ctx, keywordA, branchesA, pairs);
+  for (const y of added) {
+    effects.push(
+      open
+        ? emit(ctx, "branch-added", child(a, keywordA), y, "none", `${keywordB} branch ${last(y)} added; OLD's branch ${last(open)} accepts anything, and a document only it matches matches none of OLD's other branches`)
+        : emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${last(y)} added: OLD rejects documents that only it matches`),
+    );
+  }
   return combine(effects);
 }
 
@@ -194,6 +201,21 @@ function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     } else effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
   }
   return combine(effects);
+}
+
+/**
+ * OLD's branch that accepts anything, when it makes every added branch harmless: in an `anyOf`,
+ * OLD accepts every document; in a `oneOf`, OLD accepts what matches no other branch of its own,
+ * and when each of those is paired with a NEW branch that holds all of it, a document that only an
+ * added branch matches (in NEW) matches none of them.
+ */
+function openUnion(ctx: Ctx, keyword: string, branches: Loc[], pairs: [Loc, Loc][]): Loc | undefined {
+  const open = branches.filter((x) => acceptsAll(ctx, "old", x));
+  if (open.length === 0) return undefined;
+  if (keyword === "anyOf") return open[0];
+  if (open.length > 1) return undefined;
+  const heldByPair = (x: Loc) => pairs.some(([p, q]) => p === x && ["none", "looser"].includes(probe(ctx, x, q)));
+  return branches.every((x) => x === open[0] || heldByPair(x)) ? open[0] : undefined;
 }
 
 /** An entry without constraints, or a bare `$ref` to one (such as a `$ref` to an array, which ajv reads as `{}`): it restricts nothing. */
