@@ -313,4 +313,24 @@ describe("diffSchemas: rewrites that accept the same documents", () => {
     );
     expect(wider.summary.breakingForOldReader).toBeGreaterThan(0);
   });
+
+  it("a widened anyOf branch is no break when another branch of OLD already held all of it", () => {
+    // stylelintrc.json, SchemaStore a3795b4: `{type: "string", enum: [{}]}` (no string is `{}`) lost its enum
+    // beside a branch that accepts any string.
+    const core = { properties: { severity: { enum: ["warning", "error"] } } };
+    const items = (first: unknown) => ({ type: ["string", "object"], anyOf: [first, { $ref: "#/definitions/core" }] });
+    const report = diffSchemas(
+      { definitions: { core }, type: "array", items: items({ type: "string", enum: [{}] }) },
+      { definitions: { core }, type: "array", items: items({ type: "string" }) },
+      { dialect: "draft-07" },
+    );
+    expect(report.summary).toMatchObject({ breakingForNewReader: 0, breakingForOldReader: 0 });
+    // Without the other branch holding the strings, the widening is a break for old readers.
+    const alone = diffSchemas(
+      { definitions: { core }, type: "array", items: { anyOf: [{ type: "string", enum: [{}] }, { type: "object", $ref: "#/definitions/core" }] } },
+      { definitions: { core }, type: "array", items: { anyOf: [{ type: "string" }, { type: "object", $ref: "#/definitions/core" }] } },
+      { dialect: "draft-07" },
+    );
+    expect(alone.summary.breakingForOldReader).toBeGreaterThan(0);
+  });
 });

@@ -107,7 +107,7 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
     const tighter = keywordB === "oneOf";
     effects.push(emit(ctx, "keyword-changed", child(a, keywordA), child(b, keywordB), tighter ? "tighter" : "looser", `"${keywordA}" became "${keywordB}": ${tighter ? "NEW rejects documents that match several branches" : "OLD rejects documents that match several branches"}`));
   }
-  for (const [x, y] of pairs) effects.push(ctx.compare(x, y));
+  for (const [x, y] of pairs) effects.push(keywordA === "anyOf" && keywordB === "anyOf" ? compareAnyOfBranch(ctx, x, y, branchesA) : ctx.compare(x, y));
   for (const x of removed) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${last(x)} removed: NEW rejects documents that only it matched`));
   const open = openUnion(ctx, keywordA, branchesA, pairs);
   for (const y of added) {
@@ -201,6 +201,26 @@ function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     } else effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
   }
   return combine(effects);
+}
+
+/**
+ * An anyOf branch that only widened into what another OLD branch already accepts adds no document
+ * (stylelint's `{type: "string", enum: [{}]}`, which no string matches, lost its `enum` beside a
+ * branch that accepts any string): its changes are kept, as breaking nobody. Not when the
+ * comparison reached a `$ref` target, whose changes are recorded once for every use.
+ */
+function compareAnyOfBranch(ctx: Ctx, x: Loc, y: Loc, branchesA: Loc[]): Effect {
+  const count = ctx.changes.length;
+  const size = ctx.memo.size;
+  const effect = ctx.compare(x, y);
+  if (effect !== "looser" || ctx.memo.size !== size) return effect;
+  const held = branchesA.find((z) => z !== x && ["none", "tighter"].includes(probe(ctx, z, y)));
+  if (!held) return effect;
+  for (let i = count; i < ctx.changes.length; i++) {
+    const change = ctx.changes[i]!;
+    ctx.changes[i] = { ...change, breaking: { forNewReader: false, forOldReader: false }, message: `${change.message}; OLD's anyOf branch ${last(held)} already accepted all of NEW's branch ${last(y)}, so no document changes` };
+  }
+  return "none";
 }
 
 /**
