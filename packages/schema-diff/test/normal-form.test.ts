@@ -268,4 +268,69 @@ describe("diffSchemas: rewrites that accept the same documents", () => {
     const report = diffSchemas(obj({ a: str }), { ...obj({ a: str }), allOf: [{ required: ["a"] }] }, { dialect: "draft-07" });
     expect(report.changes.map((c) => [c.kind, c.pointerNew])).toEqual([["required-added", "/allOf/0/required"]]);
   });
+
+  it("reads a $ref to an array (not a schema) as ajv does: a schema without keywords, with a note saying so", () => {
+    // tslint.json, SchemaStore fe3e34c: `additionalItems` $ref'd a tuple's item list, then an allOf of its two items.
+    const options = { type: "array", items: [{ type: "string", enum: ["dev", "optional"] }, { type: "array" }] };
+    const root = "#/definitions/options/items";
+    const report = diffSchemas(
+      { definitions: { options }, type: "array", items: [{ type: "boolean" }], additionalItems: { $ref: root } },
+      { definitions: { options }, type: "array", items: [{ type: "boolean" }], additionalItems: { allOf: [{ $ref: `${root}/0` }, { $ref: `${root}/1` }] } },
+      { dialect: "draft-07" },
+    );
+    // OLD accepted any extra item; NEW accepts none (no value is a string and an array): tighter only.
+    expect(report.summary.breakingForOldReader).toBe(0);
+    expect(report.summary.breakingForNewReader).toBeGreaterThan(0);
+    // Read as `{}`, the removed entry restricted nothing: no conjunct-removed for old readers.
+    expect(report.changes.map((c) => c.kind).sort()).toEqual(["enum-added", "type-narrowed", "type-narrowed"]);
+    // A $ref moved off the array says how the array was read.
+    const moved = diffSchemas(
+      { definitions: { options }, type: "array", items: [{ type: "boolean" }], additionalItems: { $ref: root } },
+      { definitions: { options }, type: "array", items: [{ type: "boolean" }], additionalItems: { $ref: `${root}/1` } },
+      { dialect: "draft-07" },
+    );
+    expect(moved.summary.breakingForOldReader).toBe(0);
+    expect(moved.changes.find((c) => c.kind === "ref-changed")?.message).toContain(`"${root}" points at an array, not a schema, which ajv (and so the generated validators) reads as {}`);
+  });
+
+  it("adds no document OLD refused by a union branch when OLD's union has a branch that accepts anything", () => {
+    // tslint.json, SchemaStore fe3e34c: `oneOf: [options, {$ref to an array}]` became `oneOf: [options, item 0, item 1]`.
+    const options = { type: "array", items: [{ type: "string", enum: ["dev", "optional"] }, { type: "array" }], maxItems: 3 };
+    const root = "#/definitions/options";
+    const report = diffSchemas(
+      { definitions: { options }, properties: { o: { oneOf: [{ $ref: root }, { $ref: `${root}/items` }] } } },
+      { definitions: { options }, properties: { o: { oneOf: [{ $ref: root }, { $ref: `${root}/items/0` }, { $ref: `${root}/items/1` }] } } },
+      { dialect: "draft-07" },
+    );
+    // A document only an added branch matches is not an `options` array, so OLD's open branch alone matched it.
+    expect(report.changes.filter((c) => c.breaking.forOldReader)).toEqual([]);
+    expect(report.changes.filter((c) => c.kind === "branch-added").map((c) => c.breaking.forNewReader)).toEqual([false, false]);
+    // With a second closed branch that NEW drops, a document matching it and an added branch is no longer refused by OLD's oneOf alone: still flagged.
+    const wider = diffSchemas(
+      { definitions: { options }, properties: { o: { oneOf: [{ $ref: root }, { type: "string" }, {}] } } },
+      { definitions: { options }, properties: { o: { oneOf: [{ $ref: root }, { type: "number" }, { enum: ["dev"] }] } } },
+      { dialect: "draft-07" },
+    );
+    expect(wider.summary.breakingForOldReader).toBeGreaterThan(0);
+  });
+
+  it("a widened anyOf branch is no break when another branch of OLD already held all of it", () => {
+    // stylelintrc.json, SchemaStore a3795b4: `{type: "string", enum: [{}]}` (no string is `{}`) lost its enum
+    // beside a branch that accepts any string.
+    const core = { properties: { severity: { enum: ["warning", "error"] } } };
+    const items = (first: unknown) => ({ type: ["string", "object"], anyOf: [first, { $ref: "#/definitions/core" }] });
+    const report = diffSchemas(
+      { definitions: { core }, type: "array", items: items({ type: "string", enum: [{}] }) },
+      { definitions: { core }, type: "array", items: items({ type: "string" }) },
+      { dialect: "draft-07" },
+    );
+    expect(report.summary).toMatchObject({ breakingForNewReader: 0, breakingForOldReader: 0 });
+    // Without the other branch holding the strings, the widening is a break for old readers.
+    const alone = diffSchemas(
+      { definitions: { core }, type: "array", items: { anyOf: [{ type: "string", enum: [{}] }, { type: "object", $ref: "#/definitions/core" }] } },
+      { definitions: { core }, type: "array", items: { anyOf: [{ type: "string" }, { type: "object", $ref: "#/definitions/core" }] } },
+      { dialect: "draft-07" },
+    );
+    expect(alone.summary.breakingForOldReader).toBeGreaterThan(0);
+  });
 });

@@ -166,9 +166,12 @@ function refOf(loc: Loc): string | undefined {
   return isRecord(loc.schema) && typeof loc.schema.$ref === "string" ? loc.schema.$ref : undefined;
 }
 
-function resolveRef(ctx: Ctx, loc: Loc, ref: string, side: "old" | "new"): Loc {
+/** A `$ref` target, marked when it is an array read as `{}`. */
+type ResolvedLoc = Loc & { notASchema?: true };
+
+function resolveRef(ctx: Ctx, loc: Loc, ref: string, side: "old" | "new"): ResolvedLoc {
   const target: RefTarget = ctx[side].resolve(ref, loc.file, loc.pointer);
-  return { file: target.file, pointer: target.pointer, schema: target.schema };
+  return { file: target.file, pointer: target.pointer, schema: target.schema, notASchema: target.notASchema };
 }
 
 /** The keywords beside a `$ref` (2020-12 applies them too), as a schema of their own. */
@@ -184,8 +187,8 @@ function siblings(loc: Loc): Loc {
  * schemas compared (each pair of targets once, so recursive schemas terminate).
  */
 function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: string | undefined): Effect {
-  const targetA = refA ? resolveRef(ctx, a, refA, "old") : a;
-  const targetB = refB ? resolveRef(ctx, b, refB, "new") : b;
+  const targetA: ResolvedLoc = refA ? resolveRef(ctx, a, refA, "old") : a;
+  const targetB: ResolvedLoc = refB ? resolveRef(ctx, b, refB, "new") : b;
   let rest: Effect = "none";
   const sameTarget = ctx.pairOf(targetA.file) === ctx.pairOf(targetB.file) && defsAsOne(targetA.pointer) === defsAsOne(targetB.pointer);
   if (refA && refB) {
@@ -209,7 +212,10 @@ function compareRefs(ctx: Ctx, a: Loc, b: Loc, refA: string | undefined, refB: s
     ctx.memo.set(key, effect);
   }
   const describe = (ref: string | undefined) => (ref ? `$ref ${JSON.stringify(ref)}` : "an inline schema");
-  const message = `${describe(refA)} became ${describe(refB)}${effect === "none" ? "; both accept the same documents" : ""}`;
+  const notes = [targetA.notASchema ? refA : undefined, targetB.notASchema ? refB : undefined]
+    .filter((ref) => ref !== undefined)
+    .map((ref) => `; ${JSON.stringify(ref)} points at an array, not a schema, which ajv (and so the generated validators) reads as {}, accepting anything`);
+  const message = `${describe(refA)} became ${describe(refB)}${effect === "none" ? "; both accept the same documents" : ""}${notes.join("")}`;
   return combine([rest, emit(ctx, "ref-changed", refA ? child(a, "$ref") : a, refB ? child(b, "$ref") : b, effect, message)]);
 }
 

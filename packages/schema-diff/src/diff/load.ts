@@ -30,6 +30,8 @@ export interface RefTarget {
   file: LoadedFile;
   pointer: string;
   schema: unknown;
+  /** Set when the `$ref` points at an array (such as a tuple's item list): read as ajv does, as `{}`. */
+  notASchema?: true;
 }
 
 /**
@@ -187,6 +189,8 @@ function makeSide(label: string, files: LoadedFile[], singleRoot: boolean, baseD
     if (fragment === "" || fragment.startsWith("/")) {
       const schema = file.nodeAt(fragment) ?? getAt(file.json, fragment);
       if (schema === undefined) throw new Error(`${where}: ${file.path || "the schema"} has nothing at #${fragment}`);
+      // ajv compiles an array target as a schema without keywords, accepting anything; the generated validators are ajv's, so the diff reads it alike.
+      if (Array.isArray(schema)) return { file, pointer: fragment, schema: {}, notASchema: true };
       return { file, pointer: fragment, schema };
     }
     const id = file.dialect === "draft-04" ? "id" : "$id";

@@ -107,9 +107,16 @@ function compareUnion(ctx: Ctx, a: ObjLoc, b: ObjLoc, keywordA: string, keywordB
     const tighter = keywordB === "oneOf";
     effects.push(emit(ctx, "keyword-changed", child(a, keywordA), child(b, keywordB), tighter ? "tighter" : "looser", `"${keywordA}" became "${keywordB}": ${tighter ? "NEW rejects documents that match several branches" : "OLD rejects documents that match several branches"}`));
   }
-  for (const [x, y] of pairs) effects.push(ctx.compare(x, y));
+  for (const [x, y] of pairs) effects.push(keywordA === "anyOf" && keywordB === "anyOf" ? compareAnyOfBranch(ctx, x, y, branchesA) : ctx.compare(x, y));
   for (const x of removed) effects.push(emit(ctx, "branch-removed", x, child(b, keywordB), "tighter", `${keywordA} branch ${last(x)} removed: NEW rejects documents that only it matched`));
-  for (const y of added) effects.push(emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${last(y)} added: OLD rejects documents that only it matches`));
+  const open = openUnion(ctx, keywordA, branchesA, pairs);
+  for (const y of added) {
+    effects.push(
+      open
+        ? emit(ctx, "branch-added", child(a, keywordA), y, "none", `${keywordB} branch ${last(y)} added; OLD's branch ${last(open)} accepts anything, and a document only it matches matches none of OLD's other branches`)
+        : emit(ctx, "branch-added", child(a, keywordA), y, "looser", `${keywordB} branch ${last(y)} added: OLD rejects documents that only it matches`),
+    );
+  }
   return combine(effects);
 }
 
@@ -177,12 +184,12 @@ function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const { pairs, removed, added } = pairLists(ctx, listOf(a, "allOf"), listOf(b, "allOf"));
   const effects = pairs.map(([x, y]) => ctx.compare(x, y));
   for (const x of removed) {
-    if (slotState(x.schema) === "open") continue;
+    if (acceptsAll(ctx, "old", x)) continue;
     const implied = ["none", "tighter"].includes(strictProbe(ctx, x, withoutDefs(b)));
     effects.push(emit(ctx, "conjunct-removed", x, child(b, "allOf"), implied ? "none" : "looser", implied ? `allOf entry ${last(x)} removed; NEW without it accepts no document it refused` : `allOf entry ${last(x)} removed: OLD may reject documents NEW accepts`));
   }
   for (const y of added) {
-    if (slotState(y.schema) === "open") continue;
+    if (acceptsAll(ctx, "new", y)) continue;
     if (["none", "looser"].includes(strictProbe(ctx, withoutDefs(a), y))) {
       effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "none", `allOf entry ${last(y)} added; it accepts every document OLD accepts`));
       continue;
@@ -194,6 +201,54 @@ function compareAllOf(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     } else effects.push(emit(ctx, "conjunct-added", child(a, "allOf"), y, "tighter", `allOf entry ${last(y)} added: NEW may reject documents OLD accepted`));
   }
   return combine(effects);
+}
+
+/**
+ * An anyOf branch that only widened into what another OLD branch already accepts adds no document
+ * (stylelint's `{type: "string", enum: [{}]}`, which no string matches, lost its `enum` beside a
+ * branch that accepts any string): its changes are kept, as breaking nobody. Not when the
+ * comparison reached a `$ref` target, whose changes are recorded once for every use.
+ */
+function compareAnyOfBranch(ctx: Ctx, x: Loc, y: Loc, branchesA: Loc[]): Effect {
+  const count = ctx.changes.length;
+  const size = ctx.memo.size;
+  const effect = ctx.compare(x, y);
+  if (effect !== "looser" || ctx.memo.size !== size) return effect;
+  const held = branchesA.find((z) => z !== x && ["none", "tighter"].includes(probe(ctx, z, y)));
+  if (!held) return effect;
+  for (let i = count; i < ctx.changes.length; i++) {
+    const change = ctx.changes[i]!;
+    ctx.changes[i] = { ...change, breaking: { forNewReader: false, forOldReader: false }, message: `${change.message}; OLD's anyOf branch ${last(held)} already accepted all of NEW's branch ${last(y)}, so no document changes` };
+  }
+  return "none";
+}
+
+/**
+ * OLD's branch that accepts anything, when it makes every added branch harmless: in an `anyOf`,
+ * OLD accepts every document; in a `oneOf`, OLD accepts what matches no other branch of its own,
+ * and when each of those is paired with a NEW branch that holds all of it, a document that only an
+ * added branch matches (in NEW) matches none of them.
+ */
+function openUnion(ctx: Ctx, keyword: string, branches: Loc[], pairs: [Loc, Loc][]): Loc | undefined {
+  const open = branches.filter((x) => acceptsAll(ctx, "old", x));
+  if (open.length === 0) return undefined;
+  if (keyword === "anyOf") return open[0];
+  if (open.length > 1) return undefined;
+  const heldByPair = (x: Loc) => pairs.some(([p, q]) => p === x && ["none", "looser"].includes(probe(ctx, x, q)));
+  return branches.every((x) => x === open[0] || heldByPair(x)) ? open[0] : undefined;
+}
+
+/** An entry without constraints, or a bare `$ref` to one (such as a `$ref` to an array, which ajv reads as `{}`): it restricts nothing. */
+function acceptsAll(ctx: Ctx, side: "old" | "new", loc: Loc): boolean {
+  if (slotState(loc.schema) === "open") return true;
+  if (!isRecord(loc.schema) || typeof loc.schema.$ref !== "string") return false;
+  const { $ref: ref, ...siblings } = loc.schema;
+  if (slotState(siblings) !== "open") return false;
+  try {
+    return slotState(ctx[side].resolve(ref, loc.file, loc.pointer).schema) === "open";
+  } catch {
+    return false;
+  }
 }
 
 /**
