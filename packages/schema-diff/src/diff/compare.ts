@@ -21,7 +21,7 @@ const IDENTITY = new Set(["$schema", "$id", "$anchor", "$dynamicAnchor", "$recur
  * breaking both ways. A keyword outside every dialect is ignored by validators (ajv's non-strict
  * mode, SchemaStore's set-up), so an edit to it changes no document's verdict.
  */
-const UNINTERPRETED = new Set(["id", "contentSchema", "$dynamicRef", "$recursiveRef"]);
+const UNINTERPRETED = new Set(["contentSchema", "$dynamicRef", "$recursiveRef"]);
 
 const HANDLED = new Set(["$ref", "type", "enum", "const", ...OBJECT_KEYWORDS, ...ARRAY_KEYWORDS, ...BOUND_KEYWORDS, ...COMBINATOR_KEYWORDS, ...DEFS_KEYWORDS, ...IDENTITY]);
 
