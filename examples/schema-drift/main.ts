@@ -23,7 +23,7 @@ next["common.json"].definitions.currency.enum = ["EUR", "USD"]; // GBP dropped
 
 const report = diffSchemas(fileURLToPath(folder), { files: next });
 const direction = (c: SchemaChange) =>
-  c.breaking.forNewReader && c.breaking.forOldReader ? "breaks both" : c.breaking.forNewReader ? "breaks new readers" : c.breaking.forOldReader ? "breaks old readers" : "compatible";
+  c.breaking.forNewReader && c.breaking.forOldReader ? "breaks both" : c.breaking.forNewReader ? "breaks new readers" : c.breaking.forOldReader ? "breaks old readers" : c.breaking.forCode ? "breaks code" : "compatible";
 for (const change of report.changes) {
   console.log(`${direction(change).padEnd(18)} ${change.kind.padEnd(20)} ${change.fileNew}#${change.pointerNew}\n${" ".repeat(19)}${change.message}`);
 }

@@ -37,6 +37,7 @@ const folder = (name: string, defs: Record<string, unknown>) => {
 };
 const withDef = folder("with-def", { status: { enum: ["a"] } });
 const withoutDef = folder("without-def", {});
+const narrowNumber = file("number.json", { $schema: draft07, type: "number" });
 const wide = file("wide.json", { $schema: draft07, type: ["string", "null"] });
 
 describe("flowspec diff", () => {
@@ -66,9 +67,38 @@ describe("flowspec diff", () => {
       pointerOld: "/properties/flows/items/properties/links/items/properties/origin/required",
       fileNew: "static__schema.agents.json",
       pointerNew: "/properties/flows/items/properties/links/items/properties/origin/required",
-      breaking: { forNewReader: true, forOldReader: false },
+      breaking: { forNewReader: true, forOldReader: false, forCode: false },
       message: 'property "actionId" is now required: NEW rejects documents without it',
     });
+  });
+
+  // github-workflow's `container` definition: removed, and no document changes verdict.
+  const defined = file("defined.json", { $schema: draft07, type: "string", definitions: { container: { type: "object" } } });
+  const undefinedDef = file("undefined.json", { $schema: draft07, type: "string", definitions: {} });
+
+  it.each([
+    { name: "by default", args: [], exit: 1, shows: /breaks code +def-removed +#\/definitions\/container -> #[\s\S]*1 breaking for code[\s\S]*--fail-on both: 1 breaking change\(s\); exit 1/ },
+    { name: "under --fail-on writer", args: ["--fail-on", "writer"], exit: 1, shows: /--fail-on writer: 1 breaking change\(s\); exit 1/ },
+    { name: "with --ignore-code-breaks", args: ["--ignore-code-breaks"], exit: 0, shows: /breaks code +def-removed[\s\S]*nothing breaking; exit 0/ },
+    { name: "under --fail-on none", args: ["--fail-on", "none"], exit: 0, shows: /breaks code +def-removed/ },
+  ])("a removed definition breaks code, not documents: exit $exit $name", async ({ args, exit, shows }) => {
+    const io = capture();
+    expect(await runCli(["diff", defined, undefinedDef, ...args], io)).toBe(exit);
+    expect(io.out()).toMatch(shows);
+    expect(io.out()).toMatch(/0 breaking for new readers .*, 0 breaking for old readers/);
+  });
+
+  it("--format json says whether code breaks fail the run", async () => {
+    const io = capture();
+    expect(await runCli(["diff", defined, undefinedDef, "--format", "json", "--ignore-code-breaks"], io)).toBe(0);
+    expect(JSON.parse(io.out())).toMatchObject({ failOn: "both", failOnCode: false, failed: false, summary: { breakingForNewReader: 0, breakingForOldReader: 0, breakingForCode: 1 } });
+  });
+
+  it("shows a keyword no dialect defines as changed, breaking nothing (tslint's `min`)", async () => {
+    const io = capture();
+    const withMin = file("with-min.json", { $schema: draft07, type: "number", min: 1 });
+    expect(await runCli(["diff", narrowNumber, withMin], io)).toBe(0);
+    expect(io.out()).toMatch(/compatible +unknown-keyword-changed +#\/min[\s\S]*no JSON Schema dialect defines it/);
   });
 
   it.each([

@@ -30,13 +30,13 @@ describe("diffSchemas on real upstream changes", () => {
     const annotations = report.changes.filter((c) => c.kind === "annotation-changed");
     expect(annotations.map((c) => c.pointerNew)).toEqual([`${links}/origin/properties/actionId/description`, `${links}/target/properties/actionId/description`]);
     expect(annotations.every((c) => !c.breaking.forNewReader && !c.breaking.forOldReader)).toBe(true);
-    expect(report.summary).toEqual({ changes: 5, breakingForNewReader: 3, breakingForOldReader: 0 });
+    expect(report.summary).toEqual({ changes: 5, breakingForNewReader: 3, breakingForOldReader: 0, breakingForCode: 0 });
   });
 
   it("agents.json: read the other way, the same edits break old readers of canonical documents", () => {
     const report = diffSchemas(variantSchema, canonicalSchema, { annotations: false });
     expect(report.changes.map((c) => c.kind)).toEqual(["required-removed", "type-widened", "required-removed"]);
-    expect(report.summary).toEqual({ changes: 3, breakingForNewReader: 0, breakingForOldReader: 3 });
+    expect(report.summary).toEqual({ changes: 3, breakingForNewReader: 0, breakingForOldReader: 3, breakingForCode: 0 });
   });
 
   it.each(["stepflow", "agents-json", "apflow", "agent-service"])("schemas/%s against itself has no changes", (spec) => {
@@ -85,7 +85,8 @@ describe("diffSchemas on files and folders", () => {
       ["schema-file-removed", "gone.json", "renamed-a.json"],
       ["schema-file-added", "a.json", "new.json"],
     ]);
-    expect(report.summary.breakingForNewReader).toBe(2);
+    // The removed file's types are gone (code breaks); documents break only at the tightened bound.
+    expect(report.summary).toMatchObject({ breakingForNewReader: 1, breakingForCode: 1 });
   });
 
   it("refuses a folder whose unchanged file $refs a definition NEW removed (codegen could not read NEW)", () => {

@@ -191,7 +191,7 @@ const rows: Row[] = [
     oldReader: false,
     options: { annotations: false },
   },
-  { name: "$defs entry removed", old: { $defs: { A: str, B: str } }, new: { $defs: { A: str } }, kinds: ["def-removed"], newReader: true, oldReader: false },
+  { name: "$defs entry removed", old: { $defs: { A: str, B: str } }, new: { $defs: { A: str } }, kinds: ["def-removed"], newReader: false, oldReader: false, code: true },
   { name: "definitions entry added", old: { definitions: { A: str } }, new: { definitions: { A: str, B: str } }, kinds: ["def-added"], newReader: false, oldReader: false },
   { name: "description changed", old: { ...str, description: "a name" }, new: { ...str, description: "the name" }, kinds: ["annotation-changed"], newReader: false, oldReader: false },
   { name: "not widened (so the schema narrows)", old: { not: str }, new: { not: { type: ["string", "number"] } }, kinds: ["type-widened"], newReader: true, oldReader: false },
@@ -239,15 +239,18 @@ const rows: Row[] = [
   },
   { name: "dependent names rewritten as a dependent schema requiring them", old: { dependentRequired: { a: ["b"] } }, new: { dependentSchemas: { a: { required: ["b"] } } }, kinds: [], newReader: false, oldReader: false },
   { name: "dependent schema gains a required name", old: { dependencies: { a: ["b"] } }, new: { dependentSchemas: { a: { required: ["b", "c"] } } }, kinds: ["required-added"], newReader: true, oldReader: false },
-  { name: "uninterpreted keyword changed", old: { ...str, contentSchema: str, foo: 1 }, new: { ...str, contentSchema: str, foo: 2 }, kinds: ["keyword-changed"], newReader: true, oldReader: true },
+  { name: "uninterpreted keyword changed", old: { ...str, contentSchema: str }, new: { ...str, contentSchema: { type: "number" } }, kinds: ["keyword-changed"], newReader: true, oldReader: true },
+  // tslint's `min`: validators ignore a keyword no dialect defines, so no document's verdict changes.
+  { name: "keyword no dialect defines added", old: { ...str, foo: 1 }, new: { ...str, foo: 2, min: 1 }, kinds: ["unknown-keyword-changed"], newReader: false, oldReader: false },
   { name: "x- extension changed", old: { ...str, "x-internal": true }, new: { ...str, "x-internal": false }, kinds: ["annotation-changed"], newReader: false, oldReader: false },
   {
     name: "in-memory folder: a file removed",
     old: { files: { "a.json": obj({ b: { $ref: "b.json" } }), "b.json": str, "c.json": str } },
     new: { files: { "a.json": obj({ b: { $ref: "b.json" } }), "b.json": str } },
     kinds: ["schema-file-removed"],
-    newReader: true,
+    newReader: false,
     oldReader: false,
+    code: true,
   },
   {
     name: "in-memory folder: a change in a referenced file",
@@ -266,8 +269,8 @@ describe("diffSchemas: the classification table", () => {
 
   it.each(rows)("$name", (row) => expectRow(row, "draft-2020-12"));
 
-  // Removing a definition or a file breaks code generated from NEW (its types and $refs are gone);
-  // adding one breaks nothing. Every other rule is about the documents accepted, so it is symmetric.
+  // Removing a definition or a file breaks code (its generated type is gone); adding one breaks
+  // nothing. Every other rule is about the documents accepted, so it is symmetric.
   const byName = new Set(["def-added", "def-removed", "schema-file-added", "schema-file-removed"]);
   const symmetric = rows.filter((row) => row.kinds.length > 0 && !row.kinds.some((kind) => byName.has(kind)));
   it.each(symmetric)("$name: swapping OLD and NEW swaps the directions", (row) => expectSwapped(row, "draft-2020-12"));
@@ -279,6 +282,6 @@ describe("diffSchemas: a $ref wrapped into a nullable union", () => {
     const next = { $defs: { A: obj({ x: str }, { required: ["x"] }) }, properties: { a: { anyOf: [{ $ref: "#/$defs/A" }, { type: "null" }] } } };
     const changes = diffSchemas(old, next, { dialect: "draft-2020-12" }).changes;
     expect(changes.filter((c) => c.kind === "required-added").map((c) => c.pointerNew)).toEqual(["/$defs/A/required"]);
-    expect(changes.find((c) => c.kind === "branch-added")?.breaking).toEqual({ forNewReader: false, forOldReader: true });
+    expect(changes.find((c) => c.kind === "branch-added")?.breaking).toEqual({ forNewReader: false, forOldReader: true, forCode: false });
   });
 });

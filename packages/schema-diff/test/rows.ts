@@ -13,6 +13,8 @@ export interface Row {
   newReader: boolean;
   /** Whether any change breaks code generated from OLD reading NEW documents. */
   oldReader: boolean;
+  /** Whether any change removes a type of the generated code (default false). */
+  code?: boolean;
   options?: DiffOptions;
 }
 
@@ -22,6 +24,7 @@ export function expectRow(row: Row, dialect: Dialect): void {
   expect([...new Set(report.changes.map((c) => c.kind))].sort()).toEqual(row.kinds);
   expect({ newReader: report.changes.some((c) => c.breaking.forNewReader), oldReader: report.changes.some((c) => c.breaking.forOldReader) }).toEqual({ newReader: row.newReader, oldReader: row.oldReader });
   expect({ newReader: report.summary.breakingForNewReader > 0, oldReader: report.summary.breakingForOldReader > 0 }).toEqual({ newReader: row.newReader, oldReader: row.oldReader });
+  expect({ changes: report.changes.some((c) => c.breaking.forCode), summary: report.summary.breakingForCode > 0 }).toEqual({ changes: row.code ?? false, summary: row.code ?? false });
 }
 
 /** With OLD and NEW swapped, the row's two directions swap. */

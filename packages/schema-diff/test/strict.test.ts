@@ -13,13 +13,13 @@ const after = { type: "object", properties: { name: { type: "string" }, sideEffe
 describe("diffSchemas: strict mode", () => {
   it("flags a typed property added to an open object as breaking new readers", () => {
     const { changes } = diffSchemas(before, after, { ...draft07, strict: true });
-    expect(changes.map((c) => [c.kind, c.pointerNew, c.breaking])).toEqual([["property-added", "/properties/sideEffects", { forNewReader: true, forOldReader: false }]]);
+    expect(changes.map((c) => [c.kind, c.pointerNew, c.breaking])).toEqual([["property-added", "/properties/sideEffects", { forNewReader: true, forOldReader: false, forCode: false }]]);
     expect(changes[0]!.message).toMatch(/NEW rejects documents that already use it/);
   });
 
   it("flags a typed property removed from an open object as breaking old readers", () => {
     const { changes } = diffSchemas(after, before, { ...draft07, strict: true });
-    expect(changes.map((c) => [c.kind, c.breaking])).toEqual([["property-removed", { forNewReader: false, forOldReader: true }]]);
+    expect(changes.map((c) => [c.kind, c.breaking])).toEqual([["property-removed", { forNewReader: false, forOldReader: true, forCode: false }]]);
   });
 
   it("in the default mode, breaks no one and says that --strict would count it", () => {
@@ -42,6 +42,6 @@ describe("diffSchemas: strict mode", () => {
   it("leaves closed objects as they were: an added property breaks old readers either way", () => {
     const closed = (properties: object) => ({ type: "object", properties, additionalProperties: false });
     const { changes } = diffSchemas(closed({}), closed({ x: { type: "boolean" } }), { ...draft07, strict: true });
-    expect(changes.map((c) => c.breaking)).toEqual([{ forNewReader: false, forOldReader: true }]);
+    expect(changes.map((c) => c.breaking)).toEqual([{ forNewReader: false, forOldReader: true, forCode: false }]);
   });
 });

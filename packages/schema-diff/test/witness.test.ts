@@ -106,9 +106,11 @@ describe("diffSchemas: witnesses", () => {
     expect(summary.proven).toBeUndefined();
   });
 
-  it("has no document for a removed definition: it is a type of the generated code", () => {
-    const { changes } = diffSchemas({ $schema: draft07, definitions: { A: str } }, { $schema: draft07, definitions: {} }, { witness: true });
-    expect(changes[0]).toMatchObject({ kind: "def-removed", witness: { forNewReader: { proven: false, tried: 0 } } });
+  it("looks for no document for a removed definition: it breaks code (its generated type), not documents", () => {
+    const { changes, summary } = diffSchemas({ $schema: draft07, definitions: { A: str } }, { $schema: draft07, definitions: {} }, { witness: true });
+    expect(changes[0]).toMatchObject({ kind: "def-removed", breaking: { forNewReader: false, forOldReader: false, forCode: true } });
+    expect(changes[0]!.witness).toBeUndefined();
+    expect(summary).toMatchObject({ breakingForCode: 1, proven: 0, unproven: 0 });
   });
 
   it("reads draft-04 with ajv's draft-04 build: a boolean exclusiveMinimum made the bound exclusive", () => {

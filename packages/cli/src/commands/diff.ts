@@ -9,11 +9,15 @@ type FailOn = (typeof FAIL_ON)[number];
 /**
  * Whether a change fails the run: `reader` guards readers upgraded to NEW (old documents must
  * still pass), `writer` guards readers still on OLD (documents of writers upgraded to NEW must
- * still pass), `both` guards both.
+ * still pass), `both` guards both. A code break (a removed definition or schema file: its
+ * generated type is gone) fails under every guard but `none`, unless `--ignore-code-breaks`:
+ * whoever upgrades to NEW's generated code, reader or writer, no longer compiles if they import it.
  */
-function fails(change: SchemaChange, failOn: FailOn): boolean {
-  const { forNewReader, forOldReader } = change.breaking;
-  return failOn === "both" ? forNewReader || forOldReader : failOn === "reader" ? forNewReader : failOn === "writer" ? forOldReader : false;
+function fails(change: SchemaChange, failOn: FailOn, failOnCode: boolean): boolean {
+  const { forNewReader, forOldReader, forCode } = change.breaking;
+  if (failOn === "none") return false;
+  if (forCode && failOnCode) return true;
+  return failOn === "both" ? forNewReader || forOldReader : failOn === "reader" ? forNewReader : forOldReader;
 }
 
 export function registerDiff(command: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -23,6 +27,7 @@ export function registerDiff(command: Command, io: CliIo, setExit: (code: number
     .option("--fail-on <direction>", "reader, writer, both or none: which breaking changes exit 1", "both")
     .option("--format <format>", "text or json", "text")
     .option("--no-annotations", "leave out title/description/default/examples changes")
+    .option("--ignore-code-breaks", "do not fail on a removed definition or schema file (its generated type is gone, no document changes): for users who validate documents and import no generated types")
     .option("--strict", "count a typed property added to (or removed from) an object that allows undeclared properties as breaking")
     .option("--witness", "for each breaking change, search a document that shows it (OLD accepts and NEW rejects, or the reverse), validated with ajv; none found marks the change unproven")
     .addHelpText(
@@ -35,6 +40,8 @@ Directions:
           (a widened type, an added enum value, a property no longer required...)
   both    either of the two (the default)
   none    report only
+  A code break (a definition or schema file removed: its generated type and import are gone, no
+  document's verdict changes) fails under reader, writer and both, unless --ignore-code-breaks.
 
 Convention: a property added to an object that allows undeclared properties breaks no one by
 default (writers write only what their schema declares); --strict counts the documents that already
@@ -43,8 +50,11 @@ carry that name with a value the new property schema refuses.
 Folders are compared file by file (paired by relative path, then by $id). $refs resolve to local
 files only; nothing is fetched.
 
-Exit codes: 0 no breaking change for --fail-on, 1 a breaking change for --fail-on, 2 usage error
-or an unreadable schema.
+Exit codes: 0 no breaking change for --fail-on (nor a code break, unless --ignore-code-breaks),
+1 a breaking change for --fail-on or a code break, 2 usage error or an unreadable schema.
+
+A keyword no JSON Schema dialect defines (unknown-keyword-changed) is shown but breaks nothing:
+validators ignore it, though a custom vocabulary may give it a meaning.
 
 Examples:
   flowspec diff schemas-v1/invoice.json schemas/invoice.json
@@ -52,7 +62,7 @@ Examples:
   git show main:schema.json > /tmp/old.json && flowspec diff /tmp/old.json schema.json --format json
   flowspec diff old.json new.json --strict --witness`,
     )
-    .action((oldPath: string, newPath: string, options: { failOn: string; format: string; annotations: boolean; strict?: boolean; witness?: boolean }) => {
+    .action((oldPath: string, newPath: string, options: { failOn: string; format: string; annotations: boolean; ignoreCodeBreaks?: boolean; strict?: boolean; witness?: boolean }) => {
       const format = parseFormat(options.format);
       if (!(FAIL_ON as readonly string[]).includes(options.failOn)) throw new CliError(`--fail-on must be one of ${FAIL_ON.join(", ")}, not "${options.failOn}"`);
       const failOn = options.failOn as FailOn;
@@ -62,11 +72,13 @@ Examples:
       } catch (error) {
         throw new CliError((error as Error).message);
       }
-      const failing = report.changes.filter((change) => fails(change, failOn)).length;
+      const failOnCode = !options.ignoreCodeBreaks;
+      const isFailing = (change: SchemaChange) => fails(change, failOn, failOnCode);
+      const failing = report.changes.filter(isFailing).length;
       if (format === "json") {
-        io.stdout.write(JSON.stringify({ old: oldPath, new: newPath, failOn, failed: failing > 0, summary: report.summary, changes: report.changes }, null, 2) + "\n");
+        io.stdout.write(JSON.stringify({ old: oldPath, new: newPath, failOn, failOnCode, failed: failing > 0, summary: report.summary, changes: report.changes }, null, 2) + "\n");
       } else {
-        printText(io, oldPath, newPath, report, failOn, failing, options.strict ?? false);
+        printText(io, oldPath, newPath, report, failOn, isFailing, failing, options.strict ?? false);
       }
       setExit(failing > 0 ? EXIT.failed : EXIT.ok);
     });
@@ -77,13 +89,13 @@ function where(file: string, pointer: string): string {
   return `${file}#${pointer}`;
 }
 
-function printText(io: CliIo, oldPath: string, newPath: string, report: DiffReport, failOn: FailOn, failing: number, strict: boolean): void {
+function printText(io: CliIo, oldPath: string, newPath: string, report: DiffReport, failOn: FailOn, isFailing: (change: SchemaChange) => boolean, failing: number, strict: boolean): void {
   const c = colours(io);
   io.stdout.write(`${c.bold("OLD")} ${oldPath}\n${c.bold("NEW")} ${newPath}\n`);
   for (const change of report.changes) {
-    const { forNewReader, forOldReader } = change.breaking;
-    const label = forNewReader && forOldReader ? "breaks both" : forNewReader ? "breaks new readers" : forOldReader ? "breaks old readers" : "compatible";
-    const paint = fails(change, failOn) ? c.red : forNewReader || forOldReader ? c.yellow : c.dim;
+    const { forNewReader, forOldReader, forCode } = change.breaking;
+    const label = forNewReader && forOldReader ? "breaks both" : forNewReader ? "breaks new readers" : forOldReader ? "breaks old readers" : forCode ? "breaks code" : "compatible";
+    const paint = isFailing(change) ? c.red : forNewReader || forOldReader || forCode ? c.yellow : c.dim;
     const oldAt = where(change.fileOld === basename(oldPath) ? "" : change.fileOld, change.pointerOld);
     const newAt = where(change.fileNew === basename(newPath) ? "" : change.fileNew, change.pointerNew);
     const at = oldAt === newAt ? oldAt : `${oldAt} -> ${newAt}`;
@@ -92,10 +104,11 @@ function printText(io: CliIo, oldPath: string, newPath: string, report: DiffRepo
       if (witness) io.stdout.write(`${" ".repeat(19)}${witnessLine(direction, witness)}\n`);
     }
   }
-  const { changes, breakingForNewReader, breakingForOldReader } = report.summary;
+  const { changes, breakingForNewReader, breakingForOldReader, breakingForCode } = report.summary;
   io.stdout.write(
     `${changes} change(s): ${breakingForNewReader} breaking for new readers (code generated from NEW reading OLD documents), ` +
-      `${breakingForOldReader} breaking for old readers (code generated from OLD reading NEW documents).\n`,
+      `${breakingForOldReader} breaking for old readers (code generated from OLD reading NEW documents), ` +
+      `${breakingForCode} breaking for code (a generated type removed).\n`,
   );
   const { proven, unproven } = report.summary;
   if (proven !== undefined) io.stdout.write(`Witnesses: ${proven} breaking flag(s) shown by a document, ${unproven} unproven (no document found in a bounded search).\n`);

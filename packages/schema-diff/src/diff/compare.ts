@@ -16,6 +16,13 @@ import type { Effect } from "./types.js";
 /** Keywords that identify or locate a schema; editing them changes no document's validity. */
 const IDENTITY = new Set(["$schema", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary"]);
 
+/**
+ * Keywords a dialect (draft-04 to 2020-12) defines that no rule interprets: an edit to one counts as
+ * breaking both ways. A keyword outside every dialect is ignored by validators (ajv's non-strict
+ * mode, SchemaStore's set-up), so an edit to it changes no document's verdict.
+ */
+const UNINTERPRETED = new Set(["contentSchema", "$dynamicRef", "$recursiveRef"]);
+
 const HANDLED = new Set(["$ref", "type", "enum", "const", ...OBJECT_KEYWORDS, ...ARRAY_KEYWORDS, ...BOUND_KEYWORDS, ...COMBINATOR_KEYWORDS, ...DEFS_KEYWORDS, ...IDENTITY]);
 
 /**
@@ -101,12 +108,15 @@ function compareKeywords(ctx: Ctx, objA: ObjLoc, objB: ObjLoc): Effect {
     compareAnnotations(ctx, a, b),
     compareIdentity(ctx, a, b),
   ];
-  // A keyword no rule knows: any edit counts as breaking both ways, so nothing passes unseen.
+  // A keyword no rule knows: shown, and when a dialect defines it, counted as breaking both ways, so nothing passes unseen.
   const unknown = new Set([...Object.keys(a.schema), ...Object.keys(b.schema)].filter((k) => !HANDLED.has(k) && !isAnnotation(k)));
   for (const key of [...unknown].sort()) {
     if (jsonEqual(a.schema[key], b.schema[key])) continue;
+    const what = `"${key}" changed (${show(a.schema[key])} to ${show(b.schema[key])})`;
     effects.push(
-      emit(ctx, "keyword-changed", child(a, key), child(b, key), "incomparable", `"${key}" changed (${show(a.schema[key])} to ${show(b.schema[key])}); flowspec diff does not interpret it, so it counts as breaking both ways`),
+      UNINTERPRETED.has(key)
+        ? emit(ctx, "keyword-changed", child(a, key), child(b, key), "incomparable", `${what}; flowspec diff does not interpret it, so it counts as breaking both ways`)
+        : emit(ctx, "unknown-keyword-changed", child(a, key), child(b, key), "none", `${what}; no JSON Schema dialect defines it and validators ignore it, so no document breaks (a custom vocabulary or validator may give it a meaning)`),
     );
   }
   return combine(effects);

@@ -61,7 +61,7 @@ export function emit(ctx: Ctx, kind: ChangeKind, a: Loc, b: Loc, effect: Effect,
     pointerOld: a.pointer,
     fileNew: b.file.path,
     pointerNew: b.pointer,
-    breaking: breakingOf(recorded),
+    breaking: breakingOf(recorded, kind),
     message: ctx.negated ? `${message} (inside "not", so the effect is reversed)` : message,
   });
   return effect;

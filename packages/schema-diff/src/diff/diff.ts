@@ -37,7 +37,7 @@ export function diffSchemas(oldInput: SchemaInput, newInput: SchemaInput, option
   for (const [x, y] of pairs) ctx.compare(rootOf(x), rootOf(y));
   const anyNew = pairs[0]?.[1] ?? after.files[0]!;
   const anyOld = pairs[0]?.[0] ?? before.files[0]!;
-  for (const x of removed) emit(ctx, "schema-file-removed", rootOf(x), { ...rootOf(anyNew), pointer: "" }, "tighter", `schema file ${x.path} removed: its types are gone and $refs to it no longer resolve`);
+  for (const x of removed) emit(ctx, "schema-file-removed", rootOf(x), { ...rootOf(anyNew), pointer: "" }, "none", `schema file ${x.path} removed: its types are gone and $refs to it no longer resolve`);
   for (const y of added) emit(ctx, "schema-file-added", { ...rootOf(anyOld), pointer: "" }, rootOf(y), "none", `schema file ${y.path} added`);
   if (options.witness) witnessChanges(before, after, ctx.changes, (typeof options.witness === "object" ? options.witness.tries : undefined) ?? DEFAULT_TRIES);
   return { changes: ctx.changes, summary: summarize(ctx.changes, Boolean(options.witness)) };
@@ -48,6 +48,7 @@ function summarize(changes: readonly SchemaChange[], witnessed: boolean): DiffRe
     changes: changes.length,
     breakingForNewReader: changes.filter((c) => c.breaking.forNewReader).length,
     breakingForOldReader: changes.filter((c) => c.breaking.forOldReader).length,
+    breakingForCode: changes.filter((c) => c.breaking.forCode).length,
   };
   if (!witnessed) return summary;
   const witnesses = changes.flatMap((c) => [c.witness?.forNewReader, c.witness?.forOldReader]).filter((w) => w !== undefined);

@@ -11,6 +11,12 @@ import type { Dialect, JsonObject } from "../read-schemas.js";
 export interface Breaking {
   forNewReader: boolean;
   forOldReader: boolean;
+  /**
+   * Code compiled against the types generated from OLD no longer compiles against NEW's: a
+   * definition or a schema file was removed, so its generated type (and its import) is gone. No
+   * document's verdict changes, so this is neither reader- nor writer-breaking.
+   */
+  forCode: boolean;
 }
 
 /** One classified difference between two versions of a schema. */
@@ -99,7 +105,11 @@ export type ChangeKind =
   | "def-added"
   | "def-removed"
   | "keyword-changed"
+  | "unknown-keyword-changed"
   | "annotation-changed";
+
+/** The kinds that remove a type of the generated code: breaking for code, never for documents. */
+export const CODE_BREAKS: ReadonlySet<ChangeKind> = new Set(["def-removed", "schema-file-removed"]);
 
 /** What `diffSchemas` compares: a schema file or folder on disk, or schemas in memory. */
 export type SchemaInput =
@@ -137,6 +147,8 @@ export interface DiffReport {
     changes: number;
     breakingForNewReader: number;
     breakingForOldReader: number;
+    /** Changes that remove a generated type (`breaking.forCode`). */
+    breakingForCode: number;
     /** With the `witness` option: breaking flags (a change counts once per direction it breaks) with a witness, and without. */
     proven?: number;
     unproven?: number;
@@ -146,9 +158,10 @@ export interface DiffReport {
 /** The effect of a change on the set of documents a schema accepts. */
 export type Effect = "tighter" | "looser" | "incomparable" | "none";
 
-export function breakingOf(effect: Effect): Breaking {
+export function breakingOf(effect: Effect, kind: ChangeKind): Breaking {
   return {
     forNewReader: effect === "tighter" || effect === "incomparable",
     forOldReader: effect === "looser" || effect === "incomparable",
+    forCode: CODE_BREAKS.has(kind),
   };
 }

@@ -48,9 +48,6 @@ export function witnessChanges(before: SchemaSide, after: SchemaSide, changes: S
 }
 
 function search(change: SchemaChange, accepting: SideState, rejecting: SideState, direction: "reader" | "writer", tries: number): Witness {
-  if (change.kind === "def-removed" || change.kind === "schema-file-removed") {
-    return { proven: false, tried: 0, reason: "what was removed is a type of the generated code, which no document shows" };
-  }
   const [accPlace, rejPlace] = direction === "reader" ? [{ file: change.fileOld, pointer: change.pointerOld }, { file: change.fileNew, pointer: change.pointerNew }] : [{ file: change.fileNew, pointer: change.pointerNew }, { file: change.fileOld, pointer: change.pointerOld }];
   const accFile = fileOf(accepting.side, accPlace.file);
   const rejFile = fileOf(rejecting.side, rejPlace.file);

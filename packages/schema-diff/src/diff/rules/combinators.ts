@@ -218,7 +218,7 @@ function compareAnyOfBranch(ctx: Ctx, x: Loc, y: Loc, branchesA: Loc[]): Effect 
   if (!held) return effect;
   for (let i = count; i < ctx.changes.length; i++) {
     const change = ctx.changes[i]!;
-    ctx.changes[i] = { ...change, breaking: { forNewReader: false, forOldReader: false }, message: `${change.message}; OLD's anyOf branch ${last(held)} already accepted all of NEW's branch ${last(y)}, so no document changes` };
+    ctx.changes[i] = { ...change, breaking: { ...change.breaking, forNewReader: false, forOldReader: false }, message: `${change.message}; OLD's anyOf branch ${last(held)} already accepted all of NEW's branch ${last(y)}, so no document changes` };
   }
   return "none";
 }
@@ -268,7 +268,7 @@ function restrictionsOf(ctx: Ctx, a: Loc, y: Loc): SchemaChange[] {
         .slice(count)
         // Not the `$ref`s passed on the way, nor the entry itself when the comparison came back to it.
         .filter((change) => change.breaking.forNewReader && change.kind !== "ref-changed" && !(change.kind === "conjunct-added" && change.pointerNew === y.pointer))
-        .map((change) => ({ ...change, breaking: { forNewReader: true, forOldReader: false }, message: `${change.message} (in allOf entry ${last(y)}, which NEW added)` }));
+        .map((change) => ({ ...change, breaking: { ...change.breaking, forNewReader: true, forOldReader: false }, message: `${change.message} (in allOf entry ${last(y)}, which NEW added)` }));
     } finally {
       ctx.changes.length = count;
       let i = 0;

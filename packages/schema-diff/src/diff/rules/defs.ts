@@ -16,8 +16,9 @@ function defsOf(loc: ObjLoc): Map<string, Loc> {
 
 /**
  * Definitions are compared in place, whether or not anything references them: each is a type of
- * the generated code, and other schemas may `$ref` it. Removing one removes that type and breaks
- * those `$ref`s, which is breaking for code generated from NEW.
+ * the generated code, and other schemas may `$ref` it. Removing one removes that type: breaking for
+ * code that imports it (`breaking.forCode`), while no document's verdict changes (a `$ref` NEW still
+ * had to it would not resolve, and one OLD had is compared where it stands).
  */
 export function compareDefs(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
   const before = defsOf(a);
@@ -27,7 +28,7 @@ export function compareDefs(ctx: Ctx, a: ObjLoc, b: ObjLoc): Effect {
     const x = before.get(name);
     const y = after.get(name);
     if (x && y) effects.push(ctx.compare(x, y));
-    else if (x) effects.push(emit(ctx, "def-removed", x, b, "tighter", `definition ${quote(name)} removed: its generated type and any $ref to it are gone`));
+    else if (x) effects.push(emit(ctx, "def-removed", x, b, "none", `definition ${quote(name)} removed: its generated type and any $ref to it are gone`));
     else if (y) effects.push(emit(ctx, "def-added", a, y, "none", `definition ${quote(name)} added`));
   }
   return combine(effects);
