@@ -125,14 +125,27 @@ export function parseEnvelope(message: unknown): ValidationResult<Envelope> {
  * for the eight StepFlow methods, nothing for any other (the peer answers those -32601 itself).
  */
 export const methodValidation = {
+  // The guard first, which makes no result object; the issues only for a value it refuses.
   validateParams(method: string, params: unknown): readonly ValidationIssue[] | undefined {
-    if (!isMethod(method)) return undefined;
-    const result = validateRequest(method, params);
-    return result.ok ? undefined : result.errors;
+    if (!isMethod(method) || guards[method].params(params)) return undefined;
+    return failedIssues(validateRequest(method, params));
   },
   validateResult(method: string, result: unknown): readonly ValidationIssue[] | undefined {
-    if (!isMethod(method)) return undefined;
-    const checked = validateResult(method, result);
-    return checked.ok ? undefined : checked.errors;
+    if (!isMethod(method) || guards[method].result?.(result)) return undefined;
+    return failedIssues(validateResult(method, result));
   },
 };
+
+/** Type guards by method, for `methodValidation`. */
+const guards: { [M in Method]: { params: (value: unknown) => boolean; result?: (value: unknown) => boolean } } = {
+  initialize: { params: generated.isInitializeParams, result: generated.isInitializeResult },
+  initialized: { params: generated.isInitialized },
+  "components/list": { params: generated.isComponentListParams, result: generated.isListComponentsResult },
+  "components/info": { params: generated.isComponentInfoParams, result: generated.isComponentInfoResult },
+  "components/execute": { params: generated.isComponentExecuteParams, result: generated.isComponentExecuteResult },
+  "blobs/put": { params: generated.isPutBlobParams, result: generated.isPutBlobResult },
+  "blobs/get": { params: generated.isGetBlobParams, result: generated.isGetBlobResult },
+  "flows/evaluate": { params: generated.isEvaluateFlowParams, result: generated.isEvaluateFlowResult },
+};
+
+const failedIssues = (result: ValidationResult<unknown>): readonly ValidationIssue[] | undefined => (result.ok ? undefined : result.errors);
