@@ -256,6 +256,36 @@ describe("createPeer's receive", () => {
     expect(peer.pendingCount).toBe(1);
   });
 
+  it("resolves a call with what resolveWith makes of its valid result, and rejects it with what resolveWith throws", async () => {
+    const seen: unknown[] = [];
+    let id = 0;
+    const peer = createPeer({
+      send: () => undefined,
+      nextId: () => ++id,
+      validateResult: (method, result) => (method === "checked" && typeof result !== "number" ? [{ path: "", message: "must be a number", keyword: "type", params: {} }] : undefined),
+      resolveWith: (method, result) => {
+        seen.push([method, result]);
+        if (method === "throws") throw new Error("cannot pick");
+        return (result as { output?: unknown }).output ?? result;
+      },
+    });
+    const picked = peer.request("execute", {});
+    const thrown = peer.request("throws", {});
+    const refused = peer.request("checked", {});
+    peer.receive({ jsonrpc: "2.0", id: 1, result: { output: "out" } });
+    peer.receive({ jsonrpc: "2.0", id: 2, result: 5 });
+    peer.receive({ jsonrpc: "2.0", id: 3, result: "five" });
+    await expect(picked).resolves.toBe("out");
+    await expect(thrown).rejects.toThrow("cannot pick");
+    await expect(refused).rejects.toBeInstanceOf(JsonRpcResultError);
+    // A result that fails validation never reaches resolveWith.
+    expect(seen).toEqual([
+      ["execute", { output: "out" }],
+      ["throws", 5],
+    ]);
+    expect(peer.pendingCount).toBe(0);
+  });
+
   it("handles a valid request and resolves a call from a valid result", async () => {
     const sent: unknown[] = [];
     const peer = createPeer({ send: (m) => void sent.push(m), handlers: { echo: (params) => params }, nextId: () => "c" });
