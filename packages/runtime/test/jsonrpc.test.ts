@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { classifyMessage, createLineReader, ErrorCode, JsonRpcError, JsonRpcResultError, JsonRpcTransportError, type PeerOptions } from "@flowspec/runtime/jsonrpc";
+import { classifyMessage, createLineReader, createPeer, ErrorCode, JsonRpcError, JsonRpcResultError, JsonRpcTransportError, type PeerOptions } from "@flowspec/runtime/jsonrpc";
 import { ChildEndedError, connectStreams, spawnPeer } from "@flowspec/runtime/node";
 
 /** Two peers joined by in-memory streams, plus a tap on what the server writes. */
@@ -216,6 +216,84 @@ describe("classifyMessage", () => {
     expect(classifyMessage({ jsonrpc: "1.0", id: "a", error: { code: 1, message: "x" } })).toMatchObject({ kind: "invalid", id: "a", response: true });
     expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: 5 })).toMatchObject({ kind: "invalid", id: 1, response: false });
     expect(classifyMessage([1])).toMatchObject({ kind: "invalid", id: null, response: false });
+  });
+});
+
+describe("createPeer's receive", () => {
+  // The peer tells requests and results apart without classifyMessage; near misses must still get
+  // what classifyMessage says about them.
+  const near = [
+    { jsonrpc: "2.0", id: 2 ** 53, method: "echo" },
+    { jsonrpc: "2.0", id: 1.5, method: "echo" },
+    { jsonrpc: "2.0", id: null, method: "echo" },
+    { jsonrpc: "1.0", id: 1, method: "echo" },
+    { jsonrpc: "2.0", id: true, method: "echo" },
+    { jsonrpc: "2.0", id: 7, result: 1, error: { code: 1, message: "x" } },
+    { jsonrpc: "2.0", id: 7, result: null },
+    { jsonrpc: "2.0", id: 7.5, result: 1 },
+    { jsonrpc: "2.0", id: null, result: 1 },
+    { jsonrpc: "1.0", id: 7, result: 1 },
+  ];
+  it.each(near)("answers or reports %j as classifyMessage classifies it", (message) => {
+    const sent: unknown[] = [];
+    const errors: Error[] = [];
+    const peer = createPeer({ send: (m) => void sent.push(m), handlers: { echo: () => "handled" }, onError: (e) => errors.push(e), nextId: () => 7 });
+    const call = peer.request("x", {}).then(
+      () => "resolved",
+      (error: Error) => error.message,
+    );
+    sent.length = 0;
+    peer.receive(message);
+    const classified = classifyMessage(message);
+    expect(classified.kind).toBe("invalid");
+    if (classified.kind !== "invalid") return;
+    if (classified.response && classified.id === 7) {
+      expect(sent).toEqual([]);
+      return expect(call).resolves.toMatch(`invalid response to x: ${classified.reason}`);
+    }
+    expect(sent).toEqual([{ jsonrpc: "2.0", id: classified.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` } }]);
+    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining(classified.reason)]);
+    expect(peer.pendingCount).toBe(1);
+  });
+
+  it("resolves a call with what resolveWith makes of its valid result, and rejects it with what resolveWith throws", async () => {
+    const seen: unknown[] = [];
+    let id = 0;
+    const peer = createPeer({
+      send: () => undefined,
+      nextId: () => ++id,
+      validateResult: (method, result) => (method === "checked" && typeof result !== "number" ? [{ path: "", message: "must be a number", keyword: "type", params: {} }] : undefined),
+      resolveWith: (method, result) => {
+        seen.push([method, result]);
+        if (method === "throws") throw new Error("cannot pick");
+        return (result as { output?: unknown }).output ?? result;
+      },
+    });
+    const picked = peer.request("execute", {});
+    const thrown = peer.request("throws", {});
+    const refused = peer.request("checked", {});
+    peer.receive({ jsonrpc: "2.0", id: 1, result: { output: "out" } });
+    peer.receive({ jsonrpc: "2.0", id: 2, result: 5 });
+    peer.receive({ jsonrpc: "2.0", id: 3, result: "five" });
+    await expect(picked).resolves.toBe("out");
+    await expect(thrown).rejects.toThrow("cannot pick");
+    await expect(refused).rejects.toBeInstanceOf(JsonRpcResultError);
+    // A result that fails validation never reaches resolveWith.
+    expect(seen).toEqual([
+      ["execute", { output: "out" }],
+      ["throws", 5],
+    ]);
+    expect(peer.pendingCount).toBe(0);
+  });
+
+  it("handles a valid request and resolves a call from a valid result", async () => {
+    const sent: unknown[] = [];
+    const peer = createPeer({ send: (m) => void sent.push(m), handlers: { echo: (params) => params }, nextId: () => "c" });
+    const call = peer.request("x", {});
+    peer.receive({ jsonrpc: "2.0", id: "c", result: { ok: 1 } });
+    peer.receive({ jsonrpc: "2.0", id: 2 ** 53 - 1, method: "echo", params: [1] });
+    await expect(call).resolves.toEqual({ ok: 1 });
+    expect(sent.at(-1)).toEqual({ jsonrpc: "2.0", id: 2 ** 53 - 1, result: [1] });
   });
 });
 

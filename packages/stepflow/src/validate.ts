@@ -4,7 +4,7 @@
  * the schema's `Message` and `MethodParams` unions cannot (protocol notes §2.2), because
  * `ComponentListParams` and `Initialized` match every object.
  */
-import type { Validate, ValidateOptions, ValidationIssue, ValidationResult } from "@flowspec/runtime";
+import type { Guard, Validate, ValidateOptions, ValidationIssue, ValidationResult } from "@flowspec/runtime";
 import * as generated from "./generated/index.js";
 import type * as T from "./generated/index.js";
 
@@ -26,15 +26,36 @@ export type Method = keyof MethodTypes;
 export type ParamsOf<M extends Method> = MethodTypes[M]["params"];
 export type ResultOf<M extends Method> = MethodTypes[M]["result"];
 
-const methods: { [M in Method]: { params: Validate<ParamsOf<M>>; result?: Validate<ResultOf<M>> } } = {
-  initialize: { params: generated.validateInitializeParams, result: generated.validateInitializeResult },
-  initialized: { params: generated.validateInitialized },
-  "components/list": { params: generated.validateComponentListParams, result: generated.validateListComponentsResult },
-  "components/info": { params: generated.validateComponentInfoParams, result: generated.validateComponentInfoResult },
-  "components/execute": { params: generated.validateComponentExecuteParams, result: generated.validateComponentExecuteResult },
-  "blobs/put": { params: generated.validatePutBlobParams, result: generated.validatePutBlobResult },
-  "blobs/get": { params: generated.validateGetBlobParams, result: generated.validateGetBlobResult },
-  "flows/evaluate": { params: generated.validateEvaluateFlowParams, result: generated.validateEvaluateFlowResult },
+/** Each method's validators, and their type guards (what `methodValidation` runs first). */
+const methods: { [M in Method]: { params: Validate<ParamsOf<M>>; isParams: Guard<ParamsOf<M>>; result?: Validate<ResultOf<M>>; isResult?: Guard<ResultOf<M>> } } = {
+  initialize: { params: generated.validateInitializeParams, isParams: generated.isInitializeParams, result: generated.validateInitializeResult, isResult: generated.isInitializeResult },
+  initialized: { params: generated.validateInitialized, isParams: generated.isInitialized },
+  "components/list": {
+    params: generated.validateComponentListParams,
+    isParams: generated.isComponentListParams,
+    result: generated.validateListComponentsResult,
+    isResult: generated.isListComponentsResult,
+  },
+  "components/info": {
+    params: generated.validateComponentInfoParams,
+    isParams: generated.isComponentInfoParams,
+    result: generated.validateComponentInfoResult,
+    isResult: generated.isComponentInfoResult,
+  },
+  "components/execute": {
+    params: generated.validateComponentExecuteParams,
+    isParams: generated.isComponentExecuteParams,
+    result: generated.validateComponentExecuteResult,
+    isResult: generated.isComponentExecuteResult,
+  },
+  "blobs/put": { params: generated.validatePutBlobParams, isParams: generated.isPutBlobParams, result: generated.validatePutBlobResult, isResult: generated.isPutBlobResult },
+  "blobs/get": { params: generated.validateGetBlobParams, isParams: generated.isGetBlobParams, result: generated.validateGetBlobResult, isResult: generated.isGetBlobResult },
+  "flows/evaluate": {
+    params: generated.validateEvaluateFlowParams,
+    isParams: generated.isEvaluateFlowParams,
+    result: generated.validateEvaluateFlowResult,
+    isResult: generated.isEvaluateFlowResult,
+  },
 };
 
 /** The eight methods of StepFlow 0.2.x; any other method string makes a message unparseable. */
@@ -125,14 +146,15 @@ export function parseEnvelope(message: unknown): ValidationResult<Envelope> {
  * for the eight StepFlow methods, nothing for any other (the peer answers those -32601 itself).
  */
 export const methodValidation = {
+  // The guard first, which makes no result object; the issues only for a value it refuses.
   validateParams(method: string, params: unknown): readonly ValidationIssue[] | undefined {
-    if (!isMethod(method)) return undefined;
-    const result = validateRequest(method, params);
-    return result.ok ? undefined : result.errors;
+    if (!isMethod(method) || methods[method].isParams(params)) return undefined;
+    return failedIssues(validateRequest(method, params));
   },
   validateResult(method: string, result: unknown): readonly ValidationIssue[] | undefined {
-    if (!isMethod(method)) return undefined;
-    const checked = validateResult(method, result);
-    return checked.ok ? undefined : checked.errors;
+    if (!isMethod(method) || methods[method].isResult?.(result)) return undefined;
+    return failedIssues(validateResult(method, result));
   },
 };
+
+const failedIssues = (result: ValidationResult<unknown>): readonly ValidationIssue[] | undefined => (result.ok ? undefined : result.errors);

@@ -87,6 +87,30 @@ describe("review: a component that writes to process.stdout itself", () => {
   });
 });
 
+describe("a stdio server whose stdout breaks", () => {
+  it("closes its peer on EPIPE instead of dying of an uncaught error, and ends with its stdin", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "packages/stepflow/test/fixtures/stdout-writer.ts")], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+    try {
+      // Started once console output reaches stderr; then nobody reads its stdout any more.
+      for (let i = 0; i < 400 && !stderr.includes("this goes to stderr"); i++) await new Promise((r) => setTimeout(r, 10));
+      child.stdout!.destroy();
+      for (let i = 0; i < 3; i++) child.stdin!.write(`{"jsonrpc":"2.0","id":${i},"method":"components/execute","params":{"component":"/write","input":1}}\n`);
+      await new Promise((r) => setTimeout(r, 300));
+      child.stdin!.end();
+      expect(await exited).toBe(0);
+      expect(stderr).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
+    } finally {
+      child.kill();
+    }
+  });
+});
+
 describe("the component server over Streamable HTTP, spoken to in raw requests", () => {
   let server: RunningHttpServer;
   beforeAll(async () => (server = await serveHttp(components)));

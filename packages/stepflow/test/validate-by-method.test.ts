@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { METHODS, parseEnvelope, validateRequest, validateResult } from "../src/index.js";
+import { METHODS, methodValidation, parseEnvelope, validateRequest, validateResult } from "../src/index.js";
 
 const flow = { schema: "https://stepflow.org/schemas/v1/flow.json", steps: [] };
 const paths = (result: { ok: boolean; errors?: { path: string; keyword: string }[] }) =>
@@ -75,5 +75,23 @@ describe("parseEnvelope: the structural check of the runtime", () => {
     const result = parseEnvelope(message);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.errors[0]!.message).toContain(reason);
+  });
+});
+
+describe("methodValidation: the peer's hooks", () => {
+  it("gives no issues for a valid value or a method it does not know, and validateRequest's issues otherwise", () => {
+    const valid = { component: "/echo", input: {} };
+    expect(methodValidation.validateParams("components/execute", valid)).toBeUndefined();
+    expect(methodValidation.validateParams("custom/method", 5)).toBeUndefined();
+    const bad = { input: {} };
+    expect(methodValidation.validateParams("components/execute", bad)).toEqual((validateRequest("components/execute", bad) as { errors: unknown }).errors);
+    expect(methodValidation.validateParams("components/execute", bad)!.map((e) => `${e.keyword} ${e.path}`)).toEqual(["required /component"]);
+  });
+
+  it("checks results the same way, and refuses any result of the notification", () => {
+    expect(methodValidation.validateResult("components/execute", { output: null })).toBeUndefined();
+    expect(methodValidation.validateResult("components/execute", {})!.map((e) => `${e.keyword} ${e.path}`)).toEqual(["required /output"]);
+    expect(methodValidation.validateResult("initialized", {})![0]!.message).toBe('"initialized" is a notification and has no result');
+    expect(methodValidation.validateResult("custom/method", 5)).toBeUndefined();
   });
 });

@@ -47,7 +47,7 @@ export type Classified =
  * A string, or an integer JSON reads exactly: one past 2^53 - 1 has already become another number
  * (9007199254740993 reads as …992), and an answer under it would not match its request.
  */
-const isId = (id: unknown): id is RequestId => typeof id === "string" || Number.isSafeInteger(id);
+export const isId = (id: unknown): id is RequestId => typeof id === "string" || Number.isSafeInteger(id);
 
 /**
  * The structural check every JSON-RPC 2.0 peer needs: `jsonrpc` is `"2.0"`; `method` + `id` is a
