@@ -161,15 +161,26 @@ export function probe(ctx: Ctx, a: Loc, b: Loc): Effect {
   const key = `${a.file.uri}|${b.file.uri}|${ctx.strict}`;
   const known = cache?.get(key);
   if (known !== undefined) return known;
-  const count = ctx.changes.length;
-  const size = ctx.memo.size;
-  try {
+  return undoing(ctx, () => {
     const effect = ctx.compare(a, b);
     cache?.set(key, effect);
     return effect;
+  });
+}
+
+/**
+ * Runs `compare` (given where its changes start in the report), then takes back what it recorded:
+ * its changes and its `$ref` memo entries, so that the run's own comparison of those targets
+ * records them.
+ */
+function undoing<T>(ctx: Ctx, compare: (firstChange: number) => T): T {
+  const count = ctx.changes.length;
+  const size = ctx.memo.size;
+  try {
+    return compare(count);
   } finally {
     ctx.changes.length = count;
-    // compareRefs only adds memo entries, and a Map keeps insertion order: drop the probe's own.
+    // compareRefs only adds memo entries, and a Map keeps insertion order: drop the newer ones.
     let i = 0;
     for (const memoKey of ctx.memo.keys()) if (i++ >= size) ctx.memo.delete(memoKey);
   }
@@ -255,26 +266,19 @@ function acceptsAll(ctx: Ctx, side: "old" | "new", loc: Loc): boolean {
  * What an added `allOf` entry restricts, each where it is: the changes that break new readers when
  * OLD is compared with the entry (OLD still holds beside it, so what the entry relaxes relaxes
  * nothing). babelrc's `Options` narrowed `plugins`' items to a tuple: that is the flag, with a
- * document for it, rather than "entry added". `$ref` memo entries of this comparison are dropped,
- * as `probe` drops them, so that the run's own comparison of those targets records its changes.
+ * document for it, rather than "entry added". The comparison is taken back, as `probe`'s is.
  */
 function restrictionsOf(ctx: Ctx, a: Loc, y: Loc): SchemaChange[] {
-  return askedOnce(ctx, `restricts ${a.file.uri}#${a.pointer}|${y.file.uri}#${y.pointer}`, [], () => {
-    const count = ctx.changes.length;
-    const size = ctx.memo.size;
-    try {
+  return askedOnce(ctx, `restricts ${a.file.uri}#${a.pointer}|${y.file.uri}#${y.pointer}`, [], () =>
+    undoing(ctx, (firstChange) => {
       ctx.compare(a, y);
       return ctx.changes
-        .slice(count)
+        .slice(firstChange)
         // Not the `$ref`s passed on the way, nor the entry itself when the comparison came back to it.
         .filter((change) => change.breaking.forNewReader && change.kind !== "ref-changed" && !(change.kind === "conjunct-added" && change.pointerNew === y.pointer))
         .map((change) => ({ ...change, breaking: { ...change.breaking, forNewReader: true, forOldReader: false }, message: `${change.message} (in allOf entry ${last(y)}, which NEW added)` }));
-    } finally {
-      ctx.changes.length = count;
-      let i = 0;
-      for (const memoKey of ctx.memo.keys()) if (i++ >= size) ctx.memo.delete(memoKey);
-    }
-  });
+    }),
+  );
 }
 
 /**
