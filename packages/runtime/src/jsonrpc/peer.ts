@@ -173,11 +173,11 @@ export function createPeer(options: PeerOptions): Peer {
       // timeout (a call's own allocations are most of what the peer adds to a message).
       const timeoutMs = callOptions?.timeoutMs;
       // 0 is no timeout, as in the other flowspec clients (not "time out at once").
-      if (signal || (timeoutMs !== undefined && timeoutMs !== 0)) {
+      const timed = timeoutMs !== undefined && timeoutMs !== 0;
+      if (signal || timed) {
         const onAbort = signal && (() => settle(pending, call, false, signal.reason));
         if (onAbort) signal!.addEventListener("abort", onAbort, { once: true });
-        const stopTimer =
-          timeoutMs !== undefined && timeoutMs !== 0 ? startTimer(() => settle(pending, call, false, new JsonRpcTransportError(`${method} timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+        const stopTimer = timed ? startTimer(() => settle(pending, call, false, new JsonRpcTransportError(`${method} timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
         call.cleanup = () => {
           stopTimer?.();
           if (onAbort) signal!.removeEventListener("abort", onAbort);
