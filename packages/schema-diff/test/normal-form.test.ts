@@ -109,6 +109,35 @@ const rows: Row[] = [
     newReader: false,
     oldReader: false,
   },
+  // stylelint objectRule (SchemaStore a3795b4): the outer type list dropped, every branch being of one of its types.
+  {
+    name: "a type list beside a union of branches of its types ≡ the union alone",
+    old: { type: ["null", "object", "array"], oneOf: [{ type: "null" }, obj({ a: str }), { type: "array", minItems: 2 }] },
+    new: { oneOf: [{ type: "null" }, obj({ a: str }), { type: "array", minItems: 2 }] },
+    kinds: [],
+    newReader: false,
+    oldReader: false,
+  },
+  // stylelint simpleArrayStringRule → simpleStringOrArrayStringRule (SchemaStore a3795b4): the union's $ref branch keeps items and uniqueItems.
+  {
+    name: "a type list beside a union whose $ref branch is the old schema: only the added type",
+    old: { $defs: { A: { type: "array", items: str, uniqueItems: true } }, properties: { p: { $ref: "#/$defs/A" } } },
+    new: { $defs: { A: { type: "array", items: str, uniqueItems: true }, S: { type: ["string", "array"], oneOf: [str, { $ref: "#/$defs/A" }] } }, properties: { p: { $ref: "#/$defs/S" } } },
+    kinds: ["branch-added", "def-added", "ref-changed"],
+    newReader: false,
+    oldReader: true,
+  },
+  { name: 'patternProperties {".*": S} alone ≡ additionalProperties S', old: { type: "object", patternProperties: { ".*": str } }, new: { type: "object", additionalProperties: str }, kinds: [], newReader: false, oldReader: false },
+  // "^.*$" misses names with a line break: NEW constrains those too.
+  { name: 'patternProperties {"^.*$": S} is not additionalProperties S', old: { type: "object", patternProperties: { "^.*$": str } }, new: { type: "object", additionalProperties: str }, kinds: ["additional-properties-tightened", "keyword-changed"], newReader: true, oldReader: false },
+  {
+    name: "a union kept apart by a value list, against a type list: branches paired by type",
+    old: { oneOf: [{ type: "boolean", enum: [true] }, { type: "array", items: str }, { type: "string", maxLength: 3 }] },
+    new: { type: ["boolean", "array", "string"], enum: [true, ["x"], "a"], items: str, maxLength: 3 },
+    kinds: ["enum-added"],
+    newReader: true,
+    oldReader: false,
+  },
   { name: "oneOf → anyOf over branches of disjoint types", old: { oneOf: [obj({ a: str }), { type: "array" }] }, new: { anyOf: [obj({ a: str }), { type: "array" }] }, kinds: [], newReader: false, oldReader: false },
   { name: "oneOf → anyOf over branches a required const discriminates", old: { oneOf: [kind("a"), kind("b")] }, new: { anyOf: [kind("a"), kind("b")] }, kinds: [], newReader: false, oldReader: false },
   { name: "anyOf → oneOf over branches a required const discriminates", old: { anyOf: [kind("a"), kind("b")] }, new: { oneOf: [kind("a"), kind("b")] }, kinds: [], newReader: false, oldReader: false },

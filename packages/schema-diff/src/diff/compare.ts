@@ -2,12 +2,13 @@ import { isRecord } from "../json-text.js";
 import type { JsonObject } from "../read-schemas.js";
 import { child, combine, emit, type Ctx, type Loc, type ObjLoc } from "./context.js";
 import { jsonEqual, show } from "./json.js";
+import { escape } from "../walk.js";
 import type { RefTarget } from "./load.js";
 import { compareAnnotations, isAnnotation } from "./rules/annotations.js";
 import { ARRAY_KEYWORDS, compareArrays } from "./rules/arrays.js";
 import { BOUND_KEYWORDS, compareBounds } from "./rules/bounds.js";
 import { COMBINATOR_KEYWORDS, compareCombinators, coveringBranch, probe } from "./rules/combinators.js";
-import { copyOf, NUMBER_FORMATS, refAsConjunct, TYPE_KEYWORDS } from "./normalize.js";
+import { copyOf, keysFrom, NUMBER_FORMATS, refAsConjunct, TYPE_KEYWORDS, typeListAsUnion } from "./normalize.js";
 import { compareDefs, DEFS_KEYWORDS } from "./rules/defs.js";
 import { compareObjects, OBJECT_KEYWORDS } from "./rules/objects.js";
 import { compareType, compareValues } from "./rules/values.js";
@@ -40,6 +41,8 @@ export function compareSchemas(ctx: Ctx, a: Loc, b: Loc): Effect {
   if (refA && !refB && isRecord(b.schema) && Array.isArray(b.schema.allOf)) return compareSchemas(ctx, { ...a, schema: refAsConjunct(a.schema as JsonObject, a.pointer) }, b);
   if (refB && !refA && isRecord(a.schema) && Array.isArray(a.schema.allOf)) return compareSchemas(ctx, a, { ...b, schema: refAsConjunct(b.schema as JsonObject, b.pointer) });
   if (refA || refB) return compareRefs(ctx, a, b, refA, refB);
+  const split = splitByType(a, b);
+  if (split) return ctx.compare(split[0], split[1]);
 
   if (a.schema === false || b.schema === false) {
     return a.schema === false
@@ -52,40 +55,108 @@ export function compareSchemas(ctx: Ctx, a: Loc, b: Loc): Effect {
   return compareKeywords(ctx, objA, objB);
 }
 
-/** The union keyword of a schema that is nothing but a union (annotations aside). */
-function unionOnly(schema: unknown): "anyOf" | "oneOf" | undefined {
-  if (!isRecord(schema)) return undefined;
-  const keys = Object.keys(schema).filter((key) => !isAnnotation(key) && !IDENTITY.has(key));
-  return keys.length === 1 && (keys[0] === "anyOf" || keys[0] === "oneOf") && Array.isArray(schema[keys[0]]) ? keys[0] : undefined;
+/** The union keyword of a schema with one union (`anyOf` or `oneOf`, not both). */
+function unionOf(schema: unknown): "anyOf" | "oneOf" | undefined {
+  if (!isRecord(schema) || (schema.anyOf !== undefined) === (schema.oneOf !== undefined)) return undefined;
+  const keyword = schema.anyOf !== undefined ? "anyOf" : "oneOf";
+  return Array.isArray(schema[keyword]) ? keyword : undefined;
 }
 
 const hasUnion = (schema: unknown) => isRecord(schema) && (schema.anyOf !== undefined || schema.oneOf !== undefined);
 
 /**
- * A schema wrapped whole into a union (`X` became `anyOf: [X, Y]`), or unwrapped: when one branch
- * holds every document of the other side, that branch is what is compared, and the other branches
- * are added (or removed). Undefined when the shape or the covering does not apply.
+ * A schema wrapped into a union (`X` became `anyOf: [X, Y]`, or `{type: [string, array], oneOf:
+ * [{type: string}, X]}`), or unwrapped: when one branch holds every document of the other side,
+ * what is compared with that side is the branch, with the keywords beside the union laid over it
+ * as an `allOf` entry, and the other branches are added (or removed). Undefined when the shape or
+ * the covering does not apply.
  */
 function compareWrapped(ctx: Ctx, a: Loc, b: Loc): Effect | undefined {
-  const keywordB = unionOnly(b.schema);
-  if (keywordB && !hasUnion(a.schema) && isRecord(a.schema)) {
-    const branches = (b.schema as JsonObject)[keywordB] as unknown[];
-    const locs = branches.map((_, i) => child(b, keywordB, i));
-    const covering = coveringBranch(ctx, "new", keywordB, locs, (y) => probe(ctx, a, y), "looser");
+  const wrapped = (plain: Loc, union: Loc, side: "old" | "new") => {
+    const keyword = unionOf(union.schema);
+    if (!keyword || hasUnion(plain.schema) || !isRecord(plain.schema)) return undefined;
+    const { [keyword]: list, ...beside } = union.schema as JsonObject;
+    const alone = Object.keys(beside).every((key) => isAnnotation(key) || IDENTITY.has(key));
+    const locs = (list as unknown[]).map((_, i) => child(union, keyword, i));
+    // The branch under what is beside it: a `$ref` branch under a `type` as its target of the
+    // types both allow, any other as `{...beside, allOf: [...beside.allOf, branch]}`.
+    const within = (branch: Loc): Loc => {
+      if (alone) return branch;
+      const inlined = typedTarget(ctx, side, beside, branch);
+      return { ...union, schema: inlined ?? copyOf(union.schema as JsonObject, { ...beside, allOf: [...(Array.isArray(beside.allOf) ? beside.allOf : []), branch.schema] }) };
+    };
+    const effect = side === "new" ? "looser" : "tighter";
+    const covering = coveringBranch(ctx, side, keyword, locs, (branch) => (side === "new" ? probe(ctx, plain, within(branch)) : probe(ctx, within(branch), plain)), effect);
     if (!covering) return undefined;
-    const effects = [ctx.compare(a, covering)];
-    for (const y of locs) if (y !== covering) effects.push(emit(ctx, "branch-added", a, y, "looser", `${keywordB} branch ${y.pointer.split("/").pop()} added beside the branch that holds all of OLD: OLD rejects documents that only it matches`));
+    const effects = [side === "new" ? ctx.compare(plain, within(covering)) : ctx.compare(within(covering), plain)];
+    for (const other of locs) {
+      if (other === covering) continue;
+      const index = other.pointer.split("/").pop();
+      // A branch that accepts nothing the other side does not is no change of documents.
+      const held = ["none", effect === "looser" ? "tighter" : "looser"].includes(side === "new" ? probe(ctx, plain, within(other)) : probe(ctx, within(other), plain));
+      effects.push(
+        side === "new"
+          ? emit(ctx, "branch-added", plain, other, held ? "none" : "looser", `${keyword} branch ${index} added beside the branch that holds all of OLD: ${held ? "OLD accepts every document it accepts" : "OLD rejects documents that only it matches"}`)
+          : emit(ctx, "branch-removed", other, plain, held ? "none" : "tighter", `${keyword} branch ${index} removed; the branch that holds all of NEW is kept: ${held ? "NEW accepts every document it accepted" : "NEW rejects documents that only it matched"}`),
+      );
+    }
     return combine(effects);
+  };
+  return wrapped(a, b, "new") ?? wrapped(b, a, "old");
+}
+
+/**
+ * `{type: T}` and a branch that is only a `$ref` to a schema of the same file: that schema with the
+ * types both allow, its keywords located where the target has them (stylelint's
+ * `{type: ["string", "array"], oneOf: [{type: "string"}, {$ref: "#/definitions/simpleArrayStringRule"}]}`).
+ * Undefined for any other shape, or when no type is left.
+ */
+function typedTarget(ctx: Ctx, side: "old" | "new", beside: JsonObject, branch: Loc): JsonObject | undefined {
+  const ref = refOf(branch);
+  const outer = typesOf(beside);
+  if (!ref || !outer || Object.keys(beside).some((key) => key !== "type" && !isAnnotation(key) && !IDENTITY.has(key))) return undefined;
+  if (Object.keys(branch.schema as JsonObject).some((key) => key !== "$ref" && !isAnnotation(key))) return undefined;
+  let target: RefTarget;
+  try {
+    target = ctx[side].resolve(ref, branch.file, branch.pointer);
+  } catch {
+    return undefined;
   }
-  const keywordA = unionOnly(a.schema);
-  if (keywordA && !hasUnion(b.schema) && isRecord(b.schema)) {
-    const branches = (a.schema as JsonObject)[keywordA] as unknown[];
-    const locs = branches.map((_, i) => child(a, keywordA, i));
-    const covered = coveringBranch(ctx, "old", keywordA, locs, (x) => probe(ctx, x, b), "tighter");
-    if (!covered) return undefined;
-    const effects = [ctx.compare(covered, b)];
-    for (const x of locs) if (x !== covered) effects.push(emit(ctx, "branch-removed", x, b, "tighter", `${keywordA} branch ${x.pointer.split("/").pop()} removed; the branch that holds all of NEW is kept: NEW rejects documents that only it matched`));
-    return combine(effects);
+  if (target.file !== branch.file || target.notASchema || !isRecord(target.schema) || refOf({ ...branch, schema: target.schema })) return undefined;
+  const own = Object.fromEntries(Object.entries(target.schema).filter(([key]) => !isAnnotation(key) && !IDENTITY.has(key) && key !== "$defs" && key !== "definitions"));
+  const inner = typesOf(own);
+  const both = (t: string) => (inner!.includes(t) ? [t] : (t === "number" && inner!.includes("integer")) || (t === "integer" && inner!.includes("number")) ? ["integer"] : []);
+  const types = inner ? [...new Set(outer.flatMap(both))] : outer;
+  if (types.length === 0) return undefined;
+  return keysFrom({ ...own, type: types }, Object.keys(own).map((key): [string, string] => [key, `${target.pointer}/${escape(key)}`]));
+}
+
+/** The union keyword of a schema whose union branches each have one type, no two the same (and not both `integer` and `number`). */
+function typedUnion(schema: unknown): "anyOf" | "oneOf" | undefined {
+  if (!isRecord(schema) || (schema.anyOf !== undefined) === (schema.oneOf !== undefined)) return undefined;
+  const keyword = schema.anyOf !== undefined ? "anyOf" : "oneOf";
+  const branches = schema[keyword];
+  if (!Array.isArray(branches)) return undefined;
+  const types = branches.map((branch) => (isRecord(branch) && typeof branch.type === "string" ? branch.type : undefined));
+  const distinct = new Set(types);
+  return types.every((t) => t !== undefined) && distinct.size === types.length && !(distinct.has("integer") && distinct.has("number")) ? keyword : undefined;
+}
+
+/**
+ * A union of one-type branches (one that normalize could not merge into a type list) against a
+ * schema with a type list: that schema split into the same union (typeListAsUnion), so that the
+ * branches pair by type instead of the union being compared with nothing.
+ */
+function splitByType(a: Loc, b: Loc): [Loc, Loc] | undefined {
+  const keywordA = typedUnion(a.schema);
+  const keywordB = typedUnion(b.schema);
+  if (keywordA && !keywordB) {
+    const schema = typeListAsUnion(b.schema, keywordA, b.pointer, (a.schema as JsonObject).type !== undefined);
+    return schema && [a, { ...b, schema }];
+  }
+  if (keywordB && !keywordA) {
+    const schema = typeListAsUnion(a.schema, keywordB, a.pointer, (b.schema as JsonObject).type !== undefined);
+    return schema && [{ ...a, schema }, b];
   }
   return undefined;
 }

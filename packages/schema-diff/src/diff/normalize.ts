@@ -32,7 +32,7 @@ export function keyOrigin(node: unknown, key: string): string | undefined {
   return typeof node === "object" && node !== null ? KEY_ORIGINS.get(node)?.get(key) : undefined;
 }
 
-function keysFrom(node: JsonObject, origins: Iterable<[string, string]>): JsonObject {
+export function keysFrom(node: JsonObject, origins: Iterable<[string, string]>): JsonObject {
   const map = new Map(KEY_ORIGINS.get(node));
   for (const [key, pointer] of origins) if (!map.has(key)) map.set(key, pointer);
   KEY_ORIGINS.set(node, map);
@@ -70,6 +70,7 @@ export function normalize(json: JsonObject, dialect: Dialect): NormalForm {
     valueBranchesAbsorbed,
     tupleLengthsMerged,
     typeUnionAsList,
+    everyNameAsAdditional,
     constNullAsType,
     conditionUnnegated,
     requiredGathered,
@@ -151,10 +152,14 @@ export const TYPE_KEYWORDS: Record<string, string[]> = {
  * share a type (a `oneOf` needs that too, or a number that is an integer would match twice).
  */
 function typeUnionAsList(node: JsonObject, pointer: string): JsonObject {
-  if (node.type !== undefined) return node;
+  const outer = typeList(node.type);
+  if (node.type !== undefined && !outer) return node;
   for (const keyword of ["anyOf", "oneOf"]) {
     const branches = node[keyword];
     if (!Array.isArray(branches) || branches.length === 0 || (keyword === "anyOf" ? node.oneOf : node.anyOf) !== undefined) continue;
+    // A `type` beside the union that every branch's types fall within says nothing more (stylelint's
+    // `{type: ["null", "object", "array"], oneOf: [{type: "null"}, {type: "object", …}, {type: "array", …}]}`).
+    if (outer && !branches.every((branch) => isRecord(branch) && typeList(branch.type)?.every((t) => outer.includes(t) || (t === "integer" && outer.includes("number"))))) continue;
     const types: string[] = [];
     const merged: JsonObject = {};
     const origins: [string, string][] = [["type", `${pointer}/${keyword}`]];
@@ -193,6 +198,50 @@ function typeUnionAsList(node: JsonObject, pointer: string): JsonObject {
     return keysFrom({ ...rest, type: kept, ...merged, enum: values }, [...origins, ["enum", `${pointer}/${keyword}`]]);
   }
   return node;
+}
+
+/**
+ * `patternProperties: {".*": S}` with no `properties` and no `additionalProperties` beside it is
+ * `additionalProperties: S` (stylelint's `objectRule` went from one to the other): a pattern without
+ * anchors or lookarounds that matches the empty string matches at the start of every name.
+ */
+function everyNameAsAdditional(node: JsonObject, pointer: string): JsonObject {
+  const patterns = node.patternProperties;
+  if (!isRecord(patterns) || node.additionalProperties !== undefined || (node.properties !== undefined && !(isRecord(node.properties) && Object.keys(node.properties).length === 0))) return node;
+  const names = Object.keys(patterns);
+  if (names.length !== 1 || /[\^$]|\\[bB]|\(\?[=!<]/.test(names[0]!) || patternTest(names[0]!, "") !== true) return node;
+  const { patternProperties: _patterns, properties: _properties, ...rest } = node;
+  return keysFrom({ ...rest, additionalProperties: patterns[names[0]!] }, [["additionalProperties", `${pointer}/patternProperties/${escape(names[0]!)}`]]);
+}
+
+/**
+ * The inverse of typeUnionAsList, for the comparison of a schema with a `type` list against a union
+ * of one-type branches that could not become one (a value list in a branch beside a type of endless
+ * values): the schema as that union, one branch per type with the keywords of its type and the
+ * listed values of its type. Its other keywords stay beside the union, and so does `type` when the
+ * union it is compared with has one too. Exact: the branches take the types apart, so a `oneOf` of
+ * them is their `anyOf`. Undefined when the
+ * schema has a union of its own or no plain type list (or both `integer` and `number`, which overlap).
+ */
+export function typeListAsUnion(node: unknown, keyword: "anyOf" | "oneOf", pointer: string, keepType: boolean): JsonObject | undefined {
+  const types = isRecord(node) ? typeList(node.type) : undefined;
+  if (!isRecord(node) || !types || node.anyOf !== undefined || node.oneOf !== undefined) return undefined;
+  if (!types.every((t) => t in TYPE_KEYWORDS) || (types.includes("integer") && types.includes("number"))) return undefined;
+  const valueList = "const" in node ? [node.const] : Array.isArray(node.enum) ? (node.enum as unknown[]) : undefined;
+  const typeOf = (key: string) => (key === "format" ? (NUMBER_FORMATS.has(String(node.format)) ? ["number", "integer"] : ["string"]) : Object.keys(TYPE_KEYWORDS).filter((t) => TYPE_KEYWORDS[t]!.includes(key)));
+  const rest: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) if (key !== "enum" && key !== "const" && (key !== "type" || keepType) && typeOf(key).length === 0) rest[key] = value;
+  const branches: JsonObject[] = [];
+  for (const type of types) {
+    const values = valueList?.filter((value) => ofType(value, type));
+    // A type none of whose values is listed accepts nothing: it has no branch.
+    if (values?.length === 0) continue;
+    const branch: JsonObject = { type };
+    for (const key of Object.keys(node)) if (typeOf(key).includes(type)) branch[key] = node[key];
+    if (values) branch.enum = values;
+    branches.push(placed(copyOf(node, branch), keyOrigin(node, "type") ?? pointer));
+  }
+  return branches.length === 0 ? undefined : copyOf(node, { ...rest, [keyword]: branches });
 }
 
 /**
@@ -301,7 +350,7 @@ function tupleLengthsMerged(node: JsonObject, pointer: string): JsonObject {
 const FINITE: Record<string, unknown[]> = { boolean: [true, false], null: [null] };
 
 /** Whether a JSON value is of a JSON Schema type (an integer is a number too). */
-function ofType(value: unknown, type: string): boolean {
+export function ofType(value: unknown, type: string): boolean {
   if (value === null) return type === "null";
   if (Array.isArray(value)) return type === "array";
   if (typeof value === "number") return type === "number" || (type === "integer" && Number.isInteger(value));

@@ -3,6 +3,7 @@ import { getAt } from "../walk.js";
 import type { JsonObject } from "../read-schemas.js";
 import { child, type Loc } from "../diff/context.js";
 import { canonical } from "../diff/json.js";
+import { ofType } from "../diff/normalize.js";
 import type { LoadedFile, SchemaSide } from "../diff/load.js";
 import type { SchemaChange, Witness } from "../diff/types.js";
 import { generator, propertyLoc, type Json, type ValueGenerator } from "./instances.js";
@@ -276,8 +277,11 @@ function* holeValues(accepting: SideState, loc: Loc, rejecting: JsonObject, name
   const gen = accepting.generator;
   const bases = gen.variants(loc, 16);
   yield* bases;
+  // A type the rejecting side refuses, before anything else is varied (`type` added or narrowed).
+  const refused = typeof rejecting.type === "string" ? [rejecting.type] : Array.isArray(rejecting.type) ? rejecting.type : undefined;
+  if (refused) yield* PROBES.filter((value) => !refused.some((type) => typeof type === "string" && ofType(value, type)));
   const accSchema = isRecord(loc.schema) ? resolved(accepting.side, loc) : undefined;
-  const names = [...new Set([...named, UNDECLARED, "", ...strings(rejecting.required), ...keysOf(rejecting.properties), ...strings(accSchema?.required), ...keysOf(accSchema?.properties)])].slice(0, 64);
+  const names = [...new Set([...named, ...unmatchedNames(accSchema), UNDECLARED, "", ...strings(rejecting.required), ...keysOf(rejecting.properties), ...strings(accSchema?.required), ...keysOf(accSchema?.properties)])].slice(0, 64);
   // Every alternative of the accepting pattern: the one the other pattern lacks is among them.
   const alternativesOf = typeof accSchema?.pattern === "string" ? matchingEach(accSchema.pattern, 32) : [];
   const hinted = [...listedByOneSide(accSchema, rejecting), ...valuesOf(accSchema), ...valuesOf(rejecting), ...boundaryValues(accSchema), ...boundaryValues(rejecting), ...alternativesOf];
@@ -357,6 +361,9 @@ function embed(state: SideState, way: { locs: Loc[]; steps: Step[] }, value: Jso
       const holder = place.locs.at(-1)!;
       while (items.length < step.index) items.push(gen.plain(itemLoc(holder, items.length)));
       items[step.index] = inner;
+      // As many items as the schemas there ask for (stylelint's pairs: `minItems: 2`).
+      const least = Math.max(0, ...[...place.locs, ...place.beside].map((l) => (isRecord(l.schema) && typeof l.schema.minItems === "number" ? l.schema.minItems : 0)));
+      while (items.length < Math.min(least, 64)) items.push(gen.plain(itemLoc(holder, items.length)));
       inner = items;
     }
   }
@@ -422,6 +429,19 @@ function boundaryValues(schema: JsonObject | undefined): Json[] {
     if (miss !== undefined) out.push(miss);
   }
   return out;
+}
+
+/**
+ * Property names that a `patternProperties` pattern of the schema (or of a branch of it) does not
+ * match: where the accepting side leaves such names free and the rejecting side constrains every
+ * undeclared name, the witness is one of them (stylelint's `^((?!message|severity).)*$` leaves
+ * "\n" free).
+ */
+function unmatchedNames(schema: JsonObject | undefined): string[] {
+  if (!schema) return [];
+  const branches = ["allOf", "anyOf", "oneOf"].flatMap((keyword) => (Array.isArray(schema[keyword]) ? (schema[keyword] as unknown[]).filter(isRecord) : []));
+  const patterns = [schema, ...branches].flatMap((node) => keysOf(node.patternProperties));
+  return patterns.map(notMatching).filter((name): name is string => name !== undefined);
 }
 
 /** The accepting side's `enum`/`const` values the rejecting side does not list: a value added to a long list may come after the first 200. */
