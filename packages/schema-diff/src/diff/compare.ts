@@ -1,6 +1,6 @@
 import { isRecord } from "../json-text.js";
 import type { JsonObject } from "../read-schemas.js";
-import { child, combine, emit, type Ctx, type Loc, type ObjLoc } from "./context.js";
+import { child, combine, emit, flip, type Ctx, type Loc, type ObjLoc } from "./context.js";
 import { jsonEqual, show } from "./json.js";
 import { escape } from "../walk.js";
 import type { RefTarget } from "./load.js";
@@ -93,7 +93,7 @@ function compareWrapped(ctx: Ctx, a: Loc, b: Loc): Effect | undefined {
       if (other === covering) continue;
       const index = other.pointer.split("/").pop();
       // A branch that accepts nothing the other side does not is no change of documents.
-      const held = ["none", effect === "looser" ? "tighter" : "looser"].includes(side === "new" ? probe(ctx, plain, within(other)) : probe(ctx, within(other), plain));
+      const held = ["none", flip(effect)].includes(side === "new" ? probe(ctx, plain, within(other)) : probe(ctx, within(other), plain));
       effects.push(
         side === "new"
           ? emit(ctx, "branch-added", plain, other, held ? "none" : "looser", `${keyword} branch ${index} added beside the branch that holds all of OLD: ${held ? "OLD accepts every document it accepts" : "OLD rejects documents that only it matches"}`)
@@ -122,7 +122,7 @@ function typedTarget(ctx: Ctx, side: "old" | "new", beside: JsonObject, branch: 
   } catch {
     return undefined;
   }
-  if (target.file !== branch.file || target.notASchema || !isRecord(target.schema) || refOf({ ...branch, schema: target.schema })) return undefined;
+  if (target.file !== branch.file || target.notASchema || !isRecord(target.schema) || target.schema.$ref !== undefined) return undefined;
   const own = Object.fromEntries(Object.entries(target.schema).filter(([key]) => !isAnnotation(key) && !IDENTITY.has(key) && key !== "$defs" && key !== "definitions"));
   const inner = typesOf(own);
   const both = (t: string) => (inner!.includes(t) ? [t] : (t === "number" && inner!.includes("integer")) || (t === "integer" && inner!.includes("number")) ? ["integer"] : []);
@@ -133,10 +133,9 @@ function typedTarget(ctx: Ctx, side: "old" | "new", beside: JsonObject, branch: 
 
 /** The union keyword of a schema whose union branches each have one type, no two the same (and not both `integer` and `number`). */
 function typedUnion(schema: unknown): "anyOf" | "oneOf" | undefined {
-  if (!isRecord(schema) || (schema.anyOf !== undefined) === (schema.oneOf !== undefined)) return undefined;
-  const keyword = schema.anyOf !== undefined ? "anyOf" : "oneOf";
-  const branches = schema[keyword];
-  if (!Array.isArray(branches)) return undefined;
+  const keyword = unionOf(schema);
+  if (!keyword) return undefined;
+  const branches = (schema as JsonObject)[keyword] as unknown[];
   const types = branches.map((branch) => (isRecord(branch) && typeof branch.type === "string" ? branch.type : undefined));
   const distinct = new Set(types);
   return types.every((t) => t !== undefined) && distinct.size === types.length && !(distinct.has("integer") && distinct.has("number")) ? keyword : undefined;

@@ -220,8 +220,8 @@ function everyNameAsAdditional(node: JsonObject, pointer: string): JsonObject {
  * values): the schema as that union, one branch per type with the keywords of its type and the
  * listed values of its type. Its other keywords stay beside the union, and so does `type` when the
  * union it is compared with has one too. Exact: the branches take the types apart, so a `oneOf` of
- * them is their `anyOf`. Undefined when the
- * schema has a union of its own or no plain type list (or both `integer` and `number`, which overlap).
+ * them is their `anyOf`. Undefined when the schema has a union of its own or no plain type list (or
+ * both `integer` and `number`, which overlap).
  */
 export function typeListAsUnion(node: unknown, keyword: "anyOf" | "oneOf", pointer: string, keepType: boolean): JsonObject | undefined {
   const types = isRecord(node) ? typeList(node.type) : undefined;
@@ -603,7 +603,7 @@ const CHILD_SCHEMA = new Set(["items", "additionalItems", "additionalProperties"
 const CHILD_LISTS = new Set(["items", "prefixItems"]);
 const CHILD_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
 
-const typeList = (type: unknown): string[] | undefined => (typeof type === "string" ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : undefined);
+export const typeList = (type: unknown): string[] | undefined => (typeof type === "string" ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : undefined);
 
 /** The JSON Pointer of a same-document `$ref` ("#/a/b"), decoded; undefined for any other. */
 function refPointer(ref: string): string | undefined {

@@ -3,7 +3,7 @@ import { getAt } from "../walk.js";
 import type { JsonObject } from "../read-schemas.js";
 import { child, type Loc } from "../diff/context.js";
 import { canonical } from "../diff/json.js";
-import { ofType } from "../diff/normalize.js";
+import { ofType, typeList } from "../diff/normalize.js";
 import type { LoadedFile, SchemaSide } from "../diff/load.js";
 import type { SchemaChange, Witness } from "../diff/types.js";
 import { generator, propertyLoc, type Json, type ValueGenerator } from "./instances.js";
@@ -278,8 +278,8 @@ function* holeValues(accepting: SideState, loc: Loc, rejecting: JsonObject, name
   const bases = gen.variants(loc, 16);
   yield* bases;
   // A type the rejecting side refuses, before anything else is varied (`type` added or narrowed).
-  const refused = typeof rejecting.type === "string" ? [rejecting.type] : Array.isArray(rejecting.type) ? rejecting.type : undefined;
-  if (refused) yield* PROBES.filter((value) => !refused.some((type) => typeof type === "string" && ofType(value, type)));
+  const refused = typeList(rejecting.type);
+  if (refused) yield* PROBES.filter((value) => !refused.some((type) => ofType(value, type)));
   const accSchema = isRecord(loc.schema) ? resolved(accepting.side, loc) : undefined;
   const names = [...new Set([...named, ...unmatchedNames(accSchema), UNDECLARED, "", ...strings(rejecting.required), ...keysOf(rejecting.properties), ...strings(accSchema?.required), ...keysOf(accSchema?.properties)])].slice(0, 64);
   // Every alternative of the accepting pattern: the one the other pattern lacks is among them.
