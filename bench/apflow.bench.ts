@@ -162,7 +162,13 @@ if (sizeArg >= 0) {
     })) / reps);
   }
   const rssMb = process.resourceUsage().maxRSS / 1024;
-  console.log(JSON.stringify({ n, checkUs: (check * 1000) / n, runUs: (median(run) * 1000) / n, rssMb }));
+  // The floors' own curves (after the peak RSS is read: it is the code under test's).
+  timeSync(() => kahnAndSchema(tree), reps);
+  const checkFloor = median(Array.from({ length: 5 }, () => timeSync(() => kahnAndSchema(tree), reps)));
+  const runFloor: number[] = [];
+  for (let r = 0; r < 5; r++) runFloor.push((await timeAsync(async () => { for (let k = 0; k < reps; k++) await kahnLoop(tree); })) / reps);
+  const perTask = (ms: number) => (ms * 1000) / n;
+  console.log(JSON.stringify({ n, checkUs: perTask(check), runUs: perTask(median(run)), rssMb, checkFloorUs: perTask(checkFloor), runFloorUs: perTask(median(runFloor)) }));
 } else {
   console.log(`(${load()})`);
   // 1. checkTaskTree vs Kahn, three sizes.
@@ -217,12 +223,15 @@ if (sizeArg >= 0) {
   // 3. The scale curve, each size in its own process.
   const series: { x: number; y: number; rssMb: number }[] = [];
   const runSeries: { x: number; y: number; rssMb: number }[] = [];
+  const floors = { check: [] as { y: number }[], run: [] as { y: number }[] };
   for (const n of [1_000, 10_000, 100_000]) {
     const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, "--size", String(n)], { encoding: "utf8", env: process.env });
     if (child.status !== 0) throw new Error(`scale point ${n} failed: ${child.stderr}`);
-    const point = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as { n: number; checkUs: number; runUs: number; rssMb: number };
+    const point = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as { n: number; checkUs: number; runUs: number; rssMb: number; checkFloorUs: number; runFloorUs: number };
     series.push({ x: n, y: point.checkUs, rssMb: point.rssMb });
     runSeries.push({ x: n, y: point.runUs, rssMb: point.rssMb });
+    floors.check.push({ y: point.checkFloorUs });
+    floors.run.push({ y: point.runFloorUs });
     console.log(`  ${n.toLocaleString("en").padStart(7)} tasks: checkTaskTree ${point.checkUs.toFixed(2)} µs/task, runTaskTree ${point.runUs.toFixed(2)} µs/task, peak RSS ${point.rssMb.toFixed(0)} MB`);
   }
   const growth = (points: { y: number }[]) => points.at(-1)!.y / points[0]!.y;
@@ -232,6 +241,8 @@ if (sizeArg >= 0) {
     unit: "×",
     target: { op: "<=", value: 2 },
     baseline: series.map((p) => `${p.x}: ${p.y.toFixed(2)} µs/task, ${p.rssMb.toFixed(0)} MB`).join("; "),
+    floor: `Kahn + the generated Task validator on each task: ${floors.check.map((p) => p.y.toFixed(2)).join(" / ")} µs/task, ${growth(floors.check).toFixed(2)}×`,
+    atFloor: growth(floors.check),
     series,
   });
   report({
@@ -240,6 +251,8 @@ if (sizeArg >= 0) {
     unit: "×",
     target: { op: "<=", value: 2 },
     baseline: runSeries.map((p) => `${p.x}: ${p.y.toFixed(2)} µs/task, ${p.rssMb.toFixed(0)} MB`).join("; "),
+    floor: `Kahn order + each no-op awaited: ${floors.run.map((p) => p.y.toFixed(2)).join(" / ")} µs/task, ${growth(floors.run).toFixed(2)}×`,
+    atFloor: growth(floors.run),
     series: runSeries,
   });
 }

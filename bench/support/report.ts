@@ -21,6 +21,11 @@ export interface Figure {
   baseline?: string;
   /** The physical floor beside it, where one exists ("a bare parse loop: 9.8 ms"). */
   floor?: string;
+  /**
+   * The figure the floor itself gives: what `value` would be if the code under test cost nothing
+   * beyond the floor. A missed target that this misses too is out of reach, and says so.
+   */
+  atFloor?: number;
   /** Extra data for charts (scale curves: size → cost per unit, peak RSS). */
   series?: { x: number; y: number; rssMb?: number }[];
   /** What the series' x and y are, for the chart's legend ("files", "ms per file"). */
@@ -36,7 +41,8 @@ const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1
 export function describe(figure: Figure): string {
   const range = figure.range ? ` (${fmt(figure.range[0])}–${fmt(figure.range[1])}${figure.rounds ? ` over ${figure.rounds} rounds` : ""})` : "";
   const target = `target ${figure.target.op === "<=" ? "≤" : "≥"} ${fmt(figure.target.value)}${figure.unit}`;
-  return `${figure.name}: ${fmt(figure.value)}${figure.unit}${range}; ${target}: ${met(figure) ? "met" : "MISSED"}`;
+  const verdict = met(figure) ? "met" : figure.atFloor !== undefined && !met({ ...figure, value: figure.atFloor }) ? `MISSED, and out of reach: the floor itself gives ${fmt(figure.atFloor)}${figure.unit}` : "MISSED";
+  return `${figure.name}: ${fmt(figure.value)}${figure.unit}${range}; ${target}: ${verdict}`;
 }
 
 export function report(figure: Figure): void {
