@@ -78,22 +78,28 @@ function compareWrapped(ctx: Ctx, a: Loc, b: Loc): Effect | undefined {
     const { [keyword]: list, ...beside } = union.schema as JsonObject;
     const alone = Object.keys(beside).every((key) => isAnnotation(key) || IDENTITY.has(key));
     const locs = (list as unknown[]).map((_, i) => child(union, keyword, i));
-    // The branch under what is beside it: a `$ref` branch under a `type` as its target of the
-    // types both allow, any other as `{...beside, allOf: [...beside.allOf, branch]}`.
-    const within = (branch: Loc): Loc => {
-      if (alone) return branch;
-      const inlined = typedTarget(ctx, side, beside, branch);
-      return { ...union, schema: inlined ?? copyOf(union.schema as JsonObject, { ...beside, allOf: [...(Array.isArray(beside.allOf) ? beside.allOf : []), branch.schema] }) };
-    };
+    // Each branch under what is beside it, made once (probe's cache knows a schema by identity):
+    // a `$ref` branch under a `type` as its target of the types both allow, any other as
+    // `{...beside, allOf: [...beside.allOf, branch]}`.
+    const scoped = new Map(
+      locs.map((branch): [Loc, Loc] => {
+        if (alone) return [branch, branch];
+        const inlined = typedTarget(ctx, side, beside, branch);
+        return [branch, { ...union, schema: inlined ?? copyOf(union.schema as JsonObject, { ...beside, allOf: [...(Array.isArray(beside.allOf) ? beside.allOf : []), branch.schema] }) }];
+      }),
+    );
+    /** `run` on OLD and NEW in that order, the branch (scoped) being NEW's where `side` is "new". */
+    const oldNew = <T>(run: (x: Loc, y: Loc) => T, branch: Loc): T => (side === "new" ? run(plain, scoped.get(branch)!) : run(scoped.get(branch)!, plain));
+    const probed = (x: Loc, y: Loc) => probe(ctx, x, y);
     const effect = side === "new" ? "looser" : "tighter";
-    const covering = coveringBranch(ctx, side, keyword, locs, (branch) => (side === "new" ? probe(ctx, plain, within(branch)) : probe(ctx, within(branch), plain)), effect);
+    const covering = coveringBranch(ctx, side, keyword, locs, (branch) => oldNew(probed, branch), effect);
     if (!covering) return undefined;
-    const effects = [side === "new" ? ctx.compare(plain, within(covering)) : ctx.compare(within(covering), plain)];
+    const effects = [oldNew((x, y) => ctx.compare(x, y), covering)];
     for (const other of locs) {
       if (other === covering) continue;
       const index = other.pointer.split("/").pop();
       // A branch that accepts nothing the other side does not is no change of documents.
-      const held = ["none", flip(effect)].includes(side === "new" ? probe(ctx, plain, within(other)) : probe(ctx, within(other), plain));
+      const held = ["none", flip(effect)].includes(oldNew(probed, other));
       effects.push(
         side === "new"
           ? emit(ctx, "branch-added", plain, other, held ? "none" : "looser", `${keyword} branch ${index} added beside the branch that holds all of OLD: ${held ? "OLD accepts every document it accepts" : "OLD rejects documents that only it matches"}`)
