@@ -6,15 +6,25 @@ import { serveHttp } from "../src/server/index.js";
 import components from "../../../examples/stepflow-components/components.js";
 import { repoRoot } from "../../../test/support.js";
 
+/** The fixture component server (test/fixtures/serve.ts) over stdio, serving `components` (a path from the repo root). */
+function spawnServer(components: string, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, components)], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? "", ...env },
+  });
+}
+
+/** Waits until `done()` holds, polling every 10 ms for at most 4 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
 describe("the component server over stdio, spoken to in raw frames", () => {
   let child: ChildProcess;
   const stdoutLines: string[] = [];
   let stderr = "";
   beforeAll(async () => {
-    child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "examples/stepflow-components/components.ts")], {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? "", MAX_LINE_BYTES: "4096" },
-    });
+    child = spawnServer("examples/stepflow-components/components.ts", { MAX_LINE_BYTES: "4096" });
     let buffer = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       buffer += chunk.toString();
@@ -31,7 +41,7 @@ describe("the component server over stdio, spoken to in raw frames", () => {
   async function send(frame: string) {
     const before = stdoutLines.length;
     child.stdin!.write(frame + "\n");
-    for (let i = 0; i < 400 && stdoutLines.length === before; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => stdoutLines.length !== before);
     expect(stdoutLines.length, `no answer to ${frame.slice(0, 80)}; stderr: ${stderr}`).toBeGreaterThan(before);
     return JSON.parse(stdoutLines[before]!);
   }
@@ -67,17 +77,14 @@ describe("the component server over stdio, spoken to in raw frames", () => {
 
 describe("review: a component that writes to process.stdout itself", () => {
   it("keeps stdout protocol-only: what it writes goes to stderr", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "packages/stepflow/test/fixtures/stdout-writer.ts")], {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? "" },
-    });
+    const child = spawnServer("packages/stepflow/test/fixtures/stdout-writer.ts");
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     try {
       child.stdin!.write('{"jsonrpc":"2.0","id":"w","method":"components/execute","params":{"component":"/write","input":1}}\n');
-      for (let i = 0; i < 400 && !stdout.includes('"id":"w"'); i++) await new Promise((r) => setTimeout(r, 10));
+      await until(() => stdout.includes('"id":"w"'));
       expect(stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line))).toEqual([{ jsonrpc: "2.0", id: "w", result: { output: 1 } }]);
       expect(stderr).toContain("written straight to stdout");
       expect(stderr).toContain("a buffer written to stdout");
@@ -89,16 +96,13 @@ describe("review: a component that writes to process.stdout itself", () => {
 
 describe("a stdio server whose stdout breaks", () => {
   it("closes its peer on EPIPE instead of dying of an uncaught error, and ends with its stdin", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "packages/stepflow/test/fixtures/serve.ts"), join(repoRoot, "packages/stepflow/test/fixtures/stdout-writer.ts")], {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? "" },
-    });
+    const child = spawnServer("packages/stepflow/test/fixtures/stdout-writer.ts");
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
     try {
       // Started once console output reaches stderr; then nobody reads its stdout any more.
-      for (let i = 0; i < 400 && !stderr.includes("this goes to stderr"); i++) await new Promise((r) => setTimeout(r, 10));
+      await until(() => stderr.includes("this goes to stderr"));
       child.stdout!.destroy();
       for (let i = 0; i < 3; i++) child.stdin!.write(`{"jsonrpc":"2.0","id":${i},"method":"components/execute","params":{"component":"/write","input":1}}\n`);
       await new Promise((r) => setTimeout(r, 300));
