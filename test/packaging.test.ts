@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run, shown } from "./consumer/support.js";
 import { repoRoot } from "./support.js";
@@ -41,6 +41,40 @@ describe.each(["esm", "cjs"] as const)("the built packages under plain Node (%s)
 
   it.each(Object.entries(PACKAGES))("%s imports, validates, and loads no ajv compiler", (pkg, [fn, doc]) => {
     expect(runNode(kind, pkg, fn, doc)).toEqual({ ok: true, valid: true, compiler: [] });
+  });
+});
+
+/**
+ * The files Node loads for `specifier`, in load order, relative to the repository. ESM: a load hook
+ * reports each URL (hooks run on their own thread in Node 20, so they report over a port).
+ */
+function loadedFiles(kind: "esm" | "cjs", specifier: string): string[] {
+  const hooks = `export function initialize({ port }) { globalThis.port = port; }
+    export async function load(url, context, next) { globalThis.port.postMessage(url); return next(url, context); }`;
+  const script =
+    kind === "esm"
+      ? `import { register } from "node:module"; import { MessageChannel } from "node:worker_threads"; import { fileURLToPath } from "node:url";
+        const { port1, port2 } = new MessageChannel(); const loaded = []; port1.on("message", (url) => loaded.push(url));
+        register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hooks)}), { data: { port: port2 }, transferList: [port2] });
+        await import(${JSON.stringify(specifier)});
+        await new Promise((done) => setTimeout(done, 100)); port1.close();
+        console.log(JSON.stringify(loaded.filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url))));`
+      : `require(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(require.cache)));`;
+  const out = execFileSync(process.execPath, kind === "esm" ? ["--input-type=module", "-e", script] : ["-e", script], { cwd: repoRoot, encoding: "utf8" });
+  return (JSON.parse(out) as string[]).map((file) => relative(repoRoot, file).split(sep).join("/"));
+}
+
+// Each ES module costs a cold process loader work of its own, more than a small module's code
+// (bench/validators): the entries a program loads to validate are one file each.
+describe.each(["esm", "cjs"] as const)("start-up entries load as few files as they can (%s)", (kind) => {
+  const ext = kind === "esm" ? "js" : "cjs";
+  it.each(Object.keys(PACKAGES))("%s/validate is one file, and runtime's /validation another", (pkg) => {
+    const dir = pkg.replace("@flowspec/", "");
+    expect(loadedFiles(kind, `${pkg}/validate`)).toEqual([`packages/${dir}/dist/validate.${ext}`, `packages/runtime/dist/validation.${ext}`]);
+  });
+
+  it("@flowspec/runtime/validation is one file", () => {
+    expect(loadedFiles(kind, "@flowspec/runtime/validation")).toEqual([`packages/runtime/dist/validation.${ext}`]);
   });
 });
 

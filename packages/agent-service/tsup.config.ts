@@ -1,6 +1,8 @@
 import { defineConfig } from "tsup";
+import { withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
 
-export default defineConfig({
+// `/validate` is one file (with its format helpers inlined) that imports only runtime's `/validation`.
+export default defineConfig(withStandaloneEntry({
   entry: { index: "src/index.ts", validate: "src/validate.ts", testing: "src/testing.ts" },
   format: ["esm", "cjs"],
   // Entries share chunks rather than each bundling a copy (one identity per class).
@@ -8,4 +10,4 @@ export default defineConfig({
   dts: true,
   clean: true,
   target: "node20",
-});
+}, { name: "validate", owned: ["src/generated"], inline: ["@flowspec/runtime/ajv"] }));

@@ -1,6 +1,8 @@
 import { defineConfig } from "tsup";
+import { withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
 
-export default defineConfig({
+// `/validate` is one file (with its format helpers inlined) that imports only runtime's `/validation`.
+export default defineConfig(withStandaloneEntry({
   entry: { index: "src/index.ts", validate: "src/validate.ts", client: "src/client/index.ts" },
   format: ["esm", "cjs"],
   // Entries share chunks rather than each bundling a copy (one identity per class).
@@ -10,4 +12,4 @@ export default defineConfig({
   target: "node20",
   // import.meta.url in the CommonJS build too (ajv is loaded on demand relative to it).
   shims: true,
-});
+}, { name: "validate", owned: ["src/generated"], inline: ["@flowspec/runtime/ajv"] }));

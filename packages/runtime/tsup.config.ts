@@ -1,6 +1,8 @@
 import { defineConfig } from "tsup";
+import { withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
 
-export default defineConfig({
+// `/validation` is one file: every generated validator imports it at start-up.
+export default defineConfig(withStandaloneEntry({
   entry: { index: "src/index.ts", validation: "src/validation.ts", ajv: "src/ajv.ts", jsonrpc: "src/jsonrpc/index.ts", node: "src/node/index.ts", files: "src/files.ts", json: "src/json.ts" },
   format: ["esm", "cjs"],
   // Entries share chunks instead of each bundling a copy, so ValidationError and JsonRpcError have
@@ -9,4 +11,4 @@ export default defineConfig({
   dts: true,
   clean: true,
   target: "node20",
-});
+}, { name: "validation", owned: ["src/issues.ts"] }));

@@ -1,6 +1,8 @@
 import { defineConfig } from "tsup";
+import { withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
 
-export default defineConfig({
+// `/validate` is one file (with its format helpers inlined) that imports only runtime's `/validation`.
+export default defineConfig(withStandaloneEntry({
   entry: { index: "src/index.ts", validate: "src/validate.ts", flow: "src/flow.ts", node: "src/node.ts", server: "src/server/index.ts", client: "src/client/index.ts" },
   format: ["esm", "cjs"],
   // Entries share chunks (the generated validators, the engine) instead of each bundling a copy:
@@ -9,4 +11,4 @@ export default defineConfig({
   dts: true,
   clean: true,
   target: "node20",
-});
+}, { name: "validate", owned: ["src/generated"], inline: ["@flowspec/runtime/ajv"] }));

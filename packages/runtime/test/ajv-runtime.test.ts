@@ -100,6 +100,15 @@ describe("format checks, against ajv-formats' full formats", () => {
     );
   });
 
+  it("uri answers as ajv-formats does around its fast path (scheme://host/path, no userinfo or %-escapes)", () => {
+    const ours = checkOf(formats.uri);
+    const theirs = checkOf(fullFormats.uri);
+    for (const seed of ["https://api.example.com:8443/v1/runs?limit=10&x=a:b#top", "urn://a.b/c;d=e/f@g", "HTTP://EXAMPLE.COM"]) {
+      expect(ours(seed as never), seed).toBe(true);
+      fc.assert(fc.property(stringFor(seed), (value) => ours(value as never) === theirs(value as never)), { numRuns: NUM_RUNS });
+    }
+  });
+
   it.each(["int32", "float", "double"])("%s answers as ajv-formats does on numbers", (name) => {
     const ours = checkOf(formats[name as keyof typeof formats]);
     const theirs = checkOf(fullFormats[name as keyof typeof fullFormats]);

@@ -1,0 +1,83 @@
+/**
+ * tsup configs for a package with one entry that must load as a single file: the `/validate`
+ * entries (and runtime's `/validation`, which they import) are what a cold process loads first,
+ * and each extra ES module costs about 1–2 ms of loader work, more than the code in a small chunk
+ * (measured in bench/validators). With `splitting`, code shared by several entries goes to chunks,
+ * so the entry would load three to seven modules.
+ *
+ * So the entry is built alone (no splitting: one file that bundles its own imports), and the other
+ * entries, still built together with splitting (one identity per class among them), import it as
+ * `./<name>.js` (or `.cjs`) instead of bundling a copy. Nothing the entry owns may reach the other
+ * entries by another path, or it would load twice: the build fails if one of them imports a file
+ * under `owned` directly.
+ */
+import { resolve, sep } from "node:path";
+import type { Options } from "tsup";
+
+type Esbuild = Parameters<NonNullable<Options["esbuildPlugins"]>[number]["setup"]>[0]["esbuild"];
+
+export interface StandaloneEntry {
+  /** The entry's name, as in `entry` (its output is `<name>.js` and `<name>.cjs`). */
+  name: string;
+  /** Files or folders only the entry may import (e.g. `src/generated`), relative to the package. */
+  owned?: string[];
+  /** Packages bundled into the entry rather than imported (small, stateless helpers). */
+  inline?: (string | RegExp)[];
+}
+
+export function withStandaloneEntry(base: Options & { entry: Record<string, string> }, standalone: StandaloneEntry): Options[] {
+  const { [standalone.name]: source, ...others } = base.entry;
+  if (source === undefined) throw new Error(`no entry "${standalone.name}"`);
+  const sourcePath = resolve(source);
+  const owned = (standalone.owned ?? []).map((path) => resolve(path));
+  const isOwned = (path: string) => owned.some((root) => path === root || path.startsWith(root + sep) || path.startsWith(`${root}.`));
+  return [
+    {
+      ...base,
+      entry: { [standalone.name]: source },
+      splitting: false,
+      noExternal: [...(base.noExternal ?? []), ...(standalone.inline ?? [])],
+      dts: false,
+      // The other config cleans the folder (the two run at once), sparing this entry's files.
+      clean: false,
+      onSuccess: undefined,
+    },
+    {
+      ...base,
+      entry: others,
+      // Declarations for every entry come from one program, as before.
+      dts: base.dts ? { entry: base.entry } : false,
+      clean: base.clean ? [`!${standalone.name}.js`, `!${standalone.name}.cjs`] : false,
+      esbuildPlugins: [
+        ...(base.esbuildPlugins ?? []),
+        {
+          name: "standalone-entry",
+          setup(build) {
+            // tsup builds CommonJS with splitting as ESM and converts it, so the format is read off the output extension.
+            const output = `./${standalone.name}${build.initialOptions.outExtension?.[".js"] ?? ".js"}`;
+            build.onResolve({ filter: /^\.\.?\// }, (args) => {
+              const target = resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"));
+              if (target === sourcePath) return { path: sourcePath, namespace: "standalone-entry" };
+              if (isOwned(target)) {
+                return { errors: [{ text: `${args.importer} imports ${args.path}, which only the "${standalone.name}" entry may load; import it from ${source} instead` }] };
+              }
+              return undefined;
+            });
+            build.onResolve({ filter: /^standalone-entry$/ }, () => ({ path: output, external: true }));
+            // Named re-exports, not \`export *\`: esbuild drops an external's \`export *\` once it lands in a shared chunk.
+            build.onLoad({ filter: /.*/, namespace: "standalone-entry" }, async () => ({
+              contents: `export { ${(await exportNames(build.esbuild, sourcePath)).join(", ")} } from "standalone-entry";`,
+              loader: "js",
+            }));
+          },
+        },
+      ],
+    },
+  ];
+}
+
+/** The names a module exports at run time (types have none), read off an in-memory bundle of it. */
+async function exportNames(esbuild: Esbuild, source: string): Promise<string[]> {
+  const { metafile } = await esbuild.build({ entryPoints: [source], bundle: true, packages: "external", format: "esm", platform: "node", write: false, metafile: true, logLevel: "silent" });
+  return Object.values(metafile.outputs).flatMap((output) => output.exports);
+}
