@@ -73,15 +73,19 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
   const executorKeys: string[] = new Array(n);
   const inputSchemas: unknown[] = new Array(n);
   const readyKeys = new Float64Array(n); // priority * n + input index: the ready queue's order
+  const depRequired = new Uint8Array(edges.offsets[n]!);
   for (let i = 0; i < n; i++) {
     const task = (tasks[i] = copyTask(original[i]!, startedAt));
     status[i] = task.status;
     executorKeys[i] = executorKeyOf(task);
     inputSchemas[i] = task.schemas?.input_schema;
     readyKeys[i] = task.priority! * n + i;
+    const deps = task.dependencies!;
+    const first = edges.offsets[i]!;
+    for (let k = 0; k < deps.length; k++) depRequired[first + k] = deps[k]!.required === false ? 0 : 1;
   }
 
-  const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, edges);
+  const { depStart, depTarget, dependentStart, dependentOf, dependentEdge } = layoutDependencies(edges, depRequired);
 
   const waiting = new Int32Array(n);
   const ready = createIntHeap();
