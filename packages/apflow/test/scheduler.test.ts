@@ -103,6 +103,32 @@ describe("ordering (rules b, e; notes §4.9)", () => {
   });
 });
 
+describe("executors that return at once", () => {
+  it("settle in the order their promises would: the same status changes as executors that return promises", async () => {
+    // 40 tasks, each depending on up to two earlier ones (some optional); every seventh throws, and
+    // its required dependents are cancelled.
+    const tasks = [task("t0")];
+    for (let i = 1; i < 40; i++) {
+      const earlier = [...new Set([(i * 7 + 3) % i, (i * 13 + 5) % i])].map((j) => `${j % 4 === 1 ? "?" : ""}t${j}`);
+      tasks.push(task(`t${i}`, { parent_id: "t0", priority: i % 3, dependencies: deps(...(i % 5 === 0 ? [] : earlier)) }));
+    }
+    const changes = async (settle: (throws: boolean, id: string) => unknown) => {
+      const seen: string[] = [];
+      const exec = (_inputs: Record<string, unknown>, ctx: ExecutorContext) => settle(Number(ctx.taskId.slice(1)) % 7 === 3, ctx.taskId);
+      const result = await run(tasks, { exec, onStatusChange: (e) => seen.push(`${e.taskId} ${e.to}`) }).done;
+      return { seen, status: result.status };
+    };
+    const atOnce = await changes((throws, id) => {
+      if (throws) throw new Error(`${id} failed`);
+      return { id };
+    });
+    const promised = await changes((throws, id) => (throws ? Promise.reject(new Error(`${id} failed`)) : Promise.resolve({ id })));
+    expect(atOnce.seen.filter((c) => c.endsWith("failed")).length).toBeGreaterThan(1);
+    expect(atOnce.seen.filter((c) => c.endsWith("cancelled")).length).toBeGreaterThan(3);
+    expect(atOnce).toEqual(promised);
+  });
+});
+
 describe("dependencies (rules c, d)", () => {
   it("Ex. 5 error: dependents of a failed task are cancelled, cascading", async () => {
     const r = recorder({ "task-1": () => { throw new Error("boom"); } });

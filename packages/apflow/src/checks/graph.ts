@@ -8,7 +8,7 @@ export interface TaskScope {
   /** JSON Pointer of task `i` inside the checked value (built on demand: most tasks never need one). */
   pointer(i: number): string;
   /** A tree's: each task's enclosing task index, -1 for the root (or when that node has no task). */
-  readonly parents?: readonly number[];
+  readonly parents?: ArrayLike<number>;
   /**
    * A tree's ids, indexed as the walk met them (one pass over the tasks fewer): each id to its last
    * task index, and how many tasks had an id.

@@ -9,30 +9,32 @@ import { isObject } from "./task.js";
  */
 export function walkTree(sink: IssueSink, root: unknown): TaskScope {
   const tasks: unknown[] = [];
-  // Per visited node: its parent node's slot and its index among the parent's children.
-  const parentSlot: number[] = [];
-  const childIndex: number[] = [];
-  const taskSlot: number[] = []; // node slot → task index, or -1 when the node has no task
+  // Per visited node: its parent node's slot and its index among the parent's children. The
+  // integer lists keep their items outside the JS heap: as arrays, growing them to every node of
+  // a large tree was a good part of the garbage of a check, and of a run.
+  const parentSlot = new IntList();
+  const childIndex = new IntList();
+  const taskSlot = new IntList(); // node slot → task index, or -1 when the node has no task
   const nodePointers = new Map<number, string>();
   const nodePointer = (slot: number): string => {
     const chain: number[] = [];
     let at = slot;
     while (at > 0 && !nodePointers.has(at)) {
       chain.push(at);
-      at = parentSlot[at]!;
+      at = parentSlot.items[at]!;
     }
     let pointer = at > 0 ? nodePointers.get(at)! : "";
     for (let j = chain.length - 1; j >= 0; j--) {
       const s = chain[j]!;
-      pointer += `/children/${childIndex[s]}`;
+      pointer += `/children/${childIndex.items[s]}`;
       nodePointers.set(s, pointer);
     }
     return pointer;
   };
-  const taskNode: number[] = [];
-  const parents: number[] = [];
+  const taskNode = new IntList();
+  const parents = new IntList();
   const walkedIds = { index: new Map<string, number>(), count: 0 };
-  const scope: TaskScope = { kind: "tree", tasks, pointer: (i) => `${nodePointer(taskNode[i]!)}/task`, parents, walkedIds };
+  const pointer = (i: number) => `${nodePointer(taskNode.items[i]!)}/task`;
 
   // Node objects with children seen so far, each with its first slot: a JS object can contain
   // itself, and a walk down such a tree would never end. Only a repeated node is looked for among
@@ -84,11 +86,13 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
         walkedIds.index.set(id, tasks.length);
         walkedIds.count++;
       }
-      taskSlot[slot] = tasks.length;
+      const at = tasks.length;
+      const parentTask = parent < 0 ? -1 : taskSlot.items[parent]!;
+      taskSlot.items[slot] = at;
       taskNode.push(slot);
-      parents.push(parent < 0 ? -1 : taskSlot[parent]!);
+      parents.push(parentTask);
       tasks.push(node.task);
-      checkParentLink(sink, node.task, parent < 0 ? undefined : tasks[taskSlot[parent]!], parent < 0, scope, taskSlot[slot]!);
+      checkParentLink(sink, node.task, parentTask < 0 ? undefined : tasks[parentTask], parent < 0, pointer, at);
     }
     if (children === undefined) continue;
     if (!Array.isArray(children)) {
@@ -101,22 +105,36 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
       stackIndex.push(i);
     }
   }
-  return scope;
+  return { kind: "tree", tasks, pointer, parents: parents.items.subarray(0, parents.length), walkedIds };
+}
+
+/** A list of int32s that grows by doubling; `items[0, length)` are the values. */
+class IntList {
+  items = new Int32Array(64);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.items.length) {
+      const grown = new Int32Array(this.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.length++] = value;
+  }
 }
 
 /** Whether `node` is the node at slot `from` or one of its ancestors. */
-function isAncestor(parentSlot: readonly number[], slotNode: readonly unknown[], from: number, node: object): boolean {
-  for (let at = from; at >= 0; at = parentSlot[at]!) if (slotNode[at] === node) return true;
+function isAncestor(parentSlot: IntList, slotNode: readonly unknown[], from: number, node: object): boolean {
+  for (let at = from; at >= 0; at = parentSlot.items[at]!) if (slotNode[at] === node) return true;
   return false;
 }
 
 /** `root-parent` and `parent-mismatch` for the task at index `at` of the scope. */
-function checkParentLink(sink: IssueSink, task: unknown, parentTask: unknown, isRoot: boolean, scope: TaskScope, at: number): void {
+function checkParentLink(sink: IssueSink, task: unknown, parentTask: unknown, isRoot: boolean, pointer: (i: number) => string, at: number): void {
   if (!isObject(task)) return;
   const parentId = task.parent_id;
   if (isRoot) {
     if (parentId !== undefined && parentId !== null) {
-      sink.error("root-parent", `${scope.pointer(at)}/parent_id`, `the root task's parent_id must be null, not ${JSON.stringify(parentId)}`, withTaskId(task));
+      sink.error("root-parent", `${pointer(at)}/parent_id`, `the root task's parent_id must be null, not ${JSON.stringify(parentId)}`, withTaskId(task));
     }
     return;
   }
@@ -124,7 +142,7 @@ function checkParentLink(sink: IssueSink, task: unknown, parentTask: unknown, is
   if (expected === undefined) return; // the enclosing task has no usable id; its own issues say so
   if (parentId !== expected) {
     const what = parentId === undefined || parentId === null ? "is missing" : `is ${JSON.stringify(parentId)}`;
-    sink.error("parent-mismatch", `${scope.pointer(at)}/parent_id`, `parent_id ${what}; the enclosing node's task id is ${JSON.stringify(expected)}`, withTaskId(task));
+    sink.error("parent-mismatch", `${pointer(at)}/parent_id`, `parent_id ${what}; the enclosing node's task id is ${JSON.stringify(expected)}`, withTaskId(task));
   }
 }
 

@@ -1,5 +1,4 @@
 import type { DependencyEdges } from "../checks/graph.js";
-import type { Task } from "../validate.js";
 
 /**
  * The dependency edges of a validated task list as flat typed arrays, both ways. Edge k of task i
@@ -16,20 +15,17 @@ export interface DependencyLayout {
   dependentEdge: Int32Array;
 }
 
-/** Lays out the edges of `tasks`, which the check resolved (`resolved`, every target a task index). */
-export function layoutDependencies(tasks: readonly Task[], resolved: DependencyEdges): DependencyLayout {
-  const n = tasks.length;
+/**
+ * Lays out the edges the check resolved (`resolved`, every target a task index), with
+ * `depRequired` already filled in by the caller (it reads each task's dependencies while the
+ * task's copy is fresh in the cache).
+ */
+export function layoutDependencies(resolved: DependencyEdges, depRequired: Uint8Array): DependencyLayout {
   const { offsets: depStart, targets: depTarget } = resolved;
+  const n = depStart.length - 1;
   const edges = depStart[n]!;
-  const depRequired = new Uint8Array(edges);
   const dependentStart = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    const deps = tasks[i]!.dependencies ?? [];
-    for (let k = 0; k < deps.length; k++) {
-      depRequired[depStart[i]! + k] = deps[k]!.required === false ? 0 : 1;
-      dependentStart[depTarget[depStart[i]! + k]! + 1]!++;
-    }
-  }
+  for (let k = 0; k < edges; k++) dependentStart[depTarget[k]! + 1]!++;
   for (let i = 0; i < n; i++) dependentStart[i + 1]! += dependentStart[i]!;
   const fill = dependentStart.slice(0, n);
   const dependentOf = new Int32Array(edges);

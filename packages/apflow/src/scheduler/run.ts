@@ -73,23 +73,31 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
   const executorKeys: string[] = new Array(n);
   const inputSchemas: unknown[] = new Array(n);
   const readyKeys = new Float64Array(n); // priority * n + input index: the ready queue's order
+  const depRequired = new Uint8Array(edges.offsets[n]!);
   for (let i = 0; i < n; i++) {
     const task = (tasks[i] = copyTask(original[i]!, startedAt));
     status[i] = task.status;
     executorKeys[i] = executorKeyOf(task);
     inputSchemas[i] = task.schemas?.input_schema;
     readyKeys[i] = task.priority! * n + i;
+    const deps = task.dependencies!;
+    const first = edges.offsets[i]!;
+    for (let k = 0; k < deps.length; k++) depRequired[first + k] = deps[k]!.required === false ? 0 : 1;
   }
 
-  const { depStart, depTarget, depRequired, dependentStart, dependentOf, dependentEdge } = layoutDependencies(tasks, edges);
+  const { depStart, depTarget, dependentStart, dependentOf, dependentEdge } = layoutDependencies(edges, depRequired);
 
   const waiting = new Int32Array(n);
   const ready = createIntHeap();
   const controllers: (AbortController | undefined)[] = new Array(n);
   const executors: (ExecutorObject | undefined)[] = new Array(n);
   const cancelReason: (string | undefined)[] = new Array(n);
+  // Tasks that became terminal, for pump to release their dependents: entries [terminalHead,
+  // terminalEnd). Emptied by resetting both, never the array's length: once per settled task,
+  // shrinking and growing it again was measurable.
   const terminalQueue: number[] = [];
   let terminalHead = 0;
+  let terminalEnd = 0;
   let terminalCount = 0;
   let runningCount = 0;
   let pumping = false;
@@ -134,7 +142,7 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
     if (isTerminal(to)) {
       task.completed_at = at;
       terminalCount++;
-      terminalQueue.push(i);
+      terminalQueue[terminalEnd++] = i;
     }
     emit(i, from, to);
   };
@@ -178,9 +186,9 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
     pumping = true;
     try {
       for (;;) {
-        if (terminalHead < terminalQueue.length) {
-          while (terminalHead < terminalQueue.length) afterTerminal(terminalQueue[terminalHead++]!);
-          terminalQueue.length = terminalHead = 0;
+        if (terminalHead < terminalEnd) {
+          while (terminalHead < terminalEnd) afterTerminal(terminalQueue[terminalHead++]!);
+          terminalHead = terminalEnd = 0;
         }
         if (holdDispatch || runningCount >= concurrency || ready.size === 0) break;
         const i = ready.pop()! % n; // keys are priority * n + input index
@@ -254,25 +262,41 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
   };
 
   // Executors that return at once are settled on one shared microtask, in order, as their
-  // promises would be: a run of no-op executors allocates no promise per task.
-  const laterTask: number[] = [];
-  const laterResolved: boolean[] = [];
-  const laterValue: unknown[] = [];
-  let laterHead = 0;
+  // promises would be: a run of no-op executors allocates no promise per task. Each entry is the
+  // task index (~index when the executor threw) and its value. Settling a batch starts other
+  // tasks, whose entries go into the other batch: a batch holds the tasks that were ready at
+  // once, where one queue read from its head grew to every task of the run.
+  let laterTask: number[] = [];
+  let laterValue: unknown[] = [];
+  let laterCount = 0;
+  let spareTask: number[] = [];
+  let spareValue: unknown[] = [];
+  let draining = false;
   const drainLater = () => {
-    while (laterHead < laterTask.length) {
-      const i = laterTask[laterHead]!;
-      const resolved = laterResolved[laterHead]!;
-      const value = laterValue[laterHead];
-      laterValue[laterHead++] = undefined;
-      settle(i, resolved, value);
+    draining = true;
+    while (laterCount > 0) {
+      const batchTask = laterTask;
+      const batchValue = laterValue;
+      const count = laterCount;
+      laterTask = spareTask;
+      laterValue = spareValue;
+      laterCount = 0;
+      spareTask = batchTask;
+      spareValue = batchValue;
+      for (let k = 0; k < count; k++) {
+        const entry = batchTask[k]!;
+        const value = batchValue[k];
+        batchValue[k] = undefined;
+        if (entry >= 0) settle(entry, true, value);
+        else settle(~entry, false, value);
+      }
     }
-    laterTask.length = laterResolved.length = laterValue.length = laterHead = 0;
+    draining = false;
   };
   const settleLater = (i: number, resolved: boolean, value: unknown) => {
-    laterResolved.push(resolved);
-    laterValue.push(value);
-    if (laterTask.push(i) === 1) queueMicrotask(drainLater);
+    laterTask[laterCount] = resolved ? i : ~i;
+    laterValue[laterCount] = value;
+    if (laterCount++ === 0 && !draining) queueMicrotask(drainLater);
   };
 
   const reportProgressOf = (i: number) => (p: number) => {
@@ -315,12 +339,13 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
       move(i, "cancelled", now());
     } else if (resolved) {
       const stored = toStoredResult(value);
-      if (stored.ok) {
-        task.result = stored.result;
+      if (typeof stored === "string") fail(i, `result is not JSON-serializable: ${stored}`);
+      else {
+        task.result = stored;
         task.error = null;
         task.progress = 1;
         move(i, "completed", now());
-      } else fail(i, `result is not JSON-serializable: ${stored.reason}`);
+      }
     } else fail(i, errorMessageOf(value, executorKeys[i]!));
     pump();
   };

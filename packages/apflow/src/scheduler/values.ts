@@ -83,19 +83,20 @@ export function deepFreeze<T>(value: T): T {
 /**
  * Rule (g): what an executor returned, as the stored `result`. Plain objects are kept, other
  * JSON values are wrapped as `{value}`, `undefined` becomes `{}`; all of it as a JSON round-trip.
+ * A value that cannot be stored gives a string instead: why (no wrapper object per task).
  */
-export function toStoredResult(value: unknown): { ok: true; result: Record<string, unknown> } | { ok: false; reason: string } {
+export function toStoredResult(value: unknown): Record<string, unknown> | string {
   // All of this reads the executor's value, which can throw (toJSON, a getter, a proxy trap, or
   // nesting too deep for JSON.stringify): a throw fails the task instead of escaping the scheduler.
   try {
-    if (value === undefined) return { ok: true, result: {} };
-    if (isPlainObject(value) && isEmpty(value)) return { ok: true, result: {} };
+    if (value === undefined) return {};
+    if (isPlainObject(value) && isEmpty(value)) return {};
     const text = JSON.stringify(value);
-    if (text === undefined) return { ok: false, reason: `a ${typeof value} has no JSON form` };
+    if (text === undefined) return `a ${typeof value} has no JSON form`;
     const parsed: unknown = JSON.parse(text);
-    return { ok: true, result: isPlainObject(parsed) ? parsed : { value: parsed } };
+    return isPlainObject(parsed) ? parsed : { value: parsed };
   } catch (error) {
-    return { ok: false, reason: messageOf(error) || "it could not be read" };
+    return messageOf(error) || "it could not be read";
   }
 }
 
