@@ -30,7 +30,7 @@ export function withStandaloneEntry(base: Options & { entry: Record<string, stri
   if (source === undefined) throw new Error(`no entry "${standalone.name}"`);
   const sourcePath = resolve(source);
   const owned = (standalone.owned ?? []).map((path) => resolve(path));
-  const isOwned = (path: string) => owned.some((root) => path === root || path.startsWith(root + sep) || path.startsWith(`${root}.`));
+  const isOwned = (path: string) => owned.some((root) => path === root || path.startsWith(root + sep));
   return [
     {
       ...base,
@@ -57,14 +57,15 @@ export function withStandaloneEntry(base: Options & { entry: Record<string, stri
             const output = `./${standalone.name}${build.initialOptions.outExtension?.[".js"] ?? ".js"}`;
             build.onResolve({ filter: /^\.\.?\// }, (args) => {
               const target = resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"));
-              if (target === sourcePath) return { path: sourcePath, namespace: "standalone-entry" };
+              // The entry's name, not its absolute path, which esbuild would print into the output.
+              if (target === sourcePath) return { path: standalone.name, namespace: "standalone-entry" };
               if (isOwned(target)) {
                 return { errors: [{ text: `${args.importer} imports ${args.path}, which only the "${standalone.name}" entry may load; import it from ${source} instead` }] };
               }
               return undefined;
             });
             build.onResolve({ filter: /^standalone-entry$/ }, () => ({ path: output, external: true }));
-            // Named re-exports, not \`export *\`: esbuild drops an external's \`export *\` once it lands in a shared chunk.
+            // Named re-exports, not `export *`: esbuild drops an external's `export *` once it lands in a shared chunk.
             build.onLoad({ filter: /.*/, namespace: "standalone-entry" }, async () => ({
               contents: `export { ${(await exportNames(build.esbuild, sourcePath)).join(", ")} } from "standalone-entry";`,
               loader: "js",
