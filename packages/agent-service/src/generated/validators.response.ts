@@ -47,58 +47,28 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.mimeType === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((((key0 === "type") || (key0 === "mimeType")) || (key0 === "id")) || (key0 === "url")) || (key0 === "data")) || (key0 === "filename"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("binary" !== data.type){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "binary"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.mimeType !== undefined){
 if(typeof data.mimeType !== "string"){
 const err4 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.id !== undefined){
@@ -106,34 +76,16 @@ let data2 = data.id;
 if(typeof data2 === "string"){
 if(data2.length > 256 && func1(data2) > 256){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data2.length < 2 && func1(data2) < 1){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.url !== undefined){
@@ -141,60 +93,30 @@ let data3 = data.url;
 if(typeof data3 === "string"){
 if(!(formats0(data3))){
 const err8 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
 if(typeof data.data !== "string"){
 const err10 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.filename !== undefined){
 if(typeof data.filename !== "string"){
 const err11 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 }
 else {
 const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 validate26.errors = vErrors;
 validate26.errorCount = errors;
@@ -212,70 +134,34 @@ const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.text === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
 const err2 = {instancePath,schemaPath:"#/$defs/TextContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("text" !== data.type){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TextContent/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.text !== undefined){
 if(typeof data.text !== "string"){
 const err4 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/TextContent/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/TextContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -306,46 +192,22 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.data === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 for(const key1 in data){
 if(!((key1 === "type") || (key1 === "data"))){
 const err8 = {instancePath,schemaPath:"#/$defs/DataContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("data" !== data.type){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/DataContent/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -354,25 +216,13 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err10 = {instancePath:instancePath+"/data",schemaPath:"#/$defs/DataContent/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/DataContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0 && valid0){
@@ -388,13 +238,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -421,69 +265,33 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.content === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.role !== undefined){
 if(typeof data.role !== "string"){
 const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.content !== undefined){
@@ -494,13 +302,7 @@ let passing0 = null;
 const _errs9 = errors;
 if(typeof data2 !== "string"){
 const err6 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0){
@@ -524,13 +326,7 @@ errors += validate25.errorCount;
 }
 else {
 const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid0 = _errs11 === errors;
 if(_valid0 && valid2){
@@ -545,13 +341,7 @@ passing0 = 1;
 }
 if(!valid2){
 const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -573,25 +363,13 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 validate23.errors = vErrors;
 validate23.errorCount = errors;
@@ -612,25 +390,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -654,13 +420,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
 const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
@@ -674,13 +434,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
 const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
@@ -690,65 +444,29 @@ ifClause0 = "else";
 }
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
 const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
 const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.resourceId === undefined){
 const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
@@ -756,70 +474,34 @@ let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
 const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
 const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
 const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
 const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
@@ -827,34 +509,16 @@ let data6 = data.resourceId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
@@ -862,34 +526,16 @@ let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -901,36 +547,18 @@ let data9 = data8[i0];
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
 const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -939,25 +567,13 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
 const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 }
 }
 else {
 const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 validate32.errors = vErrors;
 validate32.errorCount = errors;
@@ -976,25 +592,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -1018,13 +622,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
 const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
@@ -1038,13 +636,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
 const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
@@ -1054,65 +646,29 @@ ifClause0 = "else";
 }
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
 const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
 const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.grantId === undefined){
 const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "grantId"},message:"must have required property '"+"grantId"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
@@ -1120,70 +676,34 @@ let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
 const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
 const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
 const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
 const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.grantId !== undefined){
@@ -1191,34 +711,16 @@ let data6 = data.grantId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -1230,36 +732,18 @@ let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
 const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 else {
 const err20 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -1268,25 +752,13 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 }
 else {
 const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 }
 else {
 const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 validate35.errors = vErrors;
 validate35.errorCount = errors;
@@ -1338,13 +810,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1371,46 +837,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.messages === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("agent" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.messages !== undefined){
@@ -1431,13 +873,7 @@ errors += validate23.errorCount;
 }
 else {
 const err4 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callableAliases !== undefined){
@@ -1449,36 +885,18 @@ let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/callableAliases",schemaPath:"#/properties/callableAliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.additionalCallableRefs !== undefined){
@@ -1499,13 +917,7 @@ errors += validate31.errorCount;
 }
 else {
 const err8 = {instancePath:instancePath+"/additionalCallableRefs",schemaPath:"#/properties/additionalCallableRefs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.ephemeralTools !== undefined){
@@ -1517,34 +929,16 @@ let data8 = data7[i3];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.name === undefined){
 const err9 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if(data8.description === undefined){
 const err10 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
 const err11 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data8.name !== undefined){
@@ -1552,24 +946,12 @@ let data9 = data8.name;
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
 const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data8.description !== undefined){
@@ -1577,24 +959,12 @@ let data10 = data8.description;
 if(typeof data10 === "string"){
 if(data10.length < 2 && func1(data10) < 1){
 const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data8.parametersSchema !== undefined){
@@ -1603,49 +973,25 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
 const err16 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/parametersSchema",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/ephemeralTools",schemaPath:"#/properties/ephemeralTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 }
 else {
 const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 validate21.errors = vErrors;
 validate21.errorCount = errors;
@@ -1679,46 +1025,22 @@ const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.arguments === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err2 = {instancePath,schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -1727,13 +1049,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
 const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callerContext !== undefined){
@@ -1742,25 +1058,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -1776,56 +1080,26 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.clientInfo === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(data.clientCapabilities === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 for(const key1 in data){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
 const err10 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
 const err11 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -1834,13 +1108,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err12 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 if(data.clientCapabilities !== undefined){
@@ -1849,13 +1117,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
 const err13 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.sessionContext !== undefined){
@@ -1864,13 +1126,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
 const err14 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -1879,25 +1135,13 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 }
 else {
 const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 }
 else {
 const err16 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 if(_valid0 && valid0){
@@ -1913,13 +1157,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err17 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1950,13 +1188,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runEnv !== undefined){
 if(typeof data.runEnv !== "string"){
 const err0 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
@@ -1964,36 +1196,18 @@ let data1 = data.providerType;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
 const err1 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 validate43.errors = vErrors;
 validate43.errorCount = errors;
@@ -2014,125 +1228,59 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.surface === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.name === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.supportLevel === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportLevel"},message:"must have required property '"+"supportLevel"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.surface !== undefined){
 let data0 = data.surface;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if("core" !== data0){
 const err5 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/const",keyword:"const",params:{allowedValue: "core"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/CoreCapabilityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(!(((((((((((data1 === "input.receive") || (data1 === "output.publish")) || (data1 === "tool.call")) || (data1 === "interaction.request")) || (data1 === "tracing")) || (data1 === "config.read")) || (data1 === "secrets.read")) || (data1 === "kv.read")) || (data1 === "kv.write")) || (data1 === "checkpoint.save")) || (data1 === "checkpoint.load"))){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/CoreCapabilityName/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.supportLevel !== undefined){
 let data2 = data.supportLevel;
 if(typeof data2 !== "string"){
 const err8 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/CoreCapabilitySupportLevel/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(!(((data2 === "native") || (data2 === "polyfilled")) || (data2 === "unsupported"))){
 const err9 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/CoreCapabilitySupportLevel/enum",keyword:"enum",params:{allowedValues: schema89.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 validate48.errors = vErrors;
 validate48.errorCount = errors;
@@ -2149,125 +1297,59 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.surface === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.name === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.supportLevel === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportLevel"},message:"must have required property '"+"supportLevel"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.surface !== undefined){
 let data0 = data.surface;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if("platform" !== data0){
 const err5 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/const",keyword:"const",params:{allowedValue: "platform"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/PlatformCapabilityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(!(((((((data1 === "fs.read") || (data1 === "fs.write")) || (data1 === "fs.list")) || (data1 === "workspace.snapshot")) || (data1 === "workspace.restore")) || (data1 === "terminal.exec")) || (data1 === "browser.open"))){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/PlatformCapabilityName/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.supportLevel !== undefined){
 let data2 = data.supportLevel;
 if(typeof data2 !== "string"){
 const err8 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/PlatformCapabilitySupportLevel/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(!((data2 === "native") || (data2 === "unsupported"))){
 const err9 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/PlatformCapabilitySupportLevel/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 validate50.errors = vErrors;
 validate50.errorCount = errors;
@@ -2319,13 +1401,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -2352,44 +1428,20 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.attemptId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.attemptNo === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptNo"},message:"must have required property '"+"attemptNo"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.status === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(func18.call(schema74.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.attemptId !== undefined){
@@ -2397,83 +1449,41 @@ let data0 = data.attemptId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.attemptNo !== undefined){
 let data1 = data.attemptNo;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
 const err8 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 }
 if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err9 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.runEnv !== undefined){
 if(typeof data.runEnv !== "string"){
 const err10 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
@@ -2481,24 +1491,12 @@ let data4 = data.providerType;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
 const err11 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 if(data.runSpaceId !== undefined){
@@ -2506,34 +1504,16 @@ let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
 if(data5.length > 256 && func1(data5) > 256){
 const err13 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 if(data5.length < 2 && func1(data5) < 1){
 const err14 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.sessionId !== undefined){
@@ -2541,34 +1521,16 @@ let data6 = data.sessionId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.runtimeConnectionId !== undefined){
@@ -2576,34 +1538,16 @@ let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.startedAt !== undefined){
@@ -2611,24 +1555,12 @@ let data8 = data.startedAt;
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
 const err22 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 if(data.finishedAt !== undefined){
@@ -2636,24 +1568,12 @@ let data9 = data.finishedAt;
 if(typeof data9 === "string"){
 if(!(formats2(data9))){
 const err24 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 else {
 const err25 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 }
 if(data.lastKeepAliveAt !== undefined){
@@ -2661,24 +1581,12 @@ let data10 = data.lastKeepAliveAt;
 if(typeof data10 === "string"){
 if(!(formats2(data10))){
 const err26 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 }
 if(data.sdkCapabilitySnapshot !== undefined){
@@ -2699,37 +1607,19 @@ errors += validate47.errorCount;
 }
 else {
 const err28 = {instancePath:instancePath+"/sdkCapabilitySnapshot",schemaPath:"#/properties/sdkCapabilitySnapshot/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 }
 if(data.errorSummary !== undefined){
 if(typeof data.errorSummary !== "string"){
 const err29 = {instancePath:instancePath+"/errorSummary",schemaPath:"#/properties/errorSummary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 }
 }
 else {
 const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 validate45.errors = vErrors;
 validate45.errorCount = errors;
@@ -2746,37 +1636,19 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
 const err1 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.eventTypes !== undefined){
@@ -2788,36 +1660,18 @@ let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(data2.length < 2 && func1(data2) < 1){
 const err3 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/eventTypes",schemaPath:"#/properties/eventTypes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.headers !== undefined){
@@ -2826,25 +1680,13 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key0 in data3){
 if(typeof data3[key0] !== "string"){
 const err6 = {instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.algorithm !== undefined){
@@ -2852,24 +1694,12 @@ let data5 = data.algorithm;
 if(typeof data5 === "string"){
 if(data5.length < 2 && func1(data5) < 1){
 const err8 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.secretRef !== undefined){
@@ -2880,24 +1710,12 @@ const _errs17 = errors;
 if(typeof data6 === "string"){
 if(data6.length < 2 && func1(data6) < 1){
 const err10 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 var _valid0 = _errs17 === errors;
 valid4 = valid4 || _valid0;
@@ -2906,47 +1724,23 @@ const _errs19 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.name === undefined){
 const err12 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(data6.ref === undefined){
 const err13 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/required",keyword:"required",params:{missingProperty: "ref"},message:"must have required property '"+"ref"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 if(data6.name !== undefined){
 let data7 = data6.name;
 if(typeof data7 === "string"){
 if(data7.length < 2 && func1(data7) < 1){
 const err14 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data6.ref !== undefined){
@@ -2954,61 +1748,31 @@ let data8 = data6.ref;
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
 const err16 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 if(data6.required !== undefined){
 if(typeof data6.required !== "boolean"){
 const err18 = {instancePath:instancePath+"/secretRef/required",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 }
 else {
 const err19 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 var _valid0 = _errs19 === errors;
 valid4 = valid4 || _valid0;
 }
 if(!valid4){
 const err20 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 else {
 errors = _errs16;
@@ -3027,13 +1791,7 @@ vErrors = null;
 }
 else {
 const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 validate54.errors = vErrors;
 validate54.errorCount = errors;
@@ -3052,25 +1810,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("agent" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -3107,13 +1853,7 @@ valid1 = _valid0;
 }
 if(!valid1){
 const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 const _errs8 = errors;
 let valid4 = true;
@@ -3122,25 +1862,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.resourceType === undefined) && (missing1 = "resourceType")){
 const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("tool" !== data.resourceType){
 const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
@@ -3165,46 +1893,22 @@ let data3 = data.input;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.mode === undefined){
 const err5 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data3.arguments === undefined){
 const err6 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err7 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
 const err8 = {instancePath:instancePath+"/input/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -3213,13 +1917,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
 const err9 = {instancePath:instancePath+"/input/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data3.callerContext !== undefined){
@@ -3228,25 +1926,13 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
 const err10 = {instancePath:instancePath+"/input/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 }
@@ -3255,13 +1941,7 @@ valid4 = _valid1;
 }
 if(!valid4){
 const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 const _errs24 = errors;
 let valid9 = true;
@@ -3270,25 +1950,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.resourceType === undefined) && (missing2 = "resourceType")){
 const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 }
@@ -3313,56 +1981,26 @@ let data8 = data.input;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.mode === undefined){
 const err15 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 if(data8.clientInfo === undefined){
 const err16 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data8.clientCapabilities === undefined){
 const err17 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
 const err18 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
 const err19 = {instancePath:instancePath+"/input/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -3371,13 +2009,7 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
 const err20 = {instancePath:instancePath+"/input/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 if(data8.clientCapabilities !== undefined){
@@ -3386,13 +2018,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
 const err21 = {instancePath:instancePath+"/input/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data8.sessionContext !== undefined){
@@ -3401,13 +2027,7 @@ if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
 const err22 = {instancePath:instancePath+"/input/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 if(data8.metadata !== undefined){
@@ -3416,25 +2036,13 @@ if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 }
 else {
 const err23 = {instancePath:instancePath+"/input/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 }
@@ -3443,115 +2051,49 @@ valid9 = _valid2;
 }
 if(!valid9){
 const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
 const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 if(data.orgId === undefined){
 const err27 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orgId"},message:"must have required property '"+"orgId"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err28 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 if(data.resourceId === undefined){
 const err29 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 if(data.input === undefined){
 const err30 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 if(data.attempts === undefined){
 const err31 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempts"},message:"must have required property '"+"attempts"+"'"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 if(data.eventSequence === undefined){
 const err32 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventSequence"},message:"must have required property '"+"eventSequence"+"'"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 if(data.createdAt === undefined){
 const err33 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else if(errors < maxErrors){
-vErrors.push(err33);
-}
-errors++;
+vErrors = pushError_(vErrors, err33, errors++, maxErrors);
 }
 if(data.updatedAt === undefined){
 const err34 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else if(errors < maxErrors){
-vErrors.push(err34);
-}
-errors++;
+vErrors = pushError_(vErrors, err34, errors++, maxErrors);
 }
 for(const key2 in data){
 if(!(func18.call(schema31.properties, key2))){
 const err35 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else if(errors < maxErrors){
-vErrors.push(err35);
-}
-errors++;
+vErrors = pushError_(vErrors, err35, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
@@ -3559,34 +2101,16 @@ let data14 = data.runId;
 if(typeof data14 === "string"){
 if(data14.length > 256 && func1(data14) > 256){
 const err36 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else if(errors < maxErrors){
-vErrors.push(err36);
-}
-errors++;
+vErrors = pushError_(vErrors, err36, errors++, maxErrors);
 }
 if(data14.length < 2 && func1(data14) < 1){
 const err37 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else if(errors < maxErrors){
-vErrors.push(err37);
-}
-errors++;
+vErrors = pushError_(vErrors, err37, errors++, maxErrors);
 }
 }
 else {
 const err38 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else if(errors < maxErrors){
-vErrors.push(err38);
-}
-errors++;
+vErrors = pushError_(vErrors, err38, errors++, maxErrors);
 }
 }
 if(data.orgId !== undefined){
@@ -3594,57 +2118,27 @@ let data15 = data.orgId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
 const err39 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else if(errors < maxErrors){
-vErrors.push(err39);
-}
-errors++;
+vErrors = pushError_(vErrors, err39, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
 const err40 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else if(errors < maxErrors){
-vErrors.push(err40);
-}
-errors++;
+vErrors = pushError_(vErrors, err40, errors++, maxErrors);
 }
 }
 else {
 const err41 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else if(errors < maxErrors){
-vErrors.push(err41);
-}
-errors++;
+vErrors = pushError_(vErrors, err41, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data16 = data.resourceType;
 if(typeof data16 !== "string"){
 const err42 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else if(errors < maxErrors){
-vErrors.push(err42);
-}
-errors++;
+vErrors = pushError_(vErrors, err42, errors++, maxErrors);
 }
 if(!(((data16 === "agent") || (data16 === "tool")) || (data16 === "mcp_server"))){
 const err43 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else if(errors < maxErrors){
-vErrors.push(err43);
-}
-errors++;
+vErrors = pushError_(vErrors, err43, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
@@ -3652,34 +2146,16 @@ let data17 = data.resourceId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
 const err44 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else if(errors < maxErrors){
-vErrors.push(err44);
-}
-errors++;
+vErrors = pushError_(vErrors, err44, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
 const err45 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else if(errors < maxErrors){
-vErrors.push(err45);
-}
-errors++;
+vErrors = pushError_(vErrors, err45, errors++, maxErrors);
 }
 }
 else {
 const err46 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else if(errors < maxErrors){
-vErrors.push(err46);
-}
-errors++;
+vErrors = pushError_(vErrors, err46, errors++, maxErrors);
 }
 }
 if(data.resourceRevisionId !== undefined){
@@ -3687,34 +2163,16 @@ let data18 = data.resourceRevisionId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
 const err47 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else if(errors < maxErrors){
-vErrors.push(err47);
-}
-errors++;
+vErrors = pushError_(vErrors, err47, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
 const err48 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else if(errors < maxErrors){
-vErrors.push(err48);
-}
-errors++;
+vErrors = pushError_(vErrors, err48, errors++, maxErrors);
 }
 }
 else {
 const err49 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else if(errors < maxErrors){
-vErrors.push(err49);
-}
-errors++;
+vErrors = pushError_(vErrors, err49, errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
@@ -3722,34 +2180,16 @@ let data19 = data.releaseChannelId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
 const err50 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else if(errors < maxErrors){
-vErrors.push(err50);
-}
-errors++;
+vErrors = pushError_(vErrors, err50, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
 const err51 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else if(errors < maxErrors){
-vErrors.push(err51);
-}
-errors++;
+vErrors = pushError_(vErrors, err51, errors++, maxErrors);
 }
 }
 else {
 const err52 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else if(errors < maxErrors){
-vErrors.push(err52);
-}
-errors++;
+vErrors = pushError_(vErrors, err52, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -3757,34 +2197,16 @@ let data20 = data.threadId;
 if(typeof data20 === "string"){
 if(data20.length > 256 && func1(data20) > 256){
 const err53 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else if(errors < maxErrors){
-vErrors.push(err53);
-}
-errors++;
+vErrors = pushError_(vErrors, err53, errors++, maxErrors);
 }
 if(data20.length < 2 && func1(data20) < 1){
 const err54 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else if(errors < maxErrors){
-vErrors.push(err54);
-}
-errors++;
+vErrors = pushError_(vErrors, err54, errors++, maxErrors);
 }
 }
 else {
 const err55 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else if(errors < maxErrors){
-vErrors.push(err55);
-}
-errors++;
+vErrors = pushError_(vErrors, err55, errors++, maxErrors);
 }
 }
 if(data.contextId !== undefined){
@@ -3792,46 +2214,22 @@ let data21 = data.contextId;
 if(typeof data21 === "string"){
 if(data21.length > 256 && func1(data21) > 256){
 const err56 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else if(errors < maxErrors){
-vErrors.push(err56);
-}
-errors++;
+vErrors = pushError_(vErrors, err56, errors++, maxErrors);
 }
 if(data21.length < 2 && func1(data21) < 1){
 const err57 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else if(errors < maxErrors){
-vErrors.push(err57);
-}
-errors++;
+vErrors = pushError_(vErrors, err57, errors++, maxErrors);
 }
 }
 else {
 const err58 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else if(errors < maxErrors){
-vErrors.push(err58);
-}
-errors++;
+vErrors = pushError_(vErrors, err58, errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err59 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else if(errors < maxErrors){
-vErrors.push(err59);
-}
-errors++;
+vErrors = pushError_(vErrors, err59, errors++, maxErrors);
 }
 }
 if(data.input !== undefined){
@@ -3863,37 +2261,19 @@ if(data25.maxRetries !== undefined){
 let data26 = data25.maxRetries;
 if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
 const err60 = {instancePath:instancePath+"/runPolicySnapshot/maxRetries",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else if(errors < maxErrors){
-vErrors.push(err60);
-}
-errors++;
+vErrors = pushError_(vErrors, err60, errors++, maxErrors);
 }
 if((typeof data26 == "number") && (isFinite(data26))){
 if(data26 < 0 || isNaN(data26)){
 const err61 = {instancePath:instancePath+"/runPolicySnapshot/maxRetries",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else if(errors < maxErrors){
-vErrors.push(err61);
-}
-errors++;
+vErrors = pushError_(vErrors, err61, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err62 = {instancePath:instancePath+"/runPolicySnapshot",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else if(errors < maxErrors){
-vErrors.push(err62);
-}
-errors++;
+vErrors = pushError_(vErrors, err62, errors++, maxErrors);
 }
 }
 if(data.attempts !== undefined){
@@ -3914,13 +2294,7 @@ errors += validate45.errorCount;
 }
 else {
 const err63 = {instancePath:instancePath+"/attempts",schemaPath:"#/properties/attempts/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else if(errors < maxErrors){
-vErrors.push(err63);
-}
-errors++;
+vErrors = pushError_(vErrors, err63, errors++, maxErrors);
 }
 }
 if(data.currentAttemptId !== undefined){
@@ -3928,34 +2302,16 @@ let data29 = data.currentAttemptId;
 if(typeof data29 === "string"){
 if(data29.length > 256 && func1(data29) > 256){
 const err64 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else if(errors < maxErrors){
-vErrors.push(err64);
-}
-errors++;
+vErrors = pushError_(vErrors, err64, errors++, maxErrors);
 }
 if(data29.length < 2 && func1(data29) < 1){
 const err65 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else if(errors < maxErrors){
-vErrors.push(err65);
-}
-errors++;
+vErrors = pushError_(vErrors, err65, errors++, maxErrors);
 }
 }
 else {
 const err66 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else if(errors < maxErrors){
-vErrors.push(err66);
-}
-errors++;
+vErrors = pushError_(vErrors, err66, errors++, maxErrors);
 }
 }
 if(data.blockingInteractionId !== undefined){
@@ -3963,46 +2319,22 @@ let data30 = data.blockingInteractionId;
 if(typeof data30 === "string"){
 if(data30.length > 256 && func1(data30) > 256){
 const err67 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else if(errors < maxErrors){
-vErrors.push(err67);
-}
-errors++;
+vErrors = pushError_(vErrors, err67, errors++, maxErrors);
 }
 if(data30.length < 2 && func1(data30) < 1){
 const err68 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else if(errors < maxErrors){
-vErrors.push(err68);
-}
-errors++;
+vErrors = pushError_(vErrors, err68, errors++, maxErrors);
 }
 }
 else {
 const err69 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else if(errors < maxErrors){
-vErrors.push(err69);
-}
-errors++;
+vErrors = pushError_(vErrors, err69, errors++, maxErrors);
 }
 }
 if(data.blockedReason !== undefined){
 if(typeof data.blockedReason !== "string"){
 const err70 = {instancePath:instancePath+"/blockedReason",schemaPath:"../common/enums.json#/$defs/taskBlockedReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else if(errors < maxErrors){
-vErrors.push(err70);
-}
-errors++;
+vErrors = pushError_(vErrors, err70, errors++, maxErrors);
 }
 }
 if(data.waitingSince !== undefined){
@@ -4010,48 +2342,24 @@ let data32 = data.waitingSince;
 if(typeof data32 === "string"){
 if(!(formats2(data32))){
 const err71 = {instancePath:instancePath+"/waitingSince",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err71];
-}
-else if(errors < maxErrors){
-vErrors.push(err71);
-}
-errors++;
+vErrors = pushError_(vErrors, err71, errors++, maxErrors);
 }
 }
 else {
 const err72 = {instancePath:instancePath+"/waitingSince",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else if(errors < maxErrors){
-vErrors.push(err72);
-}
-errors++;
+vErrors = pushError_(vErrors, err72, errors++, maxErrors);
 }
 }
 if(data.openInteractionCount !== undefined){
 let data33 = data.openInteractionCount;
 if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
 const err73 = {instancePath:instancePath+"/openInteractionCount",schemaPath:"#/properties/openInteractionCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else if(errors < maxErrors){
-vErrors.push(err73);
-}
-errors++;
+vErrors = pushError_(vErrors, err73, errors++, maxErrors);
 }
 if((typeof data33 == "number") && (isFinite(data33))){
 if(data33 < 0 || isNaN(data33)){
 const err74 = {instancePath:instancePath+"/openInteractionCount",schemaPath:"#/properties/openInteractionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else if(errors < maxErrors){
-vErrors.push(err74);
-}
-errors++;
+vErrors = pushError_(vErrors, err74, errors++, maxErrors);
 }
 }
 }
@@ -4060,48 +2368,24 @@ let data34 = data.deadlineAt;
 if(typeof data34 === "string"){
 if(!(formats2(data34))){
 const err75 = {instancePath:instancePath+"/deadlineAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err75];
-}
-else if(errors < maxErrors){
-vErrors.push(err75);
-}
-errors++;
+vErrors = pushError_(vErrors, err75, errors++, maxErrors);
 }
 }
 else {
 const err76 = {instancePath:instancePath+"/deadlineAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else if(errors < maxErrors){
-vErrors.push(err76);
-}
-errors++;
+vErrors = pushError_(vErrors, err76, errors++, maxErrors);
 }
 }
 if(data.eventSequence !== undefined){
 let data35 = data.eventSequence;
 if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
 const err77 = {instancePath:instancePath+"/eventSequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else if(errors < maxErrors){
-vErrors.push(err77);
-}
-errors++;
+vErrors = pushError_(vErrors, err77, errors++, maxErrors);
 }
 if((typeof data35 == "number") && (isFinite(data35))){
 if(data35 < 0 || isNaN(data35)){
 const err78 = {instancePath:instancePath+"/eventSequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else if(errors < maxErrors){
-vErrors.push(err78);
-}
-errors++;
+vErrors = pushError_(vErrors, err78, errors++, maxErrors);
 }
 }
 }
@@ -4109,24 +2393,12 @@ if(data.version !== undefined){
 let data36 = data.version;
 if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
 const err79 = {instancePath:instancePath+"/version",schemaPath:"../common/identity.json#/$defs/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else if(errors < maxErrors){
-vErrors.push(err79);
-}
-errors++;
+vErrors = pushError_(vErrors, err79, errors++, maxErrors);
 }
 if((typeof data36 == "number") && (isFinite(data36))){
 if(data36 < 0 || isNaN(data36)){
 const err80 = {instancePath:instancePath+"/version",schemaPath:"../common/identity.json#/$defs/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else if(errors < maxErrors){
-vErrors.push(err80);
-}
-errors++;
+vErrors = pushError_(vErrors, err80, errors++, maxErrors);
 }
 }
 }
@@ -4146,24 +2418,12 @@ let data38 = data.createdAt;
 if(typeof data38 === "string"){
 if(!(formats2(data38))){
 const err81 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err81];
-}
-else if(errors < maxErrors){
-vErrors.push(err81);
-}
-errors++;
+vErrors = pushError_(vErrors, err81, errors++, maxErrors);
 }
 }
 else {
 const err82 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else if(errors < maxErrors){
-vErrors.push(err82);
-}
-errors++;
+vErrors = pushError_(vErrors, err82, errors++, maxErrors);
 }
 }
 if(data.updatedAt !== undefined){
@@ -4171,24 +2431,12 @@ let data39 = data.updatedAt;
 if(typeof data39 === "string"){
 if(!(formats2(data39))){
 const err83 = {instancePath:instancePath+"/updatedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err83];
-}
-else if(errors < maxErrors){
-vErrors.push(err83);
-}
-errors++;
+vErrors = pushError_(vErrors, err83, errors++, maxErrors);
 }
 }
 else {
 const err84 = {instancePath:instancePath+"/updatedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else if(errors < maxErrors){
-vErrors.push(err84);
-}
-errors++;
+vErrors = pushError_(vErrors, err84, errors++, maxErrors);
 }
 }
 if(data.finishedAt !== undefined){
@@ -4196,48 +2444,24 @@ let data40 = data.finishedAt;
 if(typeof data40 === "string"){
 if(!(formats2(data40))){
 const err85 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err85];
-}
-else if(errors < maxErrors){
-vErrors.push(err85);
-}
-errors++;
+vErrors = pushError_(vErrors, err85, errors++, maxErrors);
 }
 }
 else {
 const err86 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else if(errors < maxErrors){
-vErrors.push(err86);
-}
-errors++;
+vErrors = pushError_(vErrors, err86, errors++, maxErrors);
 }
 }
 if(data.statusMessage !== undefined){
 if(typeof data.statusMessage !== "string"){
 const err87 = {instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else if(errors < maxErrors){
-vErrors.push(err87);
-}
-errors++;
+vErrors = pushError_(vErrors, err87, errors++, maxErrors);
 }
 }
 }
 else {
 const err88 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else if(errors < maxErrors){
-vErrors.push(err88);
-}
-errors++;
+vErrors = pushError_(vErrors, err88, errors++, maxErrors);
 }
 validate20.errors = vErrors;
 validate20.errorCount = errors;
@@ -4271,46 +2495,22 @@ const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.arguments === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err2 = {instancePath,schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -4319,13 +2519,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
 const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callerContext !== undefined){
@@ -4334,25 +2528,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -4368,56 +2550,26 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.clientInfo === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(data.clientCapabilities === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 for(const key1 in data){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
 const err10 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
 const err11 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -4426,13 +2578,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err12 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 if(data.clientCapabilities !== undefined){
@@ -4441,13 +2587,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
 const err13 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.sessionContext !== undefined){
@@ -4456,13 +2596,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
 const err14 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -4471,25 +2605,13 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 }
 else {
 const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 }
 else {
 const err16 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 if(_valid0 && valid0){
@@ -4505,13 +2627,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err17 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -4539,46 +2655,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.messages === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("agent" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.messages !== undefined){
@@ -4599,13 +2691,7 @@ errors += validate23.errorCount;
 }
 else {
 const err4 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callableAliases !== undefined){
@@ -4617,36 +2703,18 @@ let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/callableAliases",schemaPath:"#/properties/callableAliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.additionalCallableRefs !== undefined){
@@ -4667,13 +2735,7 @@ errors += validate31.errorCount;
 }
 else {
 const err8 = {instancePath:instancePath+"/additionalCallableRefs",schemaPath:"#/properties/additionalCallableRefs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.ephemeralTools !== undefined){
@@ -4685,34 +2747,16 @@ let data8 = data7[i3];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.name === undefined){
 const err9 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if(data8.description === undefined){
 const err10 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
 const err11 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data8.name !== undefined){
@@ -4720,24 +2764,12 @@ let data9 = data8.name;
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
 const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data8.description !== undefined){
@@ -4745,24 +2777,12 @@ let data10 = data8.description;
 if(typeof data10 === "string"){
 if(data10.length < 2 && func1(data10) < 1){
 const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data8.parametersSchema !== undefined){
@@ -4771,49 +2791,25 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
 const err16 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/parametersSchema",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/ephemeralTools",schemaPath:"#/properties/ephemeralTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 }
 else {
 const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 validate58.errors = vErrors;
 validate58.errorCount = errors;
@@ -4828,46 +2824,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.arguments === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -4876,13 +2848,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
 const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callerContext !== undefined){
@@ -4891,25 +2857,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 validate61.errors = vErrors;
 validate61.errorCount = errors;
@@ -4924,56 +2878,26 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.clientInfo === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.clientCapabilities === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "clientInfo")) || (key0 === "clientCapabilities")) || (key0 === "sessionContext")) || (key0 === "metadata"))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
 const err4 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -4982,13 +2906,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
 const err5 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.clientCapabilities !== undefined){
@@ -4997,13 +2915,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err6 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.sessionContext !== undefined){
@@ -5012,13 +2924,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err7 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -5027,25 +2933,13 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err8 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 }
 else {
 const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 validate62.errors = vErrors;
 validate62.errorCount = errors;
@@ -5060,34 +2954,16 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.description === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "parametersSchema"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
@@ -5095,24 +2971,12 @@ let data0 = data.name;
 if(typeof data0 === "string"){
 if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
@@ -5120,24 +2984,12 @@ let data1 = data.description;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.parametersSchema !== undefined){
@@ -5146,25 +2998,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err7 = {instancePath:instancePath+"/parametersSchema",schemaPath:"#/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 }
 else {
 const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 validate63.errors = vErrors;
 validate63.errorCount = errors;
@@ -5179,44 +3019,20 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.attemptId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.attemptNo === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptNo"},message:"must have required property '"+"attemptNo"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.status === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(func18.call(schema74.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.attemptId !== undefined){
@@ -5224,83 +3040,41 @@ let data0 = data.attemptId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.attemptNo !== undefined){
 let data1 = data.attemptNo;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
 const err8 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 }
 if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err9 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.runEnv !== undefined){
 if(typeof data.runEnv !== "string"){
 const err10 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
@@ -5308,24 +3082,12 @@ let data4 = data.providerType;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
 const err11 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 if(data.runSpaceId !== undefined){
@@ -5333,34 +3095,16 @@ let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
 if(data5.length > 256 && func1(data5) > 256){
 const err13 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 if(data5.length < 2 && func1(data5) < 1){
 const err14 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.sessionId !== undefined){
@@ -5368,34 +3112,16 @@ let data6 = data.sessionId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.runtimeConnectionId !== undefined){
@@ -5403,34 +3129,16 @@ let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.startedAt !== undefined){
@@ -5438,24 +3146,12 @@ let data8 = data.startedAt;
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
 const err22 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 if(data.finishedAt !== undefined){
@@ -5463,24 +3159,12 @@ let data9 = data.finishedAt;
 if(typeof data9 === "string"){
 if(!(formats2(data9))){
 const err24 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 else {
 const err25 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 }
 if(data.lastKeepAliveAt !== undefined){
@@ -5488,24 +3172,12 @@ let data10 = data.lastKeepAliveAt;
 if(typeof data10 === "string"){
 if(!(formats2(data10))){
 const err26 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 }
 if(data.sdkCapabilitySnapshot !== undefined){
@@ -5526,37 +3198,19 @@ errors += validate47.errorCount;
 }
 else {
 const err28 = {instancePath:instancePath+"/sdkCapabilitySnapshot",schemaPath:"#/properties/sdkCapabilitySnapshot/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 }
 if(data.errorSummary !== undefined){
 if(typeof data.errorSummary !== "string"){
 const err29 = {instancePath:instancePath+"/errorSummary",schemaPath:"#/properties/errorSummary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 }
 }
 else {
 const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 validate64.errors = vErrors;
 validate64.errorCount = errors;
@@ -5571,69 +3225,33 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.content === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.role !== undefined){
 if(typeof data.role !== "string"){
 const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.content !== undefined){
@@ -5644,13 +3262,7 @@ let passing0 = null;
 const _errs9 = errors;
 if(typeof data2 !== "string"){
 const err6 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0){
@@ -5674,13 +3286,7 @@ errors += validate25.errorCount;
 }
 else {
 const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid0 = _errs11 === errors;
 if(_valid0 && valid2){
@@ -5695,13 +3301,7 @@ passing0 = 1;
 }
 if(!valid2){
 const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -5723,25 +3323,13 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 validate66.errors = vErrors;
 validate66.errorCount = errors;
@@ -5760,70 +3348,34 @@ const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.text === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
 const err2 = {instancePath,schemaPath:"#/$defs/TextContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("text" !== data.type){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TextContent/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.text !== undefined){
 if(typeof data.text !== "string"){
 const err4 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/TextContent/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/TextContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -5854,46 +3406,22 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.data === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 for(const key1 in data){
 if(!((key1 === "type") || (key1 === "data"))){
 const err8 = {instancePath,schemaPath:"#/$defs/DataContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("data" !== data.type){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/DataContent/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -5902,25 +3430,13 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err10 = {instancePath:instancePath+"/data",schemaPath:"#/$defs/DataContent/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/DataContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0 && valid0){
@@ -5936,13 +3452,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -6008,13 +3518,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -6046,25 +3550,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -6088,13 +3580,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
 const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
@@ -6108,13 +3594,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
 const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
@@ -6124,65 +3604,29 @@ ifClause0 = "else";
 }
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
 const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
 const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.resourceId === undefined){
 const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
@@ -6190,70 +3634,34 @@ let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
 const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
 const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
 const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
 const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
@@ -6261,34 +3669,16 @@ let data6 = data.resourceId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
@@ -6296,34 +3686,16 @@ let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -6335,36 +3707,18 @@ let data9 = data8[i0];
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
 const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -6373,25 +3727,13 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
 const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 }
 }
 else {
 const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 validate73.errors = vErrors;
 validate73.errorCount = errors;
@@ -6410,25 +3752,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -6452,13 +3782,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
 const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
@@ -6472,13 +3796,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
 const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
@@ -6488,65 +3806,29 @@ ifClause0 = "else";
 }
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
 const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
 const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.grantId === undefined){
 const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "grantId"},message:"must have required property '"+"grantId"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
@@ -6554,70 +3836,34 @@ let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
 const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
 const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
 const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
 const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.grantId !== undefined){
@@ -6625,34 +3871,16 @@ let data6 = data.grantId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -6664,36 +3892,18 @@ let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
 const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 else {
 const err20 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -6702,25 +3912,13 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 }
 else {
 const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 }
 else {
 const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 validate74.errors = vErrors;
 validate74.errorCount = errors;
@@ -6736,13 +3934,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runEnv !== undefined){
 if(typeof data.runEnv !== "string"){
 const err0 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
@@ -6750,36 +3942,18 @@ let data1 = data.providerType;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
 const err1 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 validate75.errors = vErrors;
 validate75.errorCount = errors;
@@ -6796,37 +3970,19 @@ if(data.maxRetries !== undefined){
 let data0 = data.maxRetries;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err0 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 const err1 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 validate76.errors = vErrors;
 validate76.errorCount = errors;
@@ -6849,25 +4005,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("agent" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -6904,13 +4048,7 @@ valid1 = _valid0;
 }
 if(!valid1){
 const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 const _errs8 = errors;
 let valid4 = true;
@@ -6919,25 +4057,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.resourceType === undefined) && (missing1 = "resourceType")){
 const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("tool" !== data.resourceType){
 const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
@@ -6962,46 +4088,22 @@ let data3 = data.input;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.mode === undefined){
 const err5 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data3.arguments === undefined){
 const err6 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err7 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
 const err8 = {instancePath:instancePath+"/input/mode",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -7010,13 +4112,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
 const err9 = {instancePath:instancePath+"/input/arguments",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data3.callerContext !== undefined){
@@ -7025,25 +4121,13 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
 const err10 = {instancePath:instancePath+"/input/callerContext",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 }
@@ -7052,13 +4136,7 @@ valid4 = _valid1;
 }
 if(!valid4){
 const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 const _errs24 = errors;
 let valid9 = true;
@@ -7067,25 +4145,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.resourceType === undefined) && (missing2 = "resourceType")){
 const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 }
@@ -7110,56 +4176,26 @@ let data8 = data.input;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.mode === undefined){
 const err15 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 if(data8.clientInfo === undefined){
 const err16 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data8.clientCapabilities === undefined){
 const err17 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
 const err18 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
 const err19 = {instancePath:instancePath+"/input/mode",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -7168,13 +4204,7 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
 const err20 = {instancePath:instancePath+"/input/clientInfo",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 if(data8.clientCapabilities !== undefined){
@@ -7183,13 +4213,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
 const err21 = {instancePath:instancePath+"/input/clientCapabilities",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data8.sessionContext !== undefined){
@@ -7198,13 +4222,7 @@ if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
 const err22 = {instancePath:instancePath+"/input/sessionContext",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 if(data8.metadata !== undefined){
@@ -7213,25 +4231,13 @@ if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 }
 else {
 const err23 = {instancePath:instancePath+"/input/metadata",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 }
@@ -7240,78 +4246,36 @@ valid9 = _valid2;
 }
 if(!valid9){
 const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceType === undefined){
 const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 if(data.resourceId === undefined){
 const err27 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 if(data.input === undefined){
 const err28 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 for(const key2 in data){
 if(!(func18.call(schema143.properties, key2))){
 const err29 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data14 = data.resourceType;
 if(typeof data14 !== "string"){
 const err30 = {instancePath:instancePath+"/resourceType",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 if(!(((data14 === "agent") || (data14 === "tool")) || (data14 === "mcp_server"))){
 const err31 = {instancePath:instancePath+"/resourceType",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
@@ -7319,34 +4283,16 @@ let data15 = data.resourceId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
 const err32 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
 const err33 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else if(errors < maxErrors){
-vErrors.push(err33);
-}
-errors++;
+vErrors = pushError_(vErrors, err33, errors++, maxErrors);
 }
 }
 else {
 const err34 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else if(errors < maxErrors){
-vErrors.push(err34);
-}
-errors++;
+vErrors = pushError_(vErrors, err34, errors++, maxErrors);
 }
 }
 if(data.resourceRevisionId !== undefined){
@@ -7354,34 +4300,16 @@ let data16 = data.resourceRevisionId;
 if(typeof data16 === "string"){
 if(data16.length > 256 && func1(data16) > 256){
 const err35 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else if(errors < maxErrors){
-vErrors.push(err35);
-}
-errors++;
+vErrors = pushError_(vErrors, err35, errors++, maxErrors);
 }
 if(data16.length < 2 && func1(data16) < 1){
 const err36 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else if(errors < maxErrors){
-vErrors.push(err36);
-}
-errors++;
+vErrors = pushError_(vErrors, err36, errors++, maxErrors);
 }
 }
 else {
 const err37 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else if(errors < maxErrors){
-vErrors.push(err37);
-}
-errors++;
+vErrors = pushError_(vErrors, err37, errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
@@ -7389,34 +4317,16 @@ let data17 = data.releaseChannelId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
 const err38 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else if(errors < maxErrors){
-vErrors.push(err38);
-}
-errors++;
+vErrors = pushError_(vErrors, err38, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
 const err39 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else if(errors < maxErrors){
-vErrors.push(err39);
-}
-errors++;
+vErrors = pushError_(vErrors, err39, errors++, maxErrors);
 }
 }
 else {
 const err40 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else if(errors < maxErrors){
-vErrors.push(err40);
-}
-errors++;
+vErrors = pushError_(vErrors, err40, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -7424,34 +4334,16 @@ let data18 = data.threadId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
 const err41 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else if(errors < maxErrors){
-vErrors.push(err41);
-}
-errors++;
+vErrors = pushError_(vErrors, err41, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
 const err42 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else if(errors < maxErrors){
-vErrors.push(err42);
-}
-errors++;
+vErrors = pushError_(vErrors, err42, errors++, maxErrors);
 }
 }
 else {
 const err43 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else if(errors < maxErrors){
-vErrors.push(err43);
-}
-errors++;
+vErrors = pushError_(vErrors, err43, errors++, maxErrors);
 }
 }
 if(data.contextId !== undefined){
@@ -7459,34 +4351,16 @@ let data19 = data.contextId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
 const err44 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else if(errors < maxErrors){
-vErrors.push(err44);
-}
-errors++;
+vErrors = pushError_(vErrors, err44, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
 const err45 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else if(errors < maxErrors){
-vErrors.push(err45);
-}
-errors++;
+vErrors = pushError_(vErrors, err45, errors++, maxErrors);
 }
 }
 else {
 const err46 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else if(errors < maxErrors){
-vErrors.push(err46);
-}
-errors++;
+vErrors = pushError_(vErrors, err46, errors++, maxErrors);
 }
 }
 if(data.input !== undefined){
@@ -7518,37 +4392,19 @@ if(data22.maxRetries !== undefined){
 let data23 = data22.maxRetries;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
 const err47 = {instancePath:instancePath+"/runPolicy/maxRetries",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else if(errors < maxErrors){
-vErrors.push(err47);
-}
-errors++;
+vErrors = pushError_(vErrors, err47, errors++, maxErrors);
 }
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 < 0 || isNaN(data23)){
 const err48 = {instancePath:instancePath+"/runPolicy/maxRetries",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else if(errors < maxErrors){
-vErrors.push(err48);
-}
-errors++;
+vErrors = pushError_(vErrors, err48, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err49 = {instancePath:instancePath+"/runPolicy",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else if(errors < maxErrors){
-vErrors.push(err49);
-}
-errors++;
+vErrors = pushError_(vErrors, err49, errors++, maxErrors);
 }
 }
 if(data.deadlineAt !== undefined){
@@ -7556,48 +4412,24 @@ let data24 = data.deadlineAt;
 if(typeof data24 === "string"){
 if(!(formats2(data24))){
 const err50 = {instancePath:instancePath+"/deadlineAt",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err50];
-}
-else if(errors < maxErrors){
-vErrors.push(err50);
-}
-errors++;
+vErrors = pushError_(vErrors, err50, errors++, maxErrors);
 }
 }
 else {
 const err51 = {instancePath:instancePath+"/deadlineAt",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else if(errors < maxErrors){
-vErrors.push(err51);
-}
-errors++;
+vErrors = pushError_(vErrors, err51, errors++, maxErrors);
 }
 }
 if(data.maxRetries !== undefined){
 let data25 = data.maxRetries;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
 const err52 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else if(errors < maxErrors){
-vErrors.push(err52);
-}
-errors++;
+vErrors = pushError_(vErrors, err52, errors++, maxErrors);
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
 const err53 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else if(errors < maxErrors){
-vErrors.push(err53);
-}
-errors++;
+vErrors = pushError_(vErrors, err53, errors++, maxErrors);
 }
 }
 }
@@ -7617,46 +4449,22 @@ let data27 = data.idempotencyKey;
 if(typeof data27 === "string"){
 if(data27.length > 256 && func1(data27) > 256){
 const err54 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else if(errors < maxErrors){
-vErrors.push(err54);
-}
-errors++;
+vErrors = pushError_(vErrors, err54, errors++, maxErrors);
 }
 if(data27.length < 2 && func1(data27) < 1){
 const err55 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else if(errors < maxErrors){
-vErrors.push(err55);
-}
-errors++;
+vErrors = pushError_(vErrors, err55, errors++, maxErrors);
 }
 }
 else {
 const err56 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else if(errors < maxErrors){
-vErrors.push(err56);
-}
-errors++;
+vErrors = pushError_(vErrors, err56, errors++, maxErrors);
 }
 }
 }
 else {
 const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else if(errors < maxErrors){
-vErrors.push(err57);
-}
-errors++;
+vErrors = pushError_(vErrors, err57, errors++, maxErrors);
 }
 validate77.errors = vErrors;
 validate77.errorCount = errors;
@@ -7674,48 +4482,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
 const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((key0 === "decision") || (key0 === "selectedOptionId")) || (key0 === "payload")) || (key0 === "metadata"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.decision !== undefined){
 if(typeof data.decision !== "string"){
 const err2 = {instancePath:instancePath+"/decision",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.selectedOptionId !== undefined){
 if(typeof data.selectedOptionId !== "string"){
 const err3 = {instancePath:instancePath+"/selectedOptionId",schemaPath:"#/properties/selectedOptionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -7724,25 +4508,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err4 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 validate82.errors = vErrors;
 validate82.errorCount = errors;
@@ -7760,44 +4532,20 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.eventId === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventId"},message:"must have required property '"+"eventId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.createdAt === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OutputEventType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.eventId !== undefined){
@@ -7805,34 +4553,16 @@ let data1 = data.eventId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
 const err4 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -7840,34 +4570,16 @@ let data2 = data.threadId;
 if(typeof data2 === "string"){
 if(data2.length > 256 && func1(data2) > 256){
 const err7 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data2.length < 2 && func1(data2) < 1){
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.messageId !== undefined){
@@ -7875,34 +4587,16 @@ let data3 = data.messageId;
 if(typeof data3 === "string"){
 if(data3.length > 256 && func1(data3) > 256){
 const err10 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 if(data3.length < 2 && func1(data3) < 1){
 const err11 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 if(data.toolCallId !== undefined){
@@ -7910,69 +4604,33 @@ let data4 = data.toolCallId;
 if(typeof data4 === "string"){
 if(data4.length > 256 && func1(data4) > 256){
 const err13 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 if(data4.length < 2 && func1(data4) < 1){
 const err14 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.callableAlias !== undefined){
 if(typeof data.callableAlias !== "string"){
 const err16 = {instancePath:instancePath+"/callableAlias",schemaPath:"#/properties/callableAlias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 if(data.calledResourceType !== undefined){
 let data6 = data.calledResourceType;
 if(typeof data6 !== "string"){
 const err17 = {instancePath:instancePath+"/calledResourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 if(!(((data6 === "agent") || (data6 === "tool")) || (data6 === "mcp_server"))){
 const err18 = {instancePath:instancePath+"/calledResourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.childRunId !== undefined){
@@ -7980,34 +4638,16 @@ let data7 = data.childRunId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.providerOrgId !== undefined){
@@ -8015,34 +4655,16 @@ let data8 = data.providerOrgId;
 if(typeof data8 === "string"){
 if(data8.length > 256 && func1(data8) > 256){
 const err22 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 if(data8.length < 2 && func1(data8) < 1){
 const err23 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 if(data.artifactId !== undefined){
@@ -8050,34 +4672,16 @@ let data9 = data.artifactId;
 if(typeof data9 === "string"){
 if(data9.length > 256 && func1(data9) > 256){
 const err25 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 if(data9.length < 2 && func1(data9) < 1){
 const err26 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 }
 if(data.interactionId !== undefined){
@@ -8085,46 +4689,22 @@ let data10 = data.interactionId;
 if(typeof data10 === "string"){
 if(data10.length > 256 && func1(data10) > 256){
 const err28 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 if(data10.length < 2 && func1(data10) < 1){
 const err29 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 }
 else {
 const err30 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err31 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 }
 if(data.visibility !== undefined){
@@ -8132,24 +4712,12 @@ let data12 = data.visibility;
 if(typeof data12 === "string"){
 if(data12.length < 2 && func1(data12) < 1){
 const err32 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 }
 else {
 const err33 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else if(errors < maxErrors){
-vErrors.push(err33);
-}
-errors++;
+vErrors = pushError_(vErrors, err33, errors++, maxErrors);
 }
 }
 if(data.audience !== undefined){
@@ -8159,49 +4727,25 @@ const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data13[i0] !== "string"){
 const err34 = {instancePath:instancePath+"/audience/" + i0,schemaPath:"#/properties/audience/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else if(errors < maxErrors){
-vErrors.push(err34);
-}
-errors++;
+vErrors = pushError_(vErrors, err34, errors++, maxErrors);
 }
 }
 }
 else {
 const err35 = {instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else if(errors < maxErrors){
-vErrors.push(err35);
-}
-errors++;
+vErrors = pushError_(vErrors, err35, errors++, maxErrors);
 }
 }
 if(data.captureMode !== undefined){
 if(typeof data.captureMode !== "string"){
 const err36 = {instancePath:instancePath+"/captureMode",schemaPath:"#/properties/captureMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else if(errors < maxErrors){
-vErrors.push(err36);
-}
-errors++;
+vErrors = pushError_(vErrors, err36, errors++, maxErrors);
 }
 }
 if(data.error !== undefined){
 if(typeof data.error !== "string"){
 const err37 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else if(errors < maxErrors){
-vErrors.push(err37);
-}
-errors++;
+vErrors = pushError_(vErrors, err37, errors++, maxErrors);
 }
 }
 if(data.createdAt !== undefined){
@@ -8209,36 +4753,18 @@ let data17 = data.createdAt;
 if(typeof data17 === "string"){
 if(!(formats2(data17))){
 const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err38];
-}
-else if(errors < maxErrors){
-vErrors.push(err38);
-}
-errors++;
+vErrors = pushError_(vErrors, err38, errors++, maxErrors);
 }
 }
 else {
 const err39 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else if(errors < maxErrors){
-vErrors.push(err39);
-}
-errors++;
+vErrors = pushError_(vErrors, err39, errors++, maxErrors);
 }
 }
 }
 else {
 const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else if(errors < maxErrors){
-vErrors.push(err40);
-}
-errors++;
+vErrors = pushError_(vErrors, err40, errors++, maxErrors);
 }
 validate84.errors = vErrors;
 validate84.errorCount = errors;
@@ -8254,54 +4780,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.threadId === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.sequence === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data.event === undefined){
 const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence")) || (key0 === "event"))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
@@ -8309,34 +4805,16 @@ let data0 = data.runId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -8344,58 +4822,28 @@ let data1 = data.threadId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
 const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.sequence !== undefined){
 let data2 = data.sequence;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err11 = {instancePath:instancePath+"/sequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 const err12 = {instancePath:instancePath+"/sequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 }
@@ -8413,13 +4861,7 @@ errors += validate84.errorCount;
 }
 else {
 const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 validate85.errors = vErrors;
 validate85.errorCount = errors;
@@ -8435,24 +4877,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.type !== undefined){
 if("keepalive" !== data.type){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "keepalive"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.at !== undefined){
@@ -8460,36 +4890,18 @@ let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats2(data1))){
 const err2 = {instancePath:instancePath+"/at",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/at",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 validate87.errors = vErrors;
 validate87.errorCount = errors;
@@ -8505,44 +4917,20 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.runId === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.lastSequence === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastSequence"},message:"must have required property '"+"lastSequence"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data.type !== undefined){
 if("end" !== data.type){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "end"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
@@ -8550,95 +4938,47 @@ let data1 = data.runId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
 const err4 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.lastSequence !== undefined){
 let data3 = data.lastSequence;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/lastSequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 const err9 = {instancePath:instancePath+"/lastSequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 }
 if(data.reason !== undefined){
 if(typeof data.reason !== "string"){
 const err10 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 validate88.errors = vErrors;
 validate88.errorCount = errors;
@@ -8654,34 +4994,16 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.sequence === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
@@ -8689,34 +5011,16 @@ let data0 = data.runId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err3 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err4 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -8724,74 +5028,48 @@ let data1 = data.threadId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
 const err6 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
 const err7 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.sequence !== undefined){
 let data2 = data.sequence;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err9 = {instancePath:instancePath+"/sequence",schemaPath:"#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 const err10 = {instancePath:instancePath+"/sequence",schemaPath:"#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 validate89.errors = vErrors;
 validate89.errorCount = errors;
 return errors === 0;
+}
+
+function pushError_(list, error, count, maxErrors){
+if(list === null){
+return [error];
+}
+if(count < maxErrors){
+list.push(error);
+}
+return list;
 }
 

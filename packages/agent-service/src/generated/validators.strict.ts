@@ -46,58 +46,28 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.mimeType === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((((key0 === "type") || (key0 === "mimeType")) || (key0 === "id")) || (key0 === "url")) || (key0 === "data")) || (key0 === "filename"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("binary" !== data.type){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "binary"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.mimeType !== undefined){
 if(typeof data.mimeType !== "string"){
 const err4 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.id !== undefined){
@@ -105,34 +75,16 @@ let data2 = data.id;
 if(typeof data2 === "string"){
 if(data2.length > 256 && func1(data2) > 256){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data2.length < 2 && func1(data2) < 1){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.url !== undefined){
@@ -140,60 +92,30 @@ let data3 = data.url;
 if(typeof data3 === "string"){
 if(!(formats0(data3))){
 const err8 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
 if(typeof data.data !== "string"){
 const err10 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.filename !== undefined){
 if(typeof data.filename !== "string"){
 const err11 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 }
 else {
 const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 validate26.errors = vErrors;
 validate26.errorCount = errors;
@@ -211,70 +133,34 @@ const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.text === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
 const err2 = {instancePath,schemaPath:"#/$defs/TextContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("text" !== data.type){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TextContent/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.text !== undefined){
 if(typeof data.text !== "string"){
 const err4 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/TextContent/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/TextContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -305,46 +191,22 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.data === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 for(const key1 in data){
 if(!((key1 === "type") || (key1 === "data"))){
 const err8 = {instancePath,schemaPath:"#/$defs/DataContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("data" !== data.type){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/DataContent/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -353,25 +215,13 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err10 = {instancePath:instancePath+"/data",schemaPath:"#/$defs/DataContent/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/DataContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0 && valid0){
@@ -387,13 +237,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -420,80 +264,38 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.content === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.role !== undefined){
 let data1 = data.role;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(!((((data1 === "user") || (data1 === "assistant")) || (data1 === "system")) || (data1 === "tool"))){
 const err6 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema34.properties.role.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.content !== undefined){
@@ -504,13 +306,7 @@ let passing0 = null;
 const _errs9 = errors;
 if(typeof data2 !== "string"){
 const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0){
@@ -534,13 +330,7 @@ errors += validate25.errorCount;
 }
 else {
 const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 var _valid0 = _errs11 === errors;
 if(_valid0 && valid2){
@@ -555,13 +345,7 @@ passing0 = 1;
 }
 if(!valid2){
 const err9 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -583,25 +367,13 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 validate23.errors = vErrors;
 validate23.errorCount = errors;
@@ -622,25 +394,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -664,13 +424,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
 const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
@@ -684,13 +438,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
 const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
@@ -700,65 +448,29 @@ ifClause0 = "else";
 }
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
 const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
 const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.resourceId === undefined){
 const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
@@ -766,70 +478,34 @@ let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
 const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
 const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
 const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
 const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
@@ -837,34 +513,16 @@ let data6 = data.resourceId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
@@ -872,34 +530,16 @@ let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -911,36 +551,18 @@ let data9 = data8[i0];
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
 const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -949,25 +571,13 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
 const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 }
 }
 else {
 const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 validate32.errors = vErrors;
 validate32.errorCount = errors;
@@ -986,25 +596,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -1028,13 +626,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
 const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
@@ -1048,13 +640,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
 const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
@@ -1064,65 +650,29 @@ ifClause0 = "else";
 }
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
 const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
 const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.grantId === undefined){
 const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "grantId"},message:"must have required property '"+"grantId"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
@@ -1130,70 +680,34 @@ let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
 const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
 const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
 const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
 const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.grantId !== undefined){
@@ -1201,34 +715,16 @@ let data6 = data.grantId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -1240,36 +736,18 @@ let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
 const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 else {
 const err20 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -1278,25 +756,13 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 }
 else {
 const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 }
 else {
 const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 validate35.errors = vErrors;
 validate35.errorCount = errors;
@@ -1348,13 +814,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1381,46 +841,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.messages === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("agent" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.messages !== undefined){
@@ -1441,13 +877,7 @@ errors += validate23.errorCount;
 }
 else {
 const err4 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callableAliases !== undefined){
@@ -1459,36 +889,18 @@ let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/callableAliases",schemaPath:"#/properties/callableAliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.additionalCallableRefs !== undefined){
@@ -1509,13 +921,7 @@ errors += validate31.errorCount;
 }
 else {
 const err8 = {instancePath:instancePath+"/additionalCallableRefs",schemaPath:"#/properties/additionalCallableRefs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.ephemeralTools !== undefined){
@@ -1527,34 +933,16 @@ let data8 = data7[i3];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.name === undefined){
 const err9 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if(data8.description === undefined){
 const err10 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
 const err11 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data8.name !== undefined){
@@ -1562,24 +950,12 @@ let data9 = data8.name;
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
 const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data8.description !== undefined){
@@ -1587,24 +963,12 @@ let data10 = data8.description;
 if(typeof data10 === "string"){
 if(data10.length < 2 && func1(data10) < 1){
 const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data8.parametersSchema !== undefined){
@@ -1613,49 +977,25 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
 const err16 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/parametersSchema",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/ephemeralTools",schemaPath:"#/properties/ephemeralTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 }
 else {
 const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 validate21.errors = vErrors;
 validate21.errorCount = errors;
@@ -1689,46 +1029,22 @@ const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.arguments === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err2 = {instancePath,schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -1737,13 +1053,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
 const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callerContext !== undefined){
@@ -1752,25 +1062,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -1786,56 +1084,26 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.clientInfo === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(data.clientCapabilities === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 for(const key1 in data){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
 const err10 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
 const err11 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -1844,13 +1112,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err12 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 if(data.clientCapabilities !== undefined){
@@ -1859,13 +1121,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
 const err13 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.sessionContext !== undefined){
@@ -1874,13 +1130,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
 const err14 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -1889,25 +1139,13 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 }
 else {
 const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 }
 else {
 const err16 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 if(_valid0 && valid0){
@@ -1923,13 +1161,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err17 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1961,23 +1193,11 @@ if(data.runEnv !== undefined){
 let data0 = data.runEnv;
 if(typeof data0 !== "string"){
 const err0 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(!((data0 === "cloud") || (data0 === "local"))){
 const err1 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
@@ -1985,36 +1205,18 @@ let data1 = data.providerType;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 validate43.errors = vErrors;
 validate43.errorCount = errors;
@@ -2035,125 +1237,59 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.surface === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.name === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.supportLevel === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportLevel"},message:"must have required property '"+"supportLevel"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.surface !== undefined){
 let data0 = data.surface;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if("core" !== data0){
 const err5 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/const",keyword:"const",params:{allowedValue: "core"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/CoreCapabilityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(!(((((((((((data1 === "input.receive") || (data1 === "output.publish")) || (data1 === "tool.call")) || (data1 === "interaction.request")) || (data1 === "tracing")) || (data1 === "config.read")) || (data1 === "secrets.read")) || (data1 === "kv.read")) || (data1 === "kv.write")) || (data1 === "checkpoint.save")) || (data1 === "checkpoint.load"))){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/CoreCapabilityName/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.supportLevel !== undefined){
 let data2 = data.supportLevel;
 if(typeof data2 !== "string"){
 const err8 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/CoreCapabilitySupportLevel/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(!(((data2 === "native") || (data2 === "polyfilled")) || (data2 === "unsupported"))){
 const err9 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/CoreCapabilitySupportLevel/enum",keyword:"enum",params:{allowedValues: schema89.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 validate48.errors = vErrors;
 validate48.errorCount = errors;
@@ -2170,125 +1306,59 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.surface === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.name === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.supportLevel === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportLevel"},message:"must have required property '"+"supportLevel"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.surface !== undefined){
 let data0 = data.surface;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if("platform" !== data0){
 const err5 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/const",keyword:"const",params:{allowedValue: "platform"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/PlatformCapabilityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(!(((((((data1 === "fs.read") || (data1 === "fs.write")) || (data1 === "fs.list")) || (data1 === "workspace.snapshot")) || (data1 === "workspace.restore")) || (data1 === "terminal.exec")) || (data1 === "browser.open"))){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/PlatformCapabilityName/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.supportLevel !== undefined){
 let data2 = data.supportLevel;
 if(typeof data2 !== "string"){
 const err8 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/PlatformCapabilitySupportLevel/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(!((data2 === "native") || (data2 === "unsupported"))){
 const err9 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/PlatformCapabilitySupportLevel/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 validate50.errors = vErrors;
 validate50.errorCount = errors;
@@ -2340,13 +1410,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -2373,44 +1437,20 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.attemptId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.attemptNo === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptNo"},message:"must have required property '"+"attemptNo"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.status === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(func18.call(schema74.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.attemptId !== undefined){
@@ -2418,58 +1458,28 @@ let data0 = data.attemptId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.attemptNo !== undefined){
 let data1 = data.attemptNo;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
 const err8 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 }
@@ -2477,46 +1487,22 @@ if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
 const err10 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.runEnv !== undefined){
 let data3 = data.runEnv;
 if(typeof data3 !== "string"){
 const err11 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 if(!((data3 === "cloud") || (data3 === "local"))){
 const err12 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
@@ -2524,24 +1510,12 @@ let data4 = data.providerType;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
 const err13 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 if(data.runSpaceId !== undefined){
@@ -2549,34 +1523,16 @@ let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
 if(data5.length > 256 && func1(data5) > 256){
 const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 if(data5.length < 2 && func1(data5) < 1){
 const err16 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 if(data.sessionId !== undefined){
@@ -2584,34 +1540,16 @@ let data6 = data.sessionId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err19 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 else {
 const err20 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 if(data.runtimeConnectionId !== undefined){
@@ -2619,34 +1557,16 @@ let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err22 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 if(data.startedAt !== undefined){
@@ -2654,24 +1574,12 @@ let data8 = data.startedAt;
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
 const err24 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 else {
 const err25 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 }
 if(data.finishedAt !== undefined){
@@ -2679,24 +1587,12 @@ let data9 = data.finishedAt;
 if(typeof data9 === "string"){
 if(!(formats2(data9))){
 const err26 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 }
 if(data.lastKeepAliveAt !== undefined){
@@ -2704,24 +1600,12 @@ let data10 = data.lastKeepAliveAt;
 if(typeof data10 === "string"){
 if(!(formats2(data10))){
 const err28 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 }
 else {
 const err29 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 }
 if(data.sdkCapabilitySnapshot !== undefined){
@@ -2742,37 +1626,19 @@ errors += validate47.errorCount;
 }
 else {
 const err30 = {instancePath:instancePath+"/sdkCapabilitySnapshot",schemaPath:"#/properties/sdkCapabilitySnapshot/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 }
 if(data.errorSummary !== undefined){
 if(typeof data.errorSummary !== "string"){
 const err31 = {instancePath:instancePath+"/errorSummary",schemaPath:"#/properties/errorSummary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 }
 }
 else {
 const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 validate45.errors = vErrors;
 validate45.errorCount = errors;
@@ -2789,37 +1655,19 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
 const err1 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.eventTypes !== undefined){
@@ -2831,36 +1679,18 @@ let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(data2.length < 2 && func1(data2) < 1){
 const err3 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/eventTypes",schemaPath:"#/properties/eventTypes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.headers !== undefined){
@@ -2869,25 +1699,13 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key0 in data3){
 if(typeof data3[key0] !== "string"){
 const err6 = {instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.algorithm !== undefined){
@@ -2895,24 +1713,12 @@ let data5 = data.algorithm;
 if(typeof data5 === "string"){
 if(data5.length < 2 && func1(data5) < 1){
 const err8 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.secretRef !== undefined){
@@ -2923,24 +1729,12 @@ const _errs17 = errors;
 if(typeof data6 === "string"){
 if(data6.length < 2 && func1(data6) < 1){
 const err10 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 var _valid0 = _errs17 === errors;
 valid4 = valid4 || _valid0;
@@ -2949,47 +1743,23 @@ const _errs19 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.name === undefined){
 const err12 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(data6.ref === undefined){
 const err13 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/required",keyword:"required",params:{missingProperty: "ref"},message:"must have required property '"+"ref"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 if(data6.name !== undefined){
 let data7 = data6.name;
 if(typeof data7 === "string"){
 if(data7.length < 2 && func1(data7) < 1){
 const err14 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data6.ref !== undefined){
@@ -2997,61 +1767,31 @@ let data8 = data6.ref;
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
 const err16 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 if(data6.required !== undefined){
 if(typeof data6.required !== "boolean"){
 const err18 = {instancePath:instancePath+"/secretRef/required",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 }
 else {
 const err19 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 var _valid0 = _errs19 === errors;
 valid4 = valid4 || _valid0;
 }
 if(!valid4){
 const err20 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 else {
 errors = _errs16;
@@ -3070,13 +1810,7 @@ vErrors = null;
 }
 else {
 const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 validate54.errors = vErrors;
 validate54.errorCount = errors;
@@ -3095,25 +1829,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("agent" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -3150,13 +1872,7 @@ valid1 = _valid0;
 }
 if(!valid1){
 const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 const _errs8 = errors;
 let valid4 = true;
@@ -3165,25 +1881,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.resourceType === undefined) && (missing1 = "resourceType")){
 const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("tool" !== data.resourceType){
 const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
@@ -3208,46 +1912,22 @@ let data3 = data.input;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.mode === undefined){
 const err5 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data3.arguments === undefined){
 const err6 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err7 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
 const err8 = {instancePath:instancePath+"/input/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -3256,13 +1936,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
 const err9 = {instancePath:instancePath+"/input/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data3.callerContext !== undefined){
@@ -3271,25 +1945,13 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
 const err10 = {instancePath:instancePath+"/input/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 }
@@ -3298,13 +1960,7 @@ valid4 = _valid1;
 }
 if(!valid4){
 const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 const _errs24 = errors;
 let valid9 = true;
@@ -3313,25 +1969,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.resourceType === undefined) && (missing2 = "resourceType")){
 const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 }
@@ -3356,56 +2000,26 @@ let data8 = data.input;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.mode === undefined){
 const err15 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 if(data8.clientInfo === undefined){
 const err16 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data8.clientCapabilities === undefined){
 const err17 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
 const err18 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
 const err19 = {instancePath:instancePath+"/input/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -3414,13 +2028,7 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
 const err20 = {instancePath:instancePath+"/input/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 if(data8.clientCapabilities !== undefined){
@@ -3429,13 +2037,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
 const err21 = {instancePath:instancePath+"/input/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data8.sessionContext !== undefined){
@@ -3444,13 +2046,7 @@ if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
 const err22 = {instancePath:instancePath+"/input/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 if(data8.metadata !== undefined){
@@ -3459,25 +2055,13 @@ if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 }
 else {
 const err23 = {instancePath:instancePath+"/input/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 }
@@ -3486,115 +2070,49 @@ valid9 = _valid2;
 }
 if(!valid9){
 const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
 const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 if(data.orgId === undefined){
 const err27 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orgId"},message:"must have required property '"+"orgId"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err28 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 if(data.resourceId === undefined){
 const err29 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 if(data.input === undefined){
 const err30 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 if(data.attempts === undefined){
 const err31 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempts"},message:"must have required property '"+"attempts"+"'"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 if(data.eventSequence === undefined){
 const err32 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventSequence"},message:"must have required property '"+"eventSequence"+"'"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 if(data.createdAt === undefined){
 const err33 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else if(errors < maxErrors){
-vErrors.push(err33);
-}
-errors++;
+vErrors = pushError_(vErrors, err33, errors++, maxErrors);
 }
 if(data.updatedAt === undefined){
 const err34 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else if(errors < maxErrors){
-vErrors.push(err34);
-}
-errors++;
+vErrors = pushError_(vErrors, err34, errors++, maxErrors);
 }
 for(const key2 in data){
 if(!(func18.call(schema31.properties, key2))){
 const err35 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else if(errors < maxErrors){
-vErrors.push(err35);
-}
-errors++;
+vErrors = pushError_(vErrors, err35, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
@@ -3602,34 +2120,16 @@ let data14 = data.runId;
 if(typeof data14 === "string"){
 if(data14.length > 256 && func1(data14) > 256){
 const err36 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else if(errors < maxErrors){
-vErrors.push(err36);
-}
-errors++;
+vErrors = pushError_(vErrors, err36, errors++, maxErrors);
 }
 if(data14.length < 2 && func1(data14) < 1){
 const err37 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else if(errors < maxErrors){
-vErrors.push(err37);
-}
-errors++;
+vErrors = pushError_(vErrors, err37, errors++, maxErrors);
 }
 }
 else {
 const err38 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else if(errors < maxErrors){
-vErrors.push(err38);
-}
-errors++;
+vErrors = pushError_(vErrors, err38, errors++, maxErrors);
 }
 }
 if(data.orgId !== undefined){
@@ -3637,57 +2137,27 @@ let data15 = data.orgId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
 const err39 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else if(errors < maxErrors){
-vErrors.push(err39);
-}
-errors++;
+vErrors = pushError_(vErrors, err39, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
 const err40 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else if(errors < maxErrors){
-vErrors.push(err40);
-}
-errors++;
+vErrors = pushError_(vErrors, err40, errors++, maxErrors);
 }
 }
 else {
 const err41 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else if(errors < maxErrors){
-vErrors.push(err41);
-}
-errors++;
+vErrors = pushError_(vErrors, err41, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data16 = data.resourceType;
 if(typeof data16 !== "string"){
 const err42 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else if(errors < maxErrors){
-vErrors.push(err42);
-}
-errors++;
+vErrors = pushError_(vErrors, err42, errors++, maxErrors);
 }
 if(!(((data16 === "agent") || (data16 === "tool")) || (data16 === "mcp_server"))){
 const err43 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else if(errors < maxErrors){
-vErrors.push(err43);
-}
-errors++;
+vErrors = pushError_(vErrors, err43, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
@@ -3695,34 +2165,16 @@ let data17 = data.resourceId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
 const err44 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else if(errors < maxErrors){
-vErrors.push(err44);
-}
-errors++;
+vErrors = pushError_(vErrors, err44, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
 const err45 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else if(errors < maxErrors){
-vErrors.push(err45);
-}
-errors++;
+vErrors = pushError_(vErrors, err45, errors++, maxErrors);
 }
 }
 else {
 const err46 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else if(errors < maxErrors){
-vErrors.push(err46);
-}
-errors++;
+vErrors = pushError_(vErrors, err46, errors++, maxErrors);
 }
 }
 if(data.resourceRevisionId !== undefined){
@@ -3730,34 +2182,16 @@ let data18 = data.resourceRevisionId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
 const err47 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else if(errors < maxErrors){
-vErrors.push(err47);
-}
-errors++;
+vErrors = pushError_(vErrors, err47, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
 const err48 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else if(errors < maxErrors){
-vErrors.push(err48);
-}
-errors++;
+vErrors = pushError_(vErrors, err48, errors++, maxErrors);
 }
 }
 else {
 const err49 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else if(errors < maxErrors){
-vErrors.push(err49);
-}
-errors++;
+vErrors = pushError_(vErrors, err49, errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
@@ -3765,34 +2199,16 @@ let data19 = data.releaseChannelId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
 const err50 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else if(errors < maxErrors){
-vErrors.push(err50);
-}
-errors++;
+vErrors = pushError_(vErrors, err50, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
 const err51 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else if(errors < maxErrors){
-vErrors.push(err51);
-}
-errors++;
+vErrors = pushError_(vErrors, err51, errors++, maxErrors);
 }
 }
 else {
 const err52 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else if(errors < maxErrors){
-vErrors.push(err52);
-}
-errors++;
+vErrors = pushError_(vErrors, err52, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -3800,34 +2216,16 @@ let data20 = data.threadId;
 if(typeof data20 === "string"){
 if(data20.length > 256 && func1(data20) > 256){
 const err53 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else if(errors < maxErrors){
-vErrors.push(err53);
-}
-errors++;
+vErrors = pushError_(vErrors, err53, errors++, maxErrors);
 }
 if(data20.length < 2 && func1(data20) < 1){
 const err54 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else if(errors < maxErrors){
-vErrors.push(err54);
-}
-errors++;
+vErrors = pushError_(vErrors, err54, errors++, maxErrors);
 }
 }
 else {
 const err55 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else if(errors < maxErrors){
-vErrors.push(err55);
-}
-errors++;
+vErrors = pushError_(vErrors, err55, errors++, maxErrors);
 }
 }
 if(data.contextId !== undefined){
@@ -3835,57 +2233,27 @@ let data21 = data.contextId;
 if(typeof data21 === "string"){
 if(data21.length > 256 && func1(data21) > 256){
 const err56 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else if(errors < maxErrors){
-vErrors.push(err56);
-}
-errors++;
+vErrors = pushError_(vErrors, err56, errors++, maxErrors);
 }
 if(data21.length < 2 && func1(data21) < 1){
 const err57 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else if(errors < maxErrors){
-vErrors.push(err57);
-}
-errors++;
+vErrors = pushError_(vErrors, err57, errors++, maxErrors);
 }
 }
 else {
 const err58 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else if(errors < maxErrors){
-vErrors.push(err58);
-}
-errors++;
+vErrors = pushError_(vErrors, err58, errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 let data22 = data.status;
 if(typeof data22 !== "string"){
 const err59 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else if(errors < maxErrors){
-vErrors.push(err59);
-}
-errors++;
+vErrors = pushError_(vErrors, err59, errors++, maxErrors);
 }
 if(!(((((((((data22 === "queued") || (data22 === "running")) || (data22 === "blocked")) || (data22 === "cancelling")) || (data22 === "completed")) || (data22 === "failed")) || (data22 === "canceled")) || (data22 === "timed_out")) || (data22 === "rejected"))){
 const err60 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else if(errors < maxErrors){
-vErrors.push(err60);
-}
-errors++;
+vErrors = pushError_(vErrors, err60, errors++, maxErrors);
 }
 }
 if(data.input !== undefined){
@@ -3917,37 +2285,19 @@ if(data25.maxRetries !== undefined){
 let data26 = data25.maxRetries;
 if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
 const err61 = {instancePath:instancePath+"/runPolicySnapshot/maxRetries",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else if(errors < maxErrors){
-vErrors.push(err61);
-}
-errors++;
+vErrors = pushError_(vErrors, err61, errors++, maxErrors);
 }
 if((typeof data26 == "number") && (isFinite(data26))){
 if(data26 < 0 || isNaN(data26)){
 const err62 = {instancePath:instancePath+"/runPolicySnapshot/maxRetries",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else if(errors < maxErrors){
-vErrors.push(err62);
-}
-errors++;
+vErrors = pushError_(vErrors, err62, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err63 = {instancePath:instancePath+"/runPolicySnapshot",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else if(errors < maxErrors){
-vErrors.push(err63);
-}
-errors++;
+vErrors = pushError_(vErrors, err63, errors++, maxErrors);
 }
 }
 if(data.attempts !== undefined){
@@ -3968,13 +2318,7 @@ errors += validate45.errorCount;
 }
 else {
 const err64 = {instancePath:instancePath+"/attempts",schemaPath:"#/properties/attempts/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else if(errors < maxErrors){
-vErrors.push(err64);
-}
-errors++;
+vErrors = pushError_(vErrors, err64, errors++, maxErrors);
 }
 }
 if(data.currentAttemptId !== undefined){
@@ -3982,34 +2326,16 @@ let data29 = data.currentAttemptId;
 if(typeof data29 === "string"){
 if(data29.length > 256 && func1(data29) > 256){
 const err65 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else if(errors < maxErrors){
-vErrors.push(err65);
-}
-errors++;
+vErrors = pushError_(vErrors, err65, errors++, maxErrors);
 }
 if(data29.length < 2 && func1(data29) < 1){
 const err66 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else if(errors < maxErrors){
-vErrors.push(err66);
-}
-errors++;
+vErrors = pushError_(vErrors, err66, errors++, maxErrors);
 }
 }
 else {
 const err67 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else if(errors < maxErrors){
-vErrors.push(err67);
-}
-errors++;
+vErrors = pushError_(vErrors, err67, errors++, maxErrors);
 }
 }
 if(data.blockingInteractionId !== undefined){
@@ -4017,57 +2343,27 @@ let data30 = data.blockingInteractionId;
 if(typeof data30 === "string"){
 if(data30.length > 256 && func1(data30) > 256){
 const err68 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else if(errors < maxErrors){
-vErrors.push(err68);
-}
-errors++;
+vErrors = pushError_(vErrors, err68, errors++, maxErrors);
 }
 if(data30.length < 2 && func1(data30) < 1){
 const err69 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else if(errors < maxErrors){
-vErrors.push(err69);
-}
-errors++;
+vErrors = pushError_(vErrors, err69, errors++, maxErrors);
 }
 }
 else {
 const err70 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else if(errors < maxErrors){
-vErrors.push(err70);
-}
-errors++;
+vErrors = pushError_(vErrors, err70, errors++, maxErrors);
 }
 }
 if(data.blockedReason !== undefined){
 let data31 = data.blockedReason;
 if(typeof data31 !== "string"){
 const err71 = {instancePath:instancePath+"/blockedReason",schemaPath:"../common/enums.json#/$defs/taskBlockedReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else if(errors < maxErrors){
-vErrors.push(err71);
-}
-errors++;
+vErrors = pushError_(vErrors, err71, errors++, maxErrors);
 }
 if(!((((((data31 === "interaction_required") || (data31 === "approval_required")) || (data31 === "auth_required")) || (data31 === "tool_result_required")) || (data31 === "child_run_pending")) || (data31 === "runtime_pending"))){
 const err72 = {instancePath:instancePath+"/blockedReason",schemaPath:"../common/enums.json#/$defs/taskBlockedReason/enum",keyword:"enum",params:{allowedValues: schema95.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else if(errors < maxErrors){
-vErrors.push(err72);
-}
-errors++;
+vErrors = pushError_(vErrors, err72, errors++, maxErrors);
 }
 }
 if(data.waitingSince !== undefined){
@@ -4075,48 +2371,24 @@ let data32 = data.waitingSince;
 if(typeof data32 === "string"){
 if(!(formats2(data32))){
 const err73 = {instancePath:instancePath+"/waitingSince",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err73];
-}
-else if(errors < maxErrors){
-vErrors.push(err73);
-}
-errors++;
+vErrors = pushError_(vErrors, err73, errors++, maxErrors);
 }
 }
 else {
 const err74 = {instancePath:instancePath+"/waitingSince",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else if(errors < maxErrors){
-vErrors.push(err74);
-}
-errors++;
+vErrors = pushError_(vErrors, err74, errors++, maxErrors);
 }
 }
 if(data.openInteractionCount !== undefined){
 let data33 = data.openInteractionCount;
 if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
 const err75 = {instancePath:instancePath+"/openInteractionCount",schemaPath:"#/properties/openInteractionCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else if(errors < maxErrors){
-vErrors.push(err75);
-}
-errors++;
+vErrors = pushError_(vErrors, err75, errors++, maxErrors);
 }
 if((typeof data33 == "number") && (isFinite(data33))){
 if(data33 < 0 || isNaN(data33)){
 const err76 = {instancePath:instancePath+"/openInteractionCount",schemaPath:"#/properties/openInteractionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else if(errors < maxErrors){
-vErrors.push(err76);
-}
-errors++;
+vErrors = pushError_(vErrors, err76, errors++, maxErrors);
 }
 }
 }
@@ -4125,48 +2397,24 @@ let data34 = data.deadlineAt;
 if(typeof data34 === "string"){
 if(!(formats2(data34))){
 const err77 = {instancePath:instancePath+"/deadlineAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err77];
-}
-else if(errors < maxErrors){
-vErrors.push(err77);
-}
-errors++;
+vErrors = pushError_(vErrors, err77, errors++, maxErrors);
 }
 }
 else {
 const err78 = {instancePath:instancePath+"/deadlineAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else if(errors < maxErrors){
-vErrors.push(err78);
-}
-errors++;
+vErrors = pushError_(vErrors, err78, errors++, maxErrors);
 }
 }
 if(data.eventSequence !== undefined){
 let data35 = data.eventSequence;
 if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
 const err79 = {instancePath:instancePath+"/eventSequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else if(errors < maxErrors){
-vErrors.push(err79);
-}
-errors++;
+vErrors = pushError_(vErrors, err79, errors++, maxErrors);
 }
 if((typeof data35 == "number") && (isFinite(data35))){
 if(data35 < 0 || isNaN(data35)){
 const err80 = {instancePath:instancePath+"/eventSequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else if(errors < maxErrors){
-vErrors.push(err80);
-}
-errors++;
+vErrors = pushError_(vErrors, err80, errors++, maxErrors);
 }
 }
 }
@@ -4174,24 +2422,12 @@ if(data.version !== undefined){
 let data36 = data.version;
 if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
 const err81 = {instancePath:instancePath+"/version",schemaPath:"../common/identity.json#/$defs/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else if(errors < maxErrors){
-vErrors.push(err81);
-}
-errors++;
+vErrors = pushError_(vErrors, err81, errors++, maxErrors);
 }
 if((typeof data36 == "number") && (isFinite(data36))){
 if(data36 < 0 || isNaN(data36)){
 const err82 = {instancePath:instancePath+"/version",schemaPath:"../common/identity.json#/$defs/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else if(errors < maxErrors){
-vErrors.push(err82);
-}
-errors++;
+vErrors = pushError_(vErrors, err82, errors++, maxErrors);
 }
 }
 }
@@ -4211,24 +2447,12 @@ let data38 = data.createdAt;
 if(typeof data38 === "string"){
 if(!(formats2(data38))){
 const err83 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err83];
-}
-else if(errors < maxErrors){
-vErrors.push(err83);
-}
-errors++;
+vErrors = pushError_(vErrors, err83, errors++, maxErrors);
 }
 }
 else {
 const err84 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else if(errors < maxErrors){
-vErrors.push(err84);
-}
-errors++;
+vErrors = pushError_(vErrors, err84, errors++, maxErrors);
 }
 }
 if(data.updatedAt !== undefined){
@@ -4236,24 +2460,12 @@ let data39 = data.updatedAt;
 if(typeof data39 === "string"){
 if(!(formats2(data39))){
 const err85 = {instancePath:instancePath+"/updatedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err85];
-}
-else if(errors < maxErrors){
-vErrors.push(err85);
-}
-errors++;
+vErrors = pushError_(vErrors, err85, errors++, maxErrors);
 }
 }
 else {
 const err86 = {instancePath:instancePath+"/updatedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else if(errors < maxErrors){
-vErrors.push(err86);
-}
-errors++;
+vErrors = pushError_(vErrors, err86, errors++, maxErrors);
 }
 }
 if(data.finishedAt !== undefined){
@@ -4261,48 +2473,24 @@ let data40 = data.finishedAt;
 if(typeof data40 === "string"){
 if(!(formats2(data40))){
 const err87 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err87];
-}
-else if(errors < maxErrors){
-vErrors.push(err87);
-}
-errors++;
+vErrors = pushError_(vErrors, err87, errors++, maxErrors);
 }
 }
 else {
 const err88 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else if(errors < maxErrors){
-vErrors.push(err88);
-}
-errors++;
+vErrors = pushError_(vErrors, err88, errors++, maxErrors);
 }
 }
 if(data.statusMessage !== undefined){
 if(typeof data.statusMessage !== "string"){
 const err89 = {instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else if(errors < maxErrors){
-vErrors.push(err89);
-}
-errors++;
+vErrors = pushError_(vErrors, err89, errors++, maxErrors);
 }
 }
 }
 else {
 const err90 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else if(errors < maxErrors){
-vErrors.push(err90);
-}
-errors++;
+vErrors = pushError_(vErrors, err90, errors++, maxErrors);
 }
 validate20.errors = vErrors;
 validate20.errorCount = errors;
@@ -4336,46 +2524,22 @@ const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.arguments === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err2 = {instancePath,schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -4384,13 +2548,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
 const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callerContext !== undefined){
@@ -4399,25 +2557,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -4433,56 +2579,26 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.clientInfo === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(data.clientCapabilities === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 for(const key1 in data){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
 const err10 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
 const err11 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -4491,13 +2607,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err12 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 if(data.clientCapabilities !== undefined){
@@ -4506,13 +2616,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
 const err13 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.sessionContext !== undefined){
@@ -4521,13 +2625,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
 const err14 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -4536,25 +2634,13 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 }
 else {
 const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 }
 else {
 const err16 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 if(_valid0 && valid0){
@@ -4570,13 +2656,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err17 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -4604,46 +2684,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.messages === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("agent" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.messages !== undefined){
@@ -4664,13 +2720,7 @@ errors += validate23.errorCount;
 }
 else {
 const err4 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callableAliases !== undefined){
@@ -4682,36 +2732,18 @@ let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/callableAliases",schemaPath:"#/properties/callableAliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.additionalCallableRefs !== undefined){
@@ -4732,13 +2764,7 @@ errors += validate31.errorCount;
 }
 else {
 const err8 = {instancePath:instancePath+"/additionalCallableRefs",schemaPath:"#/properties/additionalCallableRefs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.ephemeralTools !== undefined){
@@ -4750,34 +2776,16 @@ let data8 = data7[i3];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.name === undefined){
 const err9 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if(data8.description === undefined){
 const err10 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
 const err11 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data8.name !== undefined){
@@ -4785,24 +2793,12 @@ let data9 = data8.name;
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
 const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data8.description !== undefined){
@@ -4810,24 +2806,12 @@ let data10 = data8.description;
 if(typeof data10 === "string"){
 if(data10.length < 2 && func1(data10) < 1){
 const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data8.parametersSchema !== undefined){
@@ -4836,49 +2820,25 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
 const err16 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/parametersSchema",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/ephemeralTools",schemaPath:"#/properties/ephemeralTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 }
 else {
 const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 validate58.errors = vErrors;
 validate58.errorCount = errors;
@@ -4893,46 +2853,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.arguments === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
 const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -4941,13 +2877,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
 const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.callerContext !== undefined){
@@ -4956,25 +2886,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 validate61.errors = vErrors;
 validate61.errorCount = errors;
@@ -4989,56 +2907,26 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.clientInfo === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.clientCapabilities === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "clientInfo")) || (key0 === "clientCapabilities")) || (key0 === "sessionContext")) || (key0 === "metadata"))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
 const err4 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -5047,13 +2935,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
 const err5 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.clientCapabilities !== undefined){
@@ -5062,13 +2944,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err6 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.sessionContext !== undefined){
@@ -5077,13 +2953,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err7 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -5092,25 +2962,13 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err8 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 }
 else {
 const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 validate62.errors = vErrors;
 validate62.errorCount = errors;
@@ -5125,34 +2983,16 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.description === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "parametersSchema"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
@@ -5160,24 +3000,12 @@ let data0 = data.name;
 if(typeof data0 === "string"){
 if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
@@ -5185,24 +3013,12 @@ let data1 = data.description;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.parametersSchema !== undefined){
@@ -5211,25 +3027,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err7 = {instancePath:instancePath+"/parametersSchema",schemaPath:"#/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 }
 else {
 const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 validate63.errors = vErrors;
 validate63.errorCount = errors;
@@ -5244,44 +3048,20 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.attemptId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.attemptNo === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptNo"},message:"must have required property '"+"attemptNo"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.status === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(func18.call(schema74.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.attemptId !== undefined){
@@ -5289,58 +3069,28 @@ let data0 = data.attemptId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.attemptNo !== undefined){
 let data1 = data.attemptNo;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
 const err8 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 }
@@ -5348,46 +3098,22 @@ if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
 const err10 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.runEnv !== undefined){
 let data3 = data.runEnv;
 if(typeof data3 !== "string"){
 const err11 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 if(!((data3 === "cloud") || (data3 === "local"))){
 const err12 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
@@ -5395,24 +3121,12 @@ let data4 = data.providerType;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
 const err13 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 if(data.runSpaceId !== undefined){
@@ -5420,34 +3134,16 @@ let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
 if(data5.length > 256 && func1(data5) > 256){
 const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 if(data5.length < 2 && func1(data5) < 1){
 const err16 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 if(data.sessionId !== undefined){
@@ -5455,34 +3151,16 @@ let data6 = data.sessionId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err19 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 else {
 const err20 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 if(data.runtimeConnectionId !== undefined){
@@ -5490,34 +3168,16 @@ let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err22 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 if(data.startedAt !== undefined){
@@ -5525,24 +3185,12 @@ let data8 = data.startedAt;
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
 const err24 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 else {
 const err25 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 }
 if(data.finishedAt !== undefined){
@@ -5550,24 +3198,12 @@ let data9 = data.finishedAt;
 if(typeof data9 === "string"){
 if(!(formats2(data9))){
 const err26 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 }
 if(data.lastKeepAliveAt !== undefined){
@@ -5575,24 +3211,12 @@ let data10 = data.lastKeepAliveAt;
 if(typeof data10 === "string"){
 if(!(formats2(data10))){
 const err28 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 }
 else {
 const err29 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 }
 if(data.sdkCapabilitySnapshot !== undefined){
@@ -5613,37 +3237,19 @@ errors += validate47.errorCount;
 }
 else {
 const err30 = {instancePath:instancePath+"/sdkCapabilitySnapshot",schemaPath:"#/properties/sdkCapabilitySnapshot/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 }
 if(data.errorSummary !== undefined){
 if(typeof data.errorSummary !== "string"){
 const err31 = {instancePath:instancePath+"/errorSummary",schemaPath:"#/properties/errorSummary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 }
 }
 else {
 const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 validate64.errors = vErrors;
 validate64.errorCount = errors;
@@ -5658,80 +3264,38 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.content === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.role !== undefined){
 let data1 = data.role;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(!((((data1 === "user") || (data1 === "assistant")) || (data1 === "system")) || (data1 === "tool"))){
 const err6 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema34.properties.role.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.content !== undefined){
@@ -5742,13 +3306,7 @@ let passing0 = null;
 const _errs9 = errors;
 if(typeof data2 !== "string"){
 const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0){
@@ -5772,13 +3330,7 @@ errors += validate25.errorCount;
 }
 else {
 const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 var _valid0 = _errs11 === errors;
 if(_valid0 && valid2){
@@ -5793,13 +3345,7 @@ passing0 = 1;
 }
 if(!valid2){
 const err9 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -5821,25 +3367,13 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 validate66.errors = vErrors;
 validate66.errorCount = errors;
@@ -5858,70 +3392,34 @@ const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.text === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
 const err2 = {instancePath,schemaPath:"#/$defs/TextContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("text" !== data.type){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TextContent/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.text !== undefined){
 if(typeof data.text !== "string"){
 const err4 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/TextContent/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/TextContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -5952,46 +3450,22 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.data === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 for(const key1 in data){
 if(!((key1 === "type") || (key1 === "data"))){
 const err8 = {instancePath,schemaPath:"#/$defs/DataContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("data" !== data.type){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/DataContent/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -6000,25 +3474,13 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err10 = {instancePath:instancePath+"/data",schemaPath:"#/$defs/DataContent/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/DataContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0 && valid0){
@@ -6034,13 +3496,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -6106,13 +3562,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -6144,25 +3594,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -6186,13 +3624,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
 const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
@@ -6206,13 +3638,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
 const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
@@ -6222,65 +3648,29 @@ ifClause0 = "else";
 }
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
 const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
 const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.resourceId === undefined){
 const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
@@ -6288,70 +3678,34 @@ let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
 const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
 const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
 const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
 const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
@@ -6359,34 +3713,16 @@ let data6 = data.resourceId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
@@ -6394,34 +3730,16 @@ let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -6433,36 +3751,18 @@ let data9 = data8[i0];
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
 const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -6471,25 +3771,13 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
 const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 }
 }
 else {
 const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 validate73.errors = vErrors;
 validate73.errorCount = errors;
@@ -6508,25 +3796,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -6550,13 +3826,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
 const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
@@ -6570,13 +3840,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
 const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
@@ -6586,65 +3850,29 @@ ifClause0 = "else";
 }
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
 const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data.resourceType === undefined){
 const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
 const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data.grantId === undefined){
 const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "grantId"},message:"must have required property '"+"grantId"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
@@ -6652,70 +3880,34 @@ let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
 const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
 const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
 const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
 const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.grantId !== undefined){
@@ -6723,34 +3915,16 @@ let data6 = data.grantId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
 const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
 const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -6762,36 +3936,18 @@ let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
 const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 else {
 const err20 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -6800,25 +3956,13 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 }
 else {
 const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 }
 else {
 const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 validate74.errors = vErrors;
 validate74.errorCount = errors;
@@ -6835,23 +3979,11 @@ if(data.runEnv !== undefined){
 let data0 = data.runEnv;
 if(typeof data0 !== "string"){
 const err0 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(!((data0 === "cloud") || (data0 === "local"))){
 const err1 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
@@ -6859,36 +3991,18 @@ let data1 = data.providerType;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 validate75.errors = vErrors;
 validate75.errorCount = errors;
@@ -6905,37 +4019,19 @@ if(data.maxRetries !== undefined){
 let data0 = data.maxRetries;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err0 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 const err1 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 validate76.errors = vErrors;
 validate76.errorCount = errors;
@@ -6958,25 +4054,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resourceType === undefined) && (missing0 = "resourceType")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("agent" !== data.resourceType){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
@@ -7013,13 +4097,7 @@ valid1 = _valid0;
 }
 if(!valid1){
 const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 const _errs8 = errors;
 let valid4 = true;
@@ -7028,25 +4106,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.resourceType === undefined) && (missing1 = "resourceType")){
 const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("tool" !== data.resourceType){
 const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
@@ -7071,46 +4137,22 @@ let data3 = data.input;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.mode === undefined){
 const err5 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data3.arguments === undefined){
 const err6 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
 const err7 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
 const err8 = {instancePath:instancePath+"/input/mode",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -7119,13 +4161,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
 const err9 = {instancePath:instancePath+"/input/arguments",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data3.callerContext !== undefined){
@@ -7134,25 +4170,13 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
 const err10 = {instancePath:instancePath+"/input/callerContext",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 }
@@ -7161,13 +4185,7 @@ valid4 = _valid1;
 }
 if(!valid4){
 const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 const _errs24 = errors;
 let valid9 = true;
@@ -7176,25 +4194,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.resourceType === undefined) && (missing2 = "resourceType")){
 const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 else {
 if(data.resourceType !== undefined){
 if("mcp_server" !== data.resourceType){
 const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 }
@@ -7219,56 +4225,26 @@ let data8 = data.input;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.mode === undefined){
 const err15 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 if(data8.clientInfo === undefined){
 const err16 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 if(data8.clientCapabilities === undefined){
 const err17 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
 const err18 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
 const err19 = {instancePath:instancePath+"/input/mode",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -7277,13 +4253,7 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
 const err20 = {instancePath:instancePath+"/input/clientInfo",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 if(data8.clientCapabilities !== undefined){
@@ -7292,13 +4262,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
 const err21 = {instancePath:instancePath+"/input/clientCapabilities",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data8.sessionContext !== undefined){
@@ -7307,13 +4271,7 @@ if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
 const err22 = {instancePath:instancePath+"/input/sessionContext",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 if(data8.metadata !== undefined){
@@ -7322,25 +4280,13 @@ if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 }
 else {
 const err23 = {instancePath:instancePath+"/input/metadata",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 }
@@ -7349,78 +4295,36 @@ valid9 = _valid2;
 }
 if(!valid9){
 const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceType === undefined){
 const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 if(data.resourceId === undefined){
 const err27 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 if(data.input === undefined){
 const err28 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 for(const key2 in data){
 if(!(func18.call(schema143.properties, key2))){
 const err29 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data14 = data.resourceType;
 if(typeof data14 !== "string"){
 const err30 = {instancePath:instancePath+"/resourceType",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 if(!(((data14 === "agent") || (data14 === "tool")) || (data14 === "mcp_server"))){
 const err31 = {instancePath:instancePath+"/resourceType",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
@@ -7428,34 +4332,16 @@ let data15 = data.resourceId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
 const err32 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
 const err33 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else if(errors < maxErrors){
-vErrors.push(err33);
-}
-errors++;
+vErrors = pushError_(vErrors, err33, errors++, maxErrors);
 }
 }
 else {
 const err34 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else if(errors < maxErrors){
-vErrors.push(err34);
-}
-errors++;
+vErrors = pushError_(vErrors, err34, errors++, maxErrors);
 }
 }
 if(data.resourceRevisionId !== undefined){
@@ -7463,34 +4349,16 @@ let data16 = data.resourceRevisionId;
 if(typeof data16 === "string"){
 if(data16.length > 256 && func1(data16) > 256){
 const err35 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else if(errors < maxErrors){
-vErrors.push(err35);
-}
-errors++;
+vErrors = pushError_(vErrors, err35, errors++, maxErrors);
 }
 if(data16.length < 2 && func1(data16) < 1){
 const err36 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else if(errors < maxErrors){
-vErrors.push(err36);
-}
-errors++;
+vErrors = pushError_(vErrors, err36, errors++, maxErrors);
 }
 }
 else {
 const err37 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else if(errors < maxErrors){
-vErrors.push(err37);
-}
-errors++;
+vErrors = pushError_(vErrors, err37, errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
@@ -7498,34 +4366,16 @@ let data17 = data.releaseChannelId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
 const err38 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else if(errors < maxErrors){
-vErrors.push(err38);
-}
-errors++;
+vErrors = pushError_(vErrors, err38, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
 const err39 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else if(errors < maxErrors){
-vErrors.push(err39);
-}
-errors++;
+vErrors = pushError_(vErrors, err39, errors++, maxErrors);
 }
 }
 else {
 const err40 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else if(errors < maxErrors){
-vErrors.push(err40);
-}
-errors++;
+vErrors = pushError_(vErrors, err40, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -7533,34 +4383,16 @@ let data18 = data.threadId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
 const err41 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else if(errors < maxErrors){
-vErrors.push(err41);
-}
-errors++;
+vErrors = pushError_(vErrors, err41, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
 const err42 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else if(errors < maxErrors){
-vErrors.push(err42);
-}
-errors++;
+vErrors = pushError_(vErrors, err42, errors++, maxErrors);
 }
 }
 else {
 const err43 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else if(errors < maxErrors){
-vErrors.push(err43);
-}
-errors++;
+vErrors = pushError_(vErrors, err43, errors++, maxErrors);
 }
 }
 if(data.contextId !== undefined){
@@ -7568,34 +4400,16 @@ let data19 = data.contextId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
 const err44 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else if(errors < maxErrors){
-vErrors.push(err44);
-}
-errors++;
+vErrors = pushError_(vErrors, err44, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
 const err45 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else if(errors < maxErrors){
-vErrors.push(err45);
-}
-errors++;
+vErrors = pushError_(vErrors, err45, errors++, maxErrors);
 }
 }
 else {
 const err46 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else if(errors < maxErrors){
-vErrors.push(err46);
-}
-errors++;
+vErrors = pushError_(vErrors, err46, errors++, maxErrors);
 }
 }
 if(data.input !== undefined){
@@ -7627,37 +4441,19 @@ if(data22.maxRetries !== undefined){
 let data23 = data22.maxRetries;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
 const err47 = {instancePath:instancePath+"/runPolicy/maxRetries",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else if(errors < maxErrors){
-vErrors.push(err47);
-}
-errors++;
+vErrors = pushError_(vErrors, err47, errors++, maxErrors);
 }
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 < 0 || isNaN(data23)){
 const err48 = {instancePath:instancePath+"/runPolicy/maxRetries",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else if(errors < maxErrors){
-vErrors.push(err48);
-}
-errors++;
+vErrors = pushError_(vErrors, err48, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err49 = {instancePath:instancePath+"/runPolicy",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else if(errors < maxErrors){
-vErrors.push(err49);
-}
-errors++;
+vErrors = pushError_(vErrors, err49, errors++, maxErrors);
 }
 }
 if(data.deadlineAt !== undefined){
@@ -7665,48 +4461,24 @@ let data24 = data.deadlineAt;
 if(typeof data24 === "string"){
 if(!(formats2(data24))){
 const err50 = {instancePath:instancePath+"/deadlineAt",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err50];
-}
-else if(errors < maxErrors){
-vErrors.push(err50);
-}
-errors++;
+vErrors = pushError_(vErrors, err50, errors++, maxErrors);
 }
 }
 else {
 const err51 = {instancePath:instancePath+"/deadlineAt",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else if(errors < maxErrors){
-vErrors.push(err51);
-}
-errors++;
+vErrors = pushError_(vErrors, err51, errors++, maxErrors);
 }
 }
 if(data.maxRetries !== undefined){
 let data25 = data.maxRetries;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
 const err52 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else if(errors < maxErrors){
-vErrors.push(err52);
-}
-errors++;
+vErrors = pushError_(vErrors, err52, errors++, maxErrors);
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
 const err53 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else if(errors < maxErrors){
-vErrors.push(err53);
-}
-errors++;
+vErrors = pushError_(vErrors, err53, errors++, maxErrors);
 }
 }
 }
@@ -7726,46 +4498,22 @@ let data27 = data.idempotencyKey;
 if(typeof data27 === "string"){
 if(data27.length > 256 && func1(data27) > 256){
 const err54 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else if(errors < maxErrors){
-vErrors.push(err54);
-}
-errors++;
+vErrors = pushError_(vErrors, err54, errors++, maxErrors);
 }
 if(data27.length < 2 && func1(data27) < 1){
 const err55 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else if(errors < maxErrors){
-vErrors.push(err55);
-}
-errors++;
+vErrors = pushError_(vErrors, err55, errors++, maxErrors);
 }
 }
 else {
 const err56 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else if(errors < maxErrors){
-vErrors.push(err56);
-}
-errors++;
+vErrors = pushError_(vErrors, err56, errors++, maxErrors);
 }
 }
 }
 else {
 const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else if(errors < maxErrors){
-vErrors.push(err57);
-}
-errors++;
+vErrors = pushError_(vErrors, err57, errors++, maxErrors);
 }
 validate77.errors = vErrors;
 validate77.errorCount = errors;
@@ -7783,59 +4531,29 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
 const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((key0 === "decision") || (key0 === "selectedOptionId")) || (key0 === "payload")) || (key0 === "metadata"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.decision !== undefined){
 let data0 = data.decision;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/decision",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(!((((data0 === "approve") || (data0 === "edit")) || (data0 === "reject")) || (data0 === "respond"))){
 const err3 = {instancePath:instancePath+"/decision",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/enum",keyword:"enum",params:{allowedValues: schema156.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.selectedOptionId !== undefined){
 if(typeof data.selectedOptionId !== "string"){
 const err4 = {instancePath:instancePath+"/selectedOptionId",schemaPath:"#/properties/selectedOptionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -7844,25 +4562,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err5 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 validate82.errors = vErrors;
 validate82.errorCount = errors;
@@ -7880,55 +4586,25 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.eventId === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventId"},message:"must have required property '"+"eventId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.createdAt === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OutputEventType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 if(!(((((((((((((data0 === "run.status.changed") || (data0 === "message.delta")) || (data0 === "message.completed")) || (data0 === "reasoning.delta")) || (data0 === "reasoning.completed")) || (data0 === "tool_call.delta")) || (data0 === "tool_call.completed")) || (data0 === "tool_result")) || (data0 === "artifact.updated")) || (data0 === "interaction.requested")) || (data0 === "interaction.updated")) || (data0 === "interaction.responded")) || (data0 === "state.updated"))){
 const err4 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OutputEventType/enum",keyword:"enum",params:{allowedValues: schema159.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.eventId !== undefined){
@@ -7936,34 +4612,16 @@ let data1 = data.eventId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
 const err5 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
 const err6 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -7971,34 +4629,16 @@ let data2 = data.threadId;
 if(typeof data2 === "string"){
 if(data2.length > 256 && func1(data2) > 256){
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(data2.length < 2 && func1(data2) < 1){
 const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.messageId !== undefined){
@@ -8006,34 +4646,16 @@ let data3 = data.messageId;
 if(typeof data3 === "string"){
 if(data3.length > 256 && func1(data3) > 256){
 const err11 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 if(data3.length < 2 && func1(data3) < 1){
 const err12 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 }
 if(data.toolCallId !== undefined){
@@ -8041,69 +4663,33 @@ let data4 = data.toolCallId;
 if(typeof data4 === "string"){
 if(data4.length > 256 && func1(data4) > 256){
 const err14 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(data4.length < 2 && func1(data4) < 1){
 const err15 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 else {
 const err16 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 if(data.callableAlias !== undefined){
 if(typeof data.callableAlias !== "string"){
 const err17 = {instancePath:instancePath+"/callableAlias",schemaPath:"#/properties/callableAlias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 if(data.calledResourceType !== undefined){
 let data6 = data.calledResourceType;
 if(typeof data6 !== "string"){
 const err18 = {instancePath:instancePath+"/calledResourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 if(!(((data6 === "agent") || (data6 === "tool")) || (data6 === "mcp_server"))){
 const err19 = {instancePath:instancePath+"/calledResourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 if(data.childRunId !== undefined){
@@ -8111,34 +4697,16 @@ let data7 = data.childRunId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
 const err20 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
 const err21 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 else {
 const err22 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 if(data.providerOrgId !== undefined){
@@ -8146,34 +4714,16 @@ let data8 = data.providerOrgId;
 if(typeof data8 === "string"){
 if(data8.length > 256 && func1(data8) > 256){
 const err23 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 if(data8.length < 2 && func1(data8) < 1){
 const err24 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 else {
 const err25 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 }
 if(data.artifactId !== undefined){
@@ -8181,34 +4731,16 @@ let data9 = data.artifactId;
 if(typeof data9 === "string"){
 if(data9.length > 256 && func1(data9) > 256){
 const err26 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 if(data9.length < 2 && func1(data9) < 1){
 const err27 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 }
 else {
 const err28 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 }
 if(data.interactionId !== undefined){
@@ -8216,57 +4748,27 @@ let data10 = data.interactionId;
 if(typeof data10 === "string"){
 if(data10.length > 256 && func1(data10) > 256){
 const err29 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 if(data10.length < 2 && func1(data10) < 1){
 const err30 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 }
 else {
 const err31 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 let data11 = data.status;
 if(typeof data11 !== "string"){
 const err32 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 if(!(((((((((data11 === "queued") || (data11 === "running")) || (data11 === "blocked")) || (data11 === "cancelling")) || (data11 === "completed")) || (data11 === "failed")) || (data11 === "canceled")) || (data11 === "timed_out")) || (data11 === "rejected"))){
 const err33 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else if(errors < maxErrors){
-vErrors.push(err33);
-}
-errors++;
+vErrors = pushError_(vErrors, err33, errors++, maxErrors);
 }
 }
 if(data.visibility !== undefined){
@@ -8274,24 +4776,12 @@ let data12 = data.visibility;
 if(typeof data12 === "string"){
 if(data12.length < 2 && func1(data12) < 1){
 const err34 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else if(errors < maxErrors){
-vErrors.push(err34);
-}
-errors++;
+vErrors = pushError_(vErrors, err34, errors++, maxErrors);
 }
 }
 else {
 const err35 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else if(errors < maxErrors){
-vErrors.push(err35);
-}
-errors++;
+vErrors = pushError_(vErrors, err35, errors++, maxErrors);
 }
 }
 if(data.audience !== undefined){
@@ -8301,49 +4791,25 @@ const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data13[i0] !== "string"){
 const err36 = {instancePath:instancePath+"/audience/" + i0,schemaPath:"#/properties/audience/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else if(errors < maxErrors){
-vErrors.push(err36);
-}
-errors++;
+vErrors = pushError_(vErrors, err36, errors++, maxErrors);
 }
 }
 }
 else {
 const err37 = {instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else if(errors < maxErrors){
-vErrors.push(err37);
-}
-errors++;
+vErrors = pushError_(vErrors, err37, errors++, maxErrors);
 }
 }
 if(data.captureMode !== undefined){
 if(typeof data.captureMode !== "string"){
 const err38 = {instancePath:instancePath+"/captureMode",schemaPath:"#/properties/captureMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else if(errors < maxErrors){
-vErrors.push(err38);
-}
-errors++;
+vErrors = pushError_(vErrors, err38, errors++, maxErrors);
 }
 }
 if(data.error !== undefined){
 if(typeof data.error !== "string"){
 const err39 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else if(errors < maxErrors){
-vErrors.push(err39);
-}
-errors++;
+vErrors = pushError_(vErrors, err39, errors++, maxErrors);
 }
 }
 if(data.createdAt !== undefined){
@@ -8351,36 +4817,18 @@ let data17 = data.createdAt;
 if(typeof data17 === "string"){
 if(!(formats2(data17))){
 const err40 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err40];
-}
-else if(errors < maxErrors){
-vErrors.push(err40);
-}
-errors++;
+vErrors = pushError_(vErrors, err40, errors++, maxErrors);
 }
 }
 else {
 const err41 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else if(errors < maxErrors){
-vErrors.push(err41);
-}
-errors++;
+vErrors = pushError_(vErrors, err41, errors++, maxErrors);
 }
 }
 }
 else {
 const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else if(errors < maxErrors){
-vErrors.push(err42);
-}
-errors++;
+vErrors = pushError_(vErrors, err42, errors++, maxErrors);
 }
 validate84.errors = vErrors;
 validate84.errorCount = errors;
@@ -8396,54 +4844,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.threadId === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.sequence === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data.event === undefined){
 const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence")) || (key0 === "event"))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
@@ -8451,34 +4869,16 @@ let data0 = data.runId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -8486,58 +4886,28 @@ let data1 = data.threadId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
 const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 if(data.sequence !== undefined){
 let data2 = data.sequence;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err11 = {instancePath:instancePath+"/sequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 const err12 = {instancePath:instancePath+"/sequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 }
@@ -8555,13 +4925,7 @@ errors += validate84.errorCount;
 }
 else {
 const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 validate85.errors = vErrors;
 validate85.errorCount = errors;
@@ -8577,24 +4941,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.type !== undefined){
 if("keepalive" !== data.type){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "keepalive"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.at !== undefined){
@@ -8602,36 +4954,18 @@ let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats2(data1))){
 const err2 = {instancePath:instancePath+"/at",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/at",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 validate87.errors = vErrors;
 validate87.errorCount = errors;
@@ -8647,44 +4981,20 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.runId === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.lastSequence === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastSequence"},message:"must have required property '"+"lastSequence"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data.type !== undefined){
 if("end" !== data.type){
 const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "end"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
@@ -8692,106 +5002,52 @@ let data1 = data.runId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
 const err4 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
 const err8 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.lastSequence !== undefined){
 let data3 = data.lastSequence;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/lastSequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 const err10 = {instancePath:instancePath+"/lastSequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 if(data.reason !== undefined){
 if(typeof data.reason !== "string"){
 const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 }
 else {
 const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 validate88.errors = vErrors;
 validate88.errorCount = errors;
@@ -8807,34 +5063,16 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.sequence === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
@@ -8842,34 +5080,16 @@ let data0 = data.runId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
 const err3 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
 const err4 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
@@ -8877,74 +5097,48 @@ let data1 = data.threadId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
 const err6 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
 const err7 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data.sequence !== undefined){
 let data2 = data.sequence;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err9 = {instancePath:instancePath+"/sequence",schemaPath:"#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 const err10 = {instancePath:instancePath+"/sequence",schemaPath:"#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 validate89.errors = vErrors;
 validate89.errorCount = errors;
 return errors === 0;
+}
+
+function pushError_(list, error, count, maxErrors){
+if(list === null){
+return [error];
+}
+if(count < maxErrors){
+list.push(error);
+}
+return list;
 }
 

@@ -18,54 +18,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agentsJson === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentsJson"},message:"must have required property '"+"agentsJson"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.info === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "info"},message:"must have required property '"+"info"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.sources === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data.flows === undefined){
 const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flows"},message:"must have required property '"+"flows"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 if(data.agentsJson !== undefined){
 if(typeof data.agentsJson !== "string"){
 const err4 = {instancePath:instancePath+"/agentsJson",schemaPath:"#/properties/agentsJson/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.info !== undefined){
@@ -73,80 +43,38 @@ let data1 = data.info;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.title === undefined){
 const err5 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data1.version === undefined){
 const err6 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 if(data1.description === undefined){
 const err7 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data1.title !== undefined){
 if(typeof data1.title !== "string"){
 const err8 = {instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 if(data1.version !== undefined){
 if(typeof data1.version !== "string"){
 const err9 = {instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data1.description !== undefined){
 if(typeof data1.description !== "string"){
 const err10 = {instancePath:instancePath+"/info/description",schemaPath:"#/properties/info/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.sources !== undefined){
@@ -158,70 +86,34 @@ let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.id === undefined){
 const err12 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/properties/sources/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if(data6.path === undefined){
 const err13 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/properties/sources/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 if(data6.id !== undefined){
 if(typeof data6.id !== "string"){
 const err14 = {instancePath:instancePath+"/sources/" + i0+"/id",schemaPath:"#/properties/sources/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 if(data6.path !== undefined){
 if(typeof data6.path !== "string"){
 const err15 = {instancePath:instancePath+"/sources/" + i0+"/path",schemaPath:"#/properties/sources/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 }
 else {
 const err16 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/properties/sources/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 if(data.overrides !== undefined){
@@ -233,78 +125,36 @@ let data10 = data9[i1];
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.sourceId === undefined){
 const err18 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "sourceId"},message:"must have required property '"+"sourceId"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 if(data10.operationId === undefined){
 const err19 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "operationId"},message:"must have required property '"+"operationId"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(data10.fieldPath === undefined){
 const err20 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "fieldPath"},message:"must have required property '"+"fieldPath"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 if(data10.value === undefined){
 const err21 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 if(data10.sourceId !== undefined){
 if(typeof data10.sourceId !== "string"){
 const err22 = {instancePath:instancePath+"/overrides/" + i1+"/sourceId",schemaPath:"#/properties/overrides/items/properties/sourceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 if(data10.operationId !== undefined){
 if(typeof data10.operationId !== "string"){
 const err23 = {instancePath:instancePath+"/overrides/" + i1+"/operationId",schemaPath:"#/properties/overrides/items/properties/operationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 if(data10.fieldPath !== undefined){
 if(typeof data10.fieldPath !== "string"){
 const err24 = {instancePath:instancePath+"/overrides/" + i1+"/fieldPath",schemaPath:"#/properties/overrides/items/properties/fieldPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 if(data10.value !== undefined){
@@ -315,13 +165,7 @@ let passing0 = null;
 const _errs34 = errors;
 if(typeof data14 !== "string"){
 const err25 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 var _valid0 = _errs34 === errors;
 if(_valid0){
@@ -331,13 +175,7 @@ passing0 = 0;
 const _errs36 = errors;
 if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
 const err26 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 var _valid0 = _errs36 === errors;
 if(_valid0 && valid8){
@@ -352,13 +190,7 @@ passing0 = 1;
 const _errs38 = errors;
 if(!(Array.isArray(data14))){
 const err27 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 var _valid0 = _errs38 === errors;
 if(_valid0 && valid8){
@@ -373,13 +205,7 @@ passing0 = 2;
 const _errs40 = errors;
 if(typeof data14 !== "boolean"){
 const err28 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/3/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 var _valid0 = _errs40 === errors;
 if(_valid0 && valid8){
@@ -394,13 +220,7 @@ passing0 = 3;
 const _errs42 = errors;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err29 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 var _valid0 = _errs42 === errors;
 if(_valid0 && valid8){
@@ -415,13 +235,7 @@ passing0 = 4;
 const _errs44 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
 const err30 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/5/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 var _valid0 = _errs44 === errors;
 if(_valid0 && valid8){
@@ -440,13 +254,7 @@ passing0 = 5;
 }
 if(!valid8){
 const err31 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 else {
 errors = _errs33;
@@ -465,25 +273,13 @@ vErrors = null;
 }
 else {
 const err32 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 }
 }
 else {
 const err33 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else if(errors < maxErrors){
-vErrors.push(err33);
-}
-errors++;
+vErrors = pushError_(vErrors, err33, errors++, maxErrors);
 }
 }
 if(data.flows !== undefined){
@@ -495,88 +291,40 @@ let data16 = data15[i2];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.id === undefined){
 const err34 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else if(errors < maxErrors){
-vErrors.push(err34);
-}
-errors++;
+vErrors = pushError_(vErrors, err34, errors++, maxErrors);
 }
 if(data16.title === undefined){
 const err35 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else if(errors < maxErrors){
-vErrors.push(err35);
-}
-errors++;
+vErrors = pushError_(vErrors, err35, errors++, maxErrors);
 }
 if(data16.description === undefined){
 const err36 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else if(errors < maxErrors){
-vErrors.push(err36);
-}
-errors++;
+vErrors = pushError_(vErrors, err36, errors++, maxErrors);
 }
 if(data16.actions === undefined){
 const err37 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else if(errors < maxErrors){
-vErrors.push(err37);
-}
-errors++;
+vErrors = pushError_(vErrors, err37, errors++, maxErrors);
 }
 if(data16.fields === undefined){
 const err38 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else if(errors < maxErrors){
-vErrors.push(err38);
-}
-errors++;
+vErrors = pushError_(vErrors, err38, errors++, maxErrors);
 }
 if(data16.id !== undefined){
 if(typeof data16.id !== "string"){
 const err39 = {instancePath:instancePath+"/flows/" + i2+"/id",schemaPath:"#/properties/flows/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else if(errors < maxErrors){
-vErrors.push(err39);
-}
-errors++;
+vErrors = pushError_(vErrors, err39, errors++, maxErrors);
 }
 }
 if(data16.title !== undefined){
 if(typeof data16.title !== "string"){
 const err40 = {instancePath:instancePath+"/flows/" + i2+"/title",schemaPath:"#/properties/flows/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else if(errors < maxErrors){
-vErrors.push(err40);
-}
-errors++;
+vErrors = pushError_(vErrors, err40, errors++, maxErrors);
 }
 }
 if(data16.description !== undefined){
 if(typeof data16.description !== "string"){
 const err41 = {instancePath:instancePath+"/flows/" + i2+"/description",schemaPath:"#/properties/flows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else if(errors < maxErrors){
-vErrors.push(err41);
-}
-errors++;
+vErrors = pushError_(vErrors, err41, errors++, maxErrors);
 }
 }
 if(data16.actions !== undefined){
@@ -588,92 +336,44 @@ let data21 = data20[i3];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.id === undefined){
 const err42 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else if(errors < maxErrors){
-vErrors.push(err42);
-}
-errors++;
+vErrors = pushError_(vErrors, err42, errors++, maxErrors);
 }
 if(data21.sourceId === undefined){
 const err43 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/required",keyword:"required",params:{missingProperty: "sourceId"},message:"must have required property '"+"sourceId"+"'"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else if(errors < maxErrors){
-vErrors.push(err43);
-}
-errors++;
+vErrors = pushError_(vErrors, err43, errors++, maxErrors);
 }
 if(data21.operationId === undefined){
 const err44 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/required",keyword:"required",params:{missingProperty: "operationId"},message:"must have required property '"+"operationId"+"'"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else if(errors < maxErrors){
-vErrors.push(err44);
-}
-errors++;
+vErrors = pushError_(vErrors, err44, errors++, maxErrors);
 }
 if(data21.id !== undefined){
 if(typeof data21.id !== "string"){
 const err45 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3+"/id",schemaPath:"#/properties/flows/items/properties/actions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else if(errors < maxErrors){
-vErrors.push(err45);
-}
-errors++;
+vErrors = pushError_(vErrors, err45, errors++, maxErrors);
 }
 }
 if(data21.sourceId !== undefined){
 if(typeof data21.sourceId !== "string"){
 const err46 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3+"/sourceId",schemaPath:"#/properties/flows/items/properties/actions/items/properties/sourceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else if(errors < maxErrors){
-vErrors.push(err46);
-}
-errors++;
+vErrors = pushError_(vErrors, err46, errors++, maxErrors);
 }
 }
 if(data21.operationId !== undefined){
 if(typeof data21.operationId !== "string"){
 const err47 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3+"/operationId",schemaPath:"#/properties/flows/items/properties/actions/items/properties/operationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else if(errors < maxErrors){
-vErrors.push(err47);
-}
-errors++;
+vErrors = pushError_(vErrors, err47, errors++, maxErrors);
 }
 }
 }
 else {
 const err48 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else if(errors < maxErrors){
-vErrors.push(err48);
-}
-errors++;
+vErrors = pushError_(vErrors, err48, errors++, maxErrors);
 }
 }
 }
 else {
 const err49 = {instancePath:instancePath+"/flows/" + i2+"/actions",schemaPath:"#/properties/flows/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else if(errors < maxErrors){
-vErrors.push(err49);
-}
-errors++;
+vErrors = pushError_(vErrors, err49, errors++, maxErrors);
 }
 }
 if(data16.links !== undefined){
@@ -685,34 +385,16 @@ let data26 = data25[i4];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.origin === undefined){
 const err50 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/required",keyword:"required",params:{missingProperty: "origin"},message:"must have required property '"+"origin"+"'"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else if(errors < maxErrors){
-vErrors.push(err50);
-}
-errors++;
+vErrors = pushError_(vErrors, err50, errors++, maxErrors);
 }
 if(data26.target === undefined){
 const err51 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else if(errors < maxErrors){
-vErrors.push(err51);
-}
-errors++;
+vErrors = pushError_(vErrors, err51, errors++, maxErrors);
 }
 for(const key0 in data26){
 if(!((key0 === "origin") || (key0 === "target"))){
 const err52 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else if(errors < maxErrors){
-vErrors.push(err52);
-}
-errors++;
+vErrors = pushError_(vErrors, err52, errors++, maxErrors);
 }
 }
 if(data26.origin !== undefined){
@@ -720,49 +402,25 @@ let data27 = data26.origin;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.fieldPath === undefined){
 const err53 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/required",keyword:"required",params:{missingProperty: "fieldPath"},message:"must have required property '"+"fieldPath"+"'"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else if(errors < maxErrors){
-vErrors.push(err53);
-}
-errors++;
+vErrors = pushError_(vErrors, err53, errors++, maxErrors);
 }
 if(data27.actionId !== undefined){
 let data28 = data27.actionId;
 if((typeof data28 !== "string") && (data28 !== null)){
 const err54 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin/actionId",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/properties/actionId/type",keyword:"type",params:{type: schema11.properties.flows.items.properties.links.items.properties.origin.properties.actionId.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else if(errors < maxErrors){
-vErrors.push(err54);
-}
-errors++;
+vErrors = pushError_(vErrors, err54, errors++, maxErrors);
 }
 }
 if(data27.fieldPath !== undefined){
 if(typeof data27.fieldPath !== "string"){
 const err55 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin/fieldPath",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/properties/fieldPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else if(errors < maxErrors){
-vErrors.push(err55);
-}
-errors++;
+vErrors = pushError_(vErrors, err55, errors++, maxErrors);
 }
 }
 }
 else {
 const err56 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else if(errors < maxErrors){
-vErrors.push(err56);
-}
-errors++;
+vErrors = pushError_(vErrors, err56, errors++, maxErrors);
 }
 }
 if(data26.target !== undefined){
@@ -770,73 +428,37 @@ let data30 = data26.target;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 if(data30.fieldPath === undefined){
 const err57 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/required",keyword:"required",params:{missingProperty: "fieldPath"},message:"must have required property '"+"fieldPath"+"'"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else if(errors < maxErrors){
-vErrors.push(err57);
-}
-errors++;
+vErrors = pushError_(vErrors, err57, errors++, maxErrors);
 }
 if(data30.actionId !== undefined){
 let data31 = data30.actionId;
 if((typeof data31 !== "string") && (data31 !== null)){
 const err58 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target/actionId",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/properties/actionId/type",keyword:"type",params:{type: schema11.properties.flows.items.properties.links.items.properties.target.properties.actionId.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else if(errors < maxErrors){
-vErrors.push(err58);
-}
-errors++;
+vErrors = pushError_(vErrors, err58, errors++, maxErrors);
 }
 }
 if(data30.fieldPath !== undefined){
 if(typeof data30.fieldPath !== "string"){
 const err59 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target/fieldPath",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/properties/fieldPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else if(errors < maxErrors){
-vErrors.push(err59);
-}
-errors++;
+vErrors = pushError_(vErrors, err59, errors++, maxErrors);
 }
 }
 }
 else {
 const err60 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else if(errors < maxErrors){
-vErrors.push(err60);
-}
-errors++;
+vErrors = pushError_(vErrors, err60, errors++, maxErrors);
 }
 }
 }
 else {
 const err61 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else if(errors < maxErrors){
-vErrors.push(err61);
-}
-errors++;
+vErrors = pushError_(vErrors, err61, errors++, maxErrors);
 }
 }
 }
 else {
 const err62 = {instancePath:instancePath+"/flows/" + i2+"/links",schemaPath:"#/properties/flows/items/properties/links/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else if(errors < maxErrors){
-vErrors.push(err62);
-}
-errors++;
+vErrors = pushError_(vErrors, err62, errors++, maxErrors);
 }
 }
 if(data16.fields !== undefined){
@@ -844,23 +466,11 @@ let data33 = data16.fields;
 if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 if(data33.parameters === undefined){
 const err63 = {instancePath:instancePath+"/flows/" + i2+"/fields",schemaPath:"#/properties/flows/items/properties/fields/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else if(errors < maxErrors){
-vErrors.push(err63);
-}
-errors++;
+vErrors = pushError_(vErrors, err63, errors++, maxErrors);
 }
 if(data33.responses === undefined){
 const err64 = {instancePath:instancePath+"/flows/" + i2+"/fields",schemaPath:"#/properties/flows/items/properties/fields/required",keyword:"required",params:{missingProperty: "responses"},message:"must have required property '"+"responses"+"'"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else if(errors < maxErrors){
-vErrors.push(err64);
-}
-errors++;
+vErrors = pushError_(vErrors, err64, errors++, maxErrors);
 }
 if(data33.parameters !== undefined){
 let data34 = data33.parameters;
@@ -871,96 +481,48 @@ let data35 = data34[i5];
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 if(data35.name === undefined){
 const err65 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5,schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else if(errors < maxErrors){
-vErrors.push(err65);
-}
-errors++;
+vErrors = pushError_(vErrors, err65, errors++, maxErrors);
 }
 for(const key1 in data35){
 if(!((((key1 === "name") || (key1 === "description")) || (key1 === "required")) || (key1 === "type"))){
 const err66 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5,schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else if(errors < maxErrors){
-vErrors.push(err66);
-}
-errors++;
+vErrors = pushError_(vErrors, err66, errors++, maxErrors);
 }
 }
 if(data35.name !== undefined){
 if(typeof data35.name !== "string"){
 const err67 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/name",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else if(errors < maxErrors){
-vErrors.push(err67);
-}
-errors++;
+vErrors = pushError_(vErrors, err67, errors++, maxErrors);
 }
 }
 if(data35.description !== undefined){
 if(typeof data35.description !== "string"){
 const err68 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/description",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else if(errors < maxErrors){
-vErrors.push(err68);
-}
-errors++;
+vErrors = pushError_(vErrors, err68, errors++, maxErrors);
 }
 }
 if(data35.required !== undefined){
 if(typeof data35.required !== "boolean"){
 const err69 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/required",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else if(errors < maxErrors){
-vErrors.push(err69);
-}
-errors++;
+vErrors = pushError_(vErrors, err69, errors++, maxErrors);
 }
 }
 if(data35.type !== undefined){
 if(typeof data35.type !== "string"){
 const err70 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/type",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else if(errors < maxErrors){
-vErrors.push(err70);
-}
-errors++;
+vErrors = pushError_(vErrors, err70, errors++, maxErrors);
 }
 }
 }
 else {
 const err71 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5,schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else if(errors < maxErrors){
-vErrors.push(err71);
-}
-errors++;
+vErrors = pushError_(vErrors, err71, errors++, maxErrors);
 }
 }
 }
 else {
 const err72 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else if(errors < maxErrors){
-vErrors.push(err72);
-}
-errors++;
+vErrors = pushError_(vErrors, err72, errors++, maxErrors);
 }
 }
 if(data33.requestBody !== undefined){
@@ -969,13 +531,7 @@ if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 for(const key2 in data40){
 if(!((key2 === "content") || (key2 === "required"))){
 const err73 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else if(errors < maxErrors){
-vErrors.push(err73);
-}
-errors++;
+vErrors = pushError_(vErrors, err73, errors++, maxErrors);
 }
 }
 if(data40.content !== undefined){
@@ -987,87 +543,45 @@ if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
 for(const key4 in data42){
 if(!((key4 === "schema") || (key4 === "example"))){
 const err74 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else if(errors < maxErrors){
-vErrors.push(err74);
-}
-errors++;
+vErrors = pushError_(vErrors, err74, errors++, maxErrors);
 }
 }
 if(data42.schema !== undefined){
 let data43 = data42.schema;
 if(!(data43 && typeof data43 == "object" && !Array.isArray(data43))){
 const err75 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else if(errors < maxErrors){
-vErrors.push(err75);
-}
-errors++;
+vErrors = pushError_(vErrors, err75, errors++, maxErrors);
 }
 }
 if(data42.example !== undefined){
 let data44 = data42.example;
 if(!(data44 && typeof data44 == "object" && !Array.isArray(data44))){
 const err76 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/example",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/example/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else if(errors < maxErrors){
-vErrors.push(err76);
-}
-errors++;
+vErrors = pushError_(vErrors, err76, errors++, maxErrors);
 }
 }
 }
 else {
 const err77 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else if(errors < maxErrors){
-vErrors.push(err77);
-}
-errors++;
+vErrors = pushError_(vErrors, err77, errors++, maxErrors);
 }
 }
 }
 else {
 const err78 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else if(errors < maxErrors){
-vErrors.push(err78);
-}
-errors++;
+vErrors = pushError_(vErrors, err78, errors++, maxErrors);
 }
 }
 if(data40.required !== undefined){
 if(typeof data40.required !== "boolean"){
 const err79 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/required",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else if(errors < maxErrors){
-vErrors.push(err79);
-}
-errors++;
+vErrors = pushError_(vErrors, err79, errors++, maxErrors);
 }
 }
 }
 else {
 const err80 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else if(errors < maxErrors){
-vErrors.push(err80);
-}
-errors++;
+vErrors = pushError_(vErrors, err80, errors++, maxErrors);
 }
 }
 if(data33.responses !== undefined){
@@ -1075,113 +589,69 @@ let data46 = data33.responses;
 if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
 if(data46.success === undefined){
 const err81 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/required",keyword:"required",params:{missingProperty: "success"},message:"must have required property '"+"success"+"'"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else if(errors < maxErrors){
-vErrors.push(err81);
-}
-errors++;
+vErrors = pushError_(vErrors, err81, errors++, maxErrors);
 }
 for(const key5 in data46){
 if(!((key5 === "success") || (key5 === "example"))){
 const err82 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else if(errors < maxErrors){
-vErrors.push(err82);
-}
-errors++;
+vErrors = pushError_(vErrors, err82, errors++, maxErrors);
 }
 }
 if(data46.success !== undefined){
 let data47 = data46.success;
 if(!(data47 && typeof data47 == "object" && !Array.isArray(data47))){
 const err83 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses/success",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/properties/success/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else if(errors < maxErrors){
-vErrors.push(err83);
-}
-errors++;
+vErrors = pushError_(vErrors, err83, errors++, maxErrors);
 }
 }
 if(data46.example !== undefined){
 let data48 = data46.example;
 if(!(data48 && typeof data48 == "object" && !Array.isArray(data48))){
 const err84 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses/example",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/properties/example/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else if(errors < maxErrors){
-vErrors.push(err84);
-}
-errors++;
+vErrors = pushError_(vErrors, err84, errors++, maxErrors);
 }
 }
 }
 else {
 const err85 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else if(errors < maxErrors){
-vErrors.push(err85);
-}
-errors++;
+vErrors = pushError_(vErrors, err85, errors++, maxErrors);
 }
 }
 }
 else {
 const err86 = {instancePath:instancePath+"/flows/" + i2+"/fields",schemaPath:"#/properties/flows/items/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else if(errors < maxErrors){
-vErrors.push(err86);
-}
-errors++;
+vErrors = pushError_(vErrors, err86, errors++, maxErrors);
 }
 }
 }
 else {
 const err87 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else if(errors < maxErrors){
-vErrors.push(err87);
-}
-errors++;
+vErrors = pushError_(vErrors, err87, errors++, maxErrors);
 }
 }
 }
 else {
 const err88 = {instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else if(errors < maxErrors){
-vErrors.push(err88);
-}
-errors++;
+vErrors = pushError_(vErrors, err88, errors++, maxErrors);
 }
 }
 }
 else {
 const err89 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else if(errors < maxErrors){
-vErrors.push(err89);
-}
-errors++;
+vErrors = pushError_(vErrors, err89, errors++, maxErrors);
 }
 validate10.errors = vErrors;
 validate10.errorCount = errors;
 return errors === 0;
+}
+
+function pushError_(list, error, count, maxErrors){
+if(list === null){
+return [error];
+}
+if(count < maxErrors){
+list.push(error);
+}
+return list;
 }
 

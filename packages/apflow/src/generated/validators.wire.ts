@@ -22,81 +22,39 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.name === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.status === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.parent_id !== undefined){
 let data1 = data.parent_id;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err4 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: schema11.properties.parent_id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.user_id !== undefined){
 let data2 = data.user_id;
 if((typeof data2 !== "string") && (data2 !== null)){
 const err5 = {instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: schema11.properties.user_id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(typeof data2 === "string"){
 if(data2.length < 2 && func2(data2) < 1){
 const err6 = {instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 }
@@ -105,91 +63,43 @@ let data3 = data.name;
 if(typeof data3 === "string"){
 if(data3.length > 255 && func2(data3) > 255){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if(data3.length < 2 && func2(data3) < 1){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 !== "string"){
 const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 if(!(((((data4 === "pending") || (data4 === "in_progress")) || (data4 === "completed")) || (data4 === "failed")) || (data4 === "cancelled"))){
 const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema11.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.priority !== undefined){
 let data5 = data.priority;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err12 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 3 || isNaN(data5)){
 const err13 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3},message:"must be <= 3"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 if(data5 < 0 || isNaN(data5)){
 const err14 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 }
@@ -197,65 +107,35 @@ if(data.inputs !== undefined){
 let data6 = data.inputs;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
 const err15 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 if(data.schemas !== undefined){
 let data7 = data.schemas;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 const err16 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/type",keyword:"type",params:{type: schema11.properties.schemas.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 if(data.params !== undefined){
 let data8 = data.params;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
 const err17 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema11.properties.params.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 if(data.result !== undefined){
 let data9 = data.result;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
 const err18 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: schema11.properties.result.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 }
 if(data.error !== undefined){
 let data10 = data.error;
 if((typeof data10 !== "string") && (data10 !== null)){
 const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema11.properties.error.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 }
 if(data.dependencies !== undefined){
@@ -267,60 +147,30 @@ let data12 = data11[i0];
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.id === undefined){
 const err20 = {instancePath:instancePath+"/dependencies/" + i0,schemaPath:"#/definitions/dependency/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 if(data12.id !== undefined){
 if(typeof data12.id !== "string"){
 const err21 = {instancePath:instancePath+"/dependencies/" + i0+"/id",schemaPath:"#/definitions/dependency/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 }
 if(data12.required !== undefined){
 if(typeof data12.required !== "boolean"){
 const err22 = {instancePath:instancePath+"/dependencies/" + i0+"/required",schemaPath:"#/definitions/dependency/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/dependencies/" + i0,schemaPath:"#/definitions/dependency/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 }
 if(data.progress !== undefined){
@@ -328,96 +178,48 @@ let data15 = data.progress;
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 1 || isNaN(data15)){
 const err25 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 if(data15 < 0 || isNaN(data15)){
 const err26 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 }
 if(data.created_at !== undefined){
 if(typeof data.created_at !== "string"){
 const err28 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 }
 if(data.started_at !== undefined){
 let data17 = data.started_at;
 if((typeof data17 !== "string") && (data17 !== null)){
 const err29 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: schema11.properties.started_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 }
 if(data.updated_at !== undefined){
 if(typeof data.updated_at !== "string"){
 const err30 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 }
 if(data.completed_at !== undefined){
 let data19 = data.completed_at;
 if((typeof data19 !== "string") && (data19 !== null)){
 const err31 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema11.properties.completed_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 }
 }
 else {
 const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 validate10.errors = vErrors;
 validate10.errorCount = errors;
@@ -432,48 +234,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.required !== undefined){
 if(typeof data.required !== "boolean"){
 const err2 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 validate11.errors = vErrors;
 validate11.errorCount = errors;
@@ -490,24 +268,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((key0 === "task") || (key0 === "children"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.task !== undefined){
@@ -539,28 +305,26 @@ errors += validate12.errorCount;
 }
 else {
 const err2 = {instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 validate12.errors = vErrors;
 validate12.errorCount = errors;
 return errors === 0;
+}
+
+function pushError_(list, error, count, maxErrors){
+if(list === null){
+return [error];
+}
+if(count < maxErrors){
+list.push(error);
+}
+return list;
 }
 

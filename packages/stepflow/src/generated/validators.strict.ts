@@ -29,59 +29,29 @@ const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.workflow === undefined){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "workflow"},message:"must have required property '"+"workflow"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(key0 === "workflow")){
 const err1 = {instancePath,schemaPath:"#/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.workflow !== undefined){
 let data0 = data.workflow;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/WorkflowRef/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(!(data0 === "input")){
 const err3 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/WorkflowRef/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
@@ -90,49 +60,25 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.step === undefined){
 const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if(data.step !== undefined){
 if(typeof data.step !== "string"){
 const err6 = {instancePath:instancePath+"/step",schemaPath:"#/anyOf/1/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 }
 else {
 const err7 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid0 = _errs7 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
 const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -164,47 +110,23 @@ const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
 const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if("skip" !== data0){
 const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/const",keyword:"const",params:{allowedValue: "skip"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -215,13 +137,7 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
 const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data.defaultValue !== undefined){
 const _errs8 = errors;
@@ -233,26 +149,14 @@ if(!valid3){
 const _errs10 = errors;
 if(data.defaultValue !== null){
 const err5 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid1 = _errs10 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
 const err6 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -272,35 +176,17 @@ if(data.action !== undefined){
 let data2 = data.action;
 if(typeof data2 !== "string"){
 const err7 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 if("useDefault" !== data2){
 const err8 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/const",keyword:"const",params:{allowedValue: "useDefault"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 }
 }
 else {
 const err9 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 var _valid0 = _errs5 === errors;
 if(_valid0 && valid0){
@@ -315,13 +201,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err10 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -351,13 +231,7 @@ const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.$from === undefined){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "$from"},message:"must have required property '"+"$from"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.$from !== undefined){
 if(!(validate34(data.$from, {instancePath:instancePath+"/$from",parentData:data,parentDataProperty:"$from",rootData,maxErrors}))){
@@ -373,13 +247,7 @@ errors += validate34.errorCount;
 if(data.path !== undefined){
 if(typeof data.path !== "string"){
 const err1 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/JsonPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.onSkip !== undefined){
@@ -396,13 +264,7 @@ errors += validate36.errorCount;
 }
 else {
 const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
@@ -411,24 +273,12 @@ const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.$literal === undefined){
 const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "$literal"},message:"must have required property '"+"$literal"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
@@ -440,13 +290,7 @@ valid0 = valid0 || _valid0;
 }
 if(!valid0){
 const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -491,13 +335,7 @@ if(!valid0){
 const _errs2 = errors;
 if(data !== null){
 const err0 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
@@ -505,13 +343,7 @@ if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "boolean"){
 const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
@@ -519,13 +351,7 @@ if(!valid0){
 const _errs6 = errors;
 if(!((typeof data == "number") && (isFinite(data)))){
 const err2 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
@@ -533,13 +359,7 @@ if(!valid0){
 const _errs8 = errors;
 if(typeof data !== "string"){
 const err3 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
@@ -561,13 +381,7 @@ errors += wrapper0.validate.errorCount;
 }
 else {
 const err4 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 var _valid0 = _errs10 === errors;
 valid0 = valid0 || _valid0;
@@ -588,13 +402,7 @@ errors += wrapper0.validate.errorCount;
 }
 else {
 const err5 = {instancePath,schemaPath:"#/anyOf/6/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 valid0 = valid0 || _valid0;
@@ -606,13 +414,7 @@ valid0 = valid0 || _valid0;
 }
 if(!valid0){
 const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -643,47 +445,23 @@ const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
 const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if("fail" !== data0){
 const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/const",keyword:"const",params:{allowedValue: "fail"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -694,47 +472,23 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
 const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data1 = data.action;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 if("skip" !== data1){
 const err6 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/const",keyword:"const",params:{allowedValue: "skip"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 }
 else {
 const err7 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid0 = _errs5 === errors;
 if(_valid0 && valid0){
@@ -750,13 +504,7 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
 const err8 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 if(data.defaultValue !== undefined){
 let data2 = data.defaultValue;
@@ -778,26 +526,14 @@ if(!valid4){
 const _errs14 = errors;
 if(data2 !== null){
 const err9 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 var _valid1 = _errs14 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
 const err10 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 else {
 errors = _errs12;
@@ -817,35 +553,17 @@ if(data.action !== undefined){
 let data3 = data.action;
 if(typeof data3 !== "string"){
 const err11 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 if("useDefault" !== data3){
 const err12 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/properties/action/const",keyword:"const",params:{allowedValue: "useDefault"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 }
 }
 else {
 const err13 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0 && valid0){
@@ -861,47 +579,23 @@ const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
 const err14 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data4 = data.action;
 if(typeof data4 !== "string"){
 const err15 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 if("retry" !== data4){
 const err16 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/properties/action/const",keyword:"const",params:{allowedValue: "retry"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 }
 else {
 const err17 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 var _valid0 = _errs18 === errors;
 if(_valid0 && valid0){
@@ -918,13 +612,7 @@ passing0 = 3;
 }
 if(!valid0){
 const err18 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -951,46 +639,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.component === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
 const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -1002,13 +666,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
@@ -1016,26 +674,14 @@ if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
 const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -1060,13 +706,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
@@ -1074,26 +714,14 @@ if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
 const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
 const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -1129,26 +757,14 @@ if(!valid6){
 const _errs25 = errors;
 if(data4 !== null){
 const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 var _valid2 = _errs25 === errors;
 valid6 = valid6 || _valid2;
 }
 if(!valid6){
 const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 else {
 errors = _errs23;
@@ -1189,13 +805,7 @@ errors += validate40.errorCount;
 }
 else {
 const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 validate32.errors = vErrors;
 validate32.errorCount = errors;
@@ -1215,46 +825,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.result === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("success" !== data.outcome){
 const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "success"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 validate50.errors = vErrors;
 validate50.errorCount = errors;
@@ -1271,59 +857,29 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.message === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.code !== undefined){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
 const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 if(data.message !== undefined){
 if(typeof data.message !== "string"){
 const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -1336,26 +892,14 @@ if(!valid1){
 const _errs8 = errors;
 if(data.data !== null){
 const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
 const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 else {
 errors = _errs6;
@@ -1374,13 +918,7 @@ vErrors = null;
 }
 else {
 const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 validate53.errors = vErrors;
 validate53.errorCount = errors;
@@ -1394,34 +932,16 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.error === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("failed" !== data.outcome){
 const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "failed"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.error !== undefined){
@@ -1438,13 +958,7 @@ errors += validate53.errorCount;
 }
 else {
 const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 validate52.errors = vErrors;
 validate52.errorCount = errors;
@@ -1477,36 +991,18 @@ const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("skipped" !== data.outcome){
 const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResultSkipped/properties/outcome/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -1542,13 +1038,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1575,47 +1065,23 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.input === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
 const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -1638,26 +1104,14 @@ if(!valid2){
 const _errs9 = errors;
 if(data3 !== null){
 const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
 const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -1676,13 +1130,7 @@ vErrors = null;
 }
 else {
 const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 validate48.errors = vErrors;
 validate48.errorCount = errors;
@@ -1715,13 +1163,7 @@ errors += validate48.errorCount;
 }
 else {
 const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 }
 if(data.servers !== undefined){
@@ -1732,24 +1174,12 @@ let data3 = data2[key0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.command === undefined){
 const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data3.command !== undefined){
 if(typeof data3.command !== "string"){
 const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/TestServerConfig/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data3.args !== undefined){
@@ -1759,25 +1189,13 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data5[i1] !== "string"){
 const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1,schemaPath:"#/$defs/TestServerConfig/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/TestServerConfig/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data3.env !== undefined){
@@ -1786,37 +1204,19 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 for(const key1 in data7){
 if(typeof data7[key1] !== "string"){
 const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/TestServerConfig/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data3.workingDirectory !== undefined){
 if(typeof data3.workingDirectory !== "string"){
 const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory",schemaPath:"#/$defs/TestServerConfig/properties/workingDirectory/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data3.portRange !== undefined){
@@ -1824,47 +1224,23 @@ let data10 = data3.portRange;
 if(Array.isArray(data10)){
 if(data10.length < 2){
 const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 const len2 = data10.length;
 if(len2 > 0){
 let data11 = data10[0];
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
 const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
 const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 if(!(formats6.validate(data11))){
 const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 }
@@ -1872,58 +1248,28 @@ if(len2 > 1){
 let data12 = data10[1];
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
 const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 if(!(formats6.validate(data12))){
 const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 }
 const len3 = data10.length;
 if(!(len3 <= 2)){
 const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 else {
 const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 if(data3.healthCheck !== undefined){
@@ -1932,47 +1278,23 @@ if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.path !== undefined){
 if(typeof data13.path !== "string"){
 const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 if(data13.timeoutMs !== undefined){
 let data15 = data13.timeoutMs;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
 const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
 const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(!(formats10.validate(data15))){
 const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 }
@@ -1980,34 +1302,16 @@ if(data13.retryAttempts !== undefined){
 let data16 = data13.retryAttempts;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
 const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
 const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 if(!(formats2.validate(data16))){
 const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
@@ -2015,118 +1319,58 @@ if(data13.retryDelayMs !== undefined){
 let data17 = data13.retryDelayMs;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
 const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
 const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 if(!(formats10.validate(data17))){
 const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 }
 if(data3.startupTimeoutMs !== undefined){
 let data18 = data3.startupTimeoutMs;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
 const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
 const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 if(!(formats10.validate(data18))){
 const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 }
 }
 else {
 const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 }
 }
 else {
 const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else if(errors < maxErrors){
-vErrors.push(err33);
-}
-errors++;
+vErrors = pushError_(vErrors, err33, errors++, maxErrors);
 }
 validate47.errors = vErrors;
 validate47.errorCount = errors;
@@ -2141,59 +1385,29 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.input === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
 const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema76.properties.description.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 validate59.errors = vErrors;
 validate59.errorCount = errors;
@@ -2207,61 +1421,31 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.steps === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.schema === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.name !== undefined){
 let data0 = data.name;
 if((typeof data0 !== "string") && (data0 !== null)){
 const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema48.properties.name.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.version !== undefined){
 let data2 = data.version;
 if((typeof data2 !== "string") && (data2 !== null)){
 const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: schema48.properties.version.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -2273,13 +1457,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
@@ -2287,26 +1465,14 @@ if(!valid1){
 const _errs13 = errors;
 if(data3 !== null){
 const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
 const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -2331,13 +1497,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
@@ -2345,26 +1505,14 @@ if(!valid3){
 const _errs21 = errors;
 if(data4 !== null){
 const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
 const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 else {
 errors = _errs16;
@@ -2398,13 +1546,7 @@ errors += validate32.errorCount;
 }
 else {
 const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -2438,26 +1580,14 @@ if(!valid7){
 const _errs30 = errors;
 if(data8 !== null){
 const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 var _valid2 = _errs30 === errors;
 valid7 = valid7 || _valid2;
 }
 if(!valid7){
 const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 else {
 errors = _errs28;
@@ -2491,48 +1621,24 @@ errors += validate59.errorCount;
 }
 else {
 const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 if(data.schema !== undefined){
 let data11 = data.schema;
 if(typeof data11 !== "string"){
 const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 if("https://stepflow.org/schemas/v1/flow.json" !== data11){
 const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "https://stepflow.org/schemas/v1/flow.json"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 }
 else {
 const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 validate88.errors = vErrors;
 validate88.errorCount = errors;
@@ -2547,46 +1653,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.component === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
 const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -2598,13 +1680,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
@@ -2612,26 +1688,14 @@ if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
 const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -2656,13 +1720,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
@@ -2670,26 +1728,14 @@ if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
 const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
 const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -2725,26 +1771,14 @@ if(!valid6){
 const _errs25 = errors;
 if(data4 !== null){
 const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 var _valid2 = _errs25 === errors;
 valid6 = valid6 || _valid2;
 }
 if(!valid6){
 const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 else {
 errors = _errs23;
@@ -2785,13 +1819,7 @@ errors += validate40.errorCount;
 }
 else {
 const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 validate93.errors = vErrors;
 validate93.errorCount = errors;
@@ -2825,36 +1853,18 @@ const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("skipped" !== data.outcome){
 const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResultSkipped/properties/outcome/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -2890,13 +1900,7 @@ passing0 = 2;
 }
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -2940,13 +1944,7 @@ errors += validate48.errorCount;
 }
 else {
 const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 }
 if(data.servers !== undefined){
@@ -2957,24 +1955,12 @@ let data3 = data2[key0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.command === undefined){
 const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data3.command !== undefined){
 if(typeof data3.command !== "string"){
 const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/TestServerConfig/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data3.args !== undefined){
@@ -2984,25 +1970,13 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data5[i1] !== "string"){
 const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1,schemaPath:"#/$defs/TestServerConfig/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/TestServerConfig/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data3.env !== undefined){
@@ -3011,37 +1985,19 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 for(const key1 in data7){
 if(typeof data7[key1] !== "string"){
 const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/TestServerConfig/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 }
 if(data3.workingDirectory !== undefined){
 if(typeof data3.workingDirectory !== "string"){
 const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory",schemaPath:"#/$defs/TestServerConfig/properties/workingDirectory/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 }
 if(data3.portRange !== undefined){
@@ -3049,47 +2005,23 @@ let data10 = data3.portRange;
 if(Array.isArray(data10)){
 if(data10.length < 2){
 const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 const len2 = data10.length;
 if(len2 > 0){
 let data11 = data10[0];
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
 const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
 const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 if(!(formats6.validate(data11))){
 const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 }
@@ -3097,58 +2029,28 @@ if(len2 > 1){
 let data12 = data10[1];
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
 const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 if(!(formats6.validate(data12))){
 const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 }
 const len3 = data10.length;
 if(!(len3 <= 2)){
 const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 }
 else {
 const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 if(data3.healthCheck !== undefined){
@@ -3157,47 +2059,23 @@ if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.path !== undefined){
 if(typeof data13.path !== "string"){
 const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 }
 if(data13.timeoutMs !== undefined){
 let data15 = data13.timeoutMs;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
 const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else if(errors < maxErrors){
-vErrors.push(err18);
-}
-errors++;
+vErrors = pushError_(vErrors, err18, errors++, maxErrors);
 }
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
 const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else if(errors < maxErrors){
-vErrors.push(err19);
-}
-errors++;
+vErrors = pushError_(vErrors, err19, errors++, maxErrors);
 }
 if(!(formats10.validate(data15))){
 const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-if(vErrors === null){
-vErrors = [err20];
-}
-else if(errors < maxErrors){
-vErrors.push(err20);
-}
-errors++;
+vErrors = pushError_(vErrors, err20, errors++, maxErrors);
 }
 }
 }
@@ -3205,34 +2083,16 @@ if(data13.retryAttempts !== undefined){
 let data16 = data13.retryAttempts;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
 const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else if(errors < maxErrors){
-vErrors.push(err21);
-}
-errors++;
+vErrors = pushError_(vErrors, err21, errors++, maxErrors);
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
 const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else if(errors < maxErrors){
-vErrors.push(err22);
-}
-errors++;
+vErrors = pushError_(vErrors, err22, errors++, maxErrors);
 }
 if(!(formats2.validate(data16))){
 const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-if(vErrors === null){
-vErrors = [err23];
-}
-else if(errors < maxErrors){
-vErrors.push(err23);
-}
-errors++;
+vErrors = pushError_(vErrors, err23, errors++, maxErrors);
 }
 }
 }
@@ -3240,118 +2100,58 @@ if(data13.retryDelayMs !== undefined){
 let data17 = data13.retryDelayMs;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
 const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else if(errors < maxErrors){
-vErrors.push(err24);
-}
-errors++;
+vErrors = pushError_(vErrors, err24, errors++, maxErrors);
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
 const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else if(errors < maxErrors){
-vErrors.push(err25);
-}
-errors++;
+vErrors = pushError_(vErrors, err25, errors++, maxErrors);
 }
 if(!(formats10.validate(data17))){
 const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-if(vErrors === null){
-vErrors = [err26];
-}
-else if(errors < maxErrors){
-vErrors.push(err26);
-}
-errors++;
+vErrors = pushError_(vErrors, err26, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else if(errors < maxErrors){
-vErrors.push(err27);
-}
-errors++;
+vErrors = pushError_(vErrors, err27, errors++, maxErrors);
 }
 }
 if(data3.startupTimeoutMs !== undefined){
 let data18 = data3.startupTimeoutMs;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
 const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else if(errors < maxErrors){
-vErrors.push(err28);
-}
-errors++;
+vErrors = pushError_(vErrors, err28, errors++, maxErrors);
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
 const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else if(errors < maxErrors){
-vErrors.push(err29);
-}
-errors++;
+vErrors = pushError_(vErrors, err29, errors++, maxErrors);
 }
 if(!(formats10.validate(data18))){
 const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-if(vErrors === null){
-vErrors = [err30];
-}
-else if(errors < maxErrors){
-vErrors.push(err30);
-}
-errors++;
+vErrors = pushError_(vErrors, err30, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else if(errors < maxErrors){
-vErrors.push(err31);
-}
-errors++;
+vErrors = pushError_(vErrors, err31, errors++, maxErrors);
 }
 }
 }
 else {
 const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else if(errors < maxErrors){
-vErrors.push(err32);
-}
-errors++;
+vErrors = pushError_(vErrors, err32, errors++, maxErrors);
 }
 }
 }
 else {
 const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else if(errors < maxErrors){
-vErrors.push(err33);
-}
-errors++;
+vErrors = pushError_(vErrors, err33, errors++, maxErrors);
 }
 validate100.errors = vErrors;
 validate100.errorCount = errors;
@@ -3366,47 +2166,23 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.input === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
 const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -3429,26 +2205,14 @@ if(!valid2){
 const _errs9 = errors;
 if(data3 !== null){
 const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
 const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -3467,13 +2231,7 @@ vErrors = null;
 }
 else {
 const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 validate102.errors = vErrors;
 validate102.errorCount = errors;
@@ -3489,37 +2247,19 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
 const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.input_schema !== undefined){
@@ -3531,13 +2271,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
@@ -3545,26 +2279,14 @@ if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
 const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -3589,13 +2311,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
@@ -3603,26 +2319,14 @@ if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
 const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
 const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -3641,13 +2345,7 @@ vErrors = null;
 }
 else {
 const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 validate104.errors = vErrors;
 validate104.errorCount = errors;
@@ -3663,71 +2361,35 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runtime_protocol_version === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runtime_protocol_version"},message:"must have required property '"+"runtime_protocol_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.runtime_protocol_version !== undefined){
 let data0 = data.runtime_protocol_version;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 const err2 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(!(formats2.validate(data0))){
 const err3 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 if(data.protocol_prefix !== undefined){
 if(typeof data.protocol_prefix !== "string"){
 const err4 = {instancePath:instancePath+"/protocol_prefix",schemaPath:"#/properties/protocol_prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 validate105.errors = vErrors;
 validate105.errorCount = errors;
@@ -3743,59 +2405,29 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.server_protocol_version === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "server_protocol_version"},message:"must have required property '"+"server_protocol_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.server_protocol_version !== undefined){
 let data0 = data.server_protocol_version;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 const err2 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if(!(formats2.validate(data0))){
 const err3 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 validate106.errors = vErrors;
 validate106.errorCount = errors;
@@ -3810,13 +2442,7 @@ let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 validate107.errors = vErrors;
 validate107.errorCount = errors;
@@ -3831,13 +2457,7 @@ let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 validate108.errors = vErrors;
 validate108.errorCount = errors;
@@ -3853,37 +2473,19 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
 const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.input_schema !== undefined){
@@ -3895,13 +2497,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
 const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
@@ -3909,26 +2505,14 @@ if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
 const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -3953,13 +2537,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
@@ -3967,26 +2545,14 @@ if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
 const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
 const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -4005,13 +2571,7 @@ vErrors = null;
 }
 else {
 const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 validate68.errors = vErrors;
 validate68.errorCount = errors;
@@ -4025,13 +2585,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.components === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "components"},message:"must have required property '"+"components"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.components !== undefined){
 let data0 = data.components;
@@ -4051,25 +2605,13 @@ errors += validate68.errorCount;
 }
 else {
 const err1 = {instancePath:instancePath+"/components",schemaPath:"#/properties/components/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 validate109.errors = vErrors;
 validate109.errorCount = errors;
@@ -4085,36 +2627,18 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
 const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 validate111.errors = vErrors;
 validate111.errorCount = errors;
@@ -4130,13 +2654,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.info === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "info"},message:"must have required property '"+"info"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.info !== undefined){
 if(!(validate68(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,maxErrors}))){
@@ -4152,13 +2670,7 @@ errors += validate68.errorCount;
 }
 else {
 const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 validate112.errors = vErrors;
 validate112.errorCount = errors;
@@ -4174,46 +2686,22 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.input === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
 const err2 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 validate114.errors = vErrors;
 validate114.errorCount = errors;
@@ -4229,24 +2717,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.output === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 validate115.errors = vErrors;
 validate115.errorCount = errors;
@@ -4262,24 +2738,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 validate116.errors = vErrors;
 validate116.errorCount = errors;
@@ -4296,36 +2760,18 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.blob_id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.blob_id !== undefined){
 if(typeof data.blob_id !== "string"){
 const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 validate117.errors = vErrors;
 validate117.errorCount = errors;
@@ -4341,36 +2787,18 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.blob_id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.blob_id !== undefined){
 if(typeof data.blob_id !== "string"){
 const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 validate118.errors = vErrors;
 validate118.errorCount = errors;
@@ -4386,24 +2814,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 validate119.errors = vErrors;
 validate119.errorCount = errors;
@@ -4419,61 +2835,31 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.steps === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.schema === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.name !== undefined){
 let data0 = data.name;
 if((typeof data0 !== "string") && (data0 !== null)){
 const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema48.properties.name.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 if(data.version !== undefined){
 let data2 = data.version;
 if((typeof data2 !== "string") && (data2 !== null)){
 const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: schema48.properties.version.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -4485,13 +2871,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
 const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
@@ -4499,26 +2879,14 @@ if(!valid1){
 const _errs13 = errors;
 if(data3 !== null){
 const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
 const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -4543,13 +2911,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
 const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else if(errors < maxErrors){
-vErrors.push(err8);
-}
-errors++;
+vErrors = pushError_(vErrors, err8, errors++, maxErrors);
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
@@ -4557,26 +2919,14 @@ if(!valid3){
 const _errs21 = errors;
 if(data4 !== null){
 const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else if(errors < maxErrors){
-vErrors.push(err9);
-}
-errors++;
+vErrors = pushError_(vErrors, err9, errors++, maxErrors);
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
 const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else if(errors < maxErrors){
-vErrors.push(err10);
-}
-errors++;
+vErrors = pushError_(vErrors, err10, errors++, maxErrors);
 }
 else {
 errors = _errs16;
@@ -4610,13 +2960,7 @@ errors += validate32.errorCount;
 }
 else {
 const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else if(errors < maxErrors){
-vErrors.push(err11);
-}
-errors++;
+vErrors = pushError_(vErrors, err11, errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -4650,26 +2994,14 @@ if(!valid7){
 const _errs30 = errors;
 if(data8 !== null){
 const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else if(errors < maxErrors){
-vErrors.push(err12);
-}
-errors++;
+vErrors = pushError_(vErrors, err12, errors++, maxErrors);
 }
 var _valid2 = _errs30 === errors;
 valid7 = valid7 || _valid2;
 }
 if(!valid7){
 const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else if(errors < maxErrors){
-vErrors.push(err13);
-}
-errors++;
+vErrors = pushError_(vErrors, err13, errors++, maxErrors);
 }
 else {
 errors = _errs28;
@@ -4703,48 +3035,24 @@ errors += validate59.errorCount;
 }
 else {
 const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else if(errors < maxErrors){
-vErrors.push(err14);
-}
-errors++;
+vErrors = pushError_(vErrors, err14, errors++, maxErrors);
 }
 }
 if(data.schema !== undefined){
 let data11 = data.schema;
 if(typeof data11 !== "string"){
 const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else if(errors < maxErrors){
-vErrors.push(err15);
-}
-errors++;
+vErrors = pushError_(vErrors, err15, errors++, maxErrors);
 }
 if("https://stepflow.org/schemas/v1/flow.json" !== data11){
 const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "https://stepflow.org/schemas/v1/flow.json"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else if(errors < maxErrors){
-vErrors.push(err16);
-}
-errors++;
+vErrors = pushError_(vErrors, err16, errors++, maxErrors);
 }
 }
 }
 else {
 const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else if(errors < maxErrors){
-vErrors.push(err17);
-}
-errors++;
+vErrors = pushError_(vErrors, err17, errors++, maxErrors);
 }
 validate31.errors = vErrors;
 validate31.errorCount = errors;
@@ -4758,23 +3066,11 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.flow === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flow"},message:"must have required property '"+"flow"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.input === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.flow !== undefined){
 if(!(validate31(data.flow, {instancePath:instancePath+"/flow",parentData:data,parentDataProperty:"flow",rootData,maxErrors}))){
@@ -4790,13 +3086,7 @@ errors += validate31.errorCount;
 }
 else {
 const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 validate120.errors = vErrors;
 validate120.errorCount = errors;
@@ -4812,13 +3102,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.result !== undefined){
 if(!(validate49(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,maxErrors}))){
@@ -4834,13 +3118,7 @@ errors += validate49.errorCount;
 }
 else {
 const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 validate122.errors = vErrors;
 validate122.errorCount = errors;
@@ -4856,59 +3134,29 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else if(errors < maxErrors){
-vErrors.push(err0);
-}
-errors++;
+vErrors = pushError_(vErrors, err0, errors++, maxErrors);
 }
 if(data.message === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else if(errors < maxErrors){
-vErrors.push(err1);
-}
-errors++;
+vErrors = pushError_(vErrors, err1, errors++, maxErrors);
 }
 if(data.code !== undefined){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else if(errors < maxErrors){
-vErrors.push(err2);
-}
-errors++;
+vErrors = pushError_(vErrors, err2, errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
 const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else if(errors < maxErrors){
-vErrors.push(err3);
-}
-errors++;
+vErrors = pushError_(vErrors, err3, errors++, maxErrors);
 }
 }
 }
 if(data.message !== undefined){
 if(typeof data.message !== "string"){
 const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else if(errors < maxErrors){
-vErrors.push(err4);
-}
-errors++;
+vErrors = pushError_(vErrors, err4, errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -4921,26 +3169,14 @@ if(!valid1){
 const _errs8 = errors;
 if(data.data !== null){
 const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else if(errors < maxErrors){
-vErrors.push(err5);
-}
-errors++;
+vErrors = pushError_(vErrors, err5, errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
 const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else if(errors < maxErrors){
-vErrors.push(err6);
-}
-errors++;
+vErrors = pushError_(vErrors, err6, errors++, maxErrors);
 }
 else {
 errors = _errs6;
@@ -4959,16 +3195,20 @@ vErrors = null;
 }
 else {
 const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else if(errors < maxErrors){
-vErrors.push(err7);
-}
-errors++;
+vErrors = pushError_(vErrors, err7, errors++, maxErrors);
 }
 validate124.errors = vErrors;
 validate124.errorCount = errors;
 return errors === 0;
+}
+
+function pushError_(list, error, count, maxErrors){
+if(list === null){
+return [error];
+}
+if(count < maxErrors){
+list.push(error);
+}
+return list;
 }
 
