@@ -25,6 +25,9 @@ export interface StandaloneEntry {
   inline?: (string | RegExp)[];
 }
 
+/** A protocol package's `/validate`: its generated validators, with the format helpers they use inlined. */
+export const VALIDATE_ENTRY: StandaloneEntry = { name: "validate", owned: ["src/generated"], inline: ["@flowspec/runtime/ajv"] };
+
 export function withStandaloneEntry(base: Options & { entry: Record<string, string> }, standalone: StandaloneEntry): Options[] {
   const { [standalone.name]: source, ...others } = base.entry;
   if (source === undefined) throw new Error(`no entry "${standalone.name}"`);

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { defineConfig } from "tsup";
-import { withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
+import { VALIDATE_ENTRY, withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
 
 // @apidevtools/json-schema-ref-parser is ESM-only. The CommonJS build carries its own copy (with
 // js-yaml, which it imports), so `require("@flowspec/agents-json")` works without require(esm):
@@ -10,7 +10,7 @@ import { withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
 // The ESM build imports the installed package.
 const REF_PARSER = "@apidevtools/json-schema-ref-parser";
 
-// `/validate` is one file (with its format helpers inlined) that imports only runtime's `/validation`.
+// `/validate` is one file that imports only runtime's `/validation`.
 export default defineConfig(withStandaloneEntry({
   entry: { index: "src/index.ts", validate: "src/validate.ts" },
   format: ["esm", "cjs"],
@@ -25,7 +25,7 @@ export default defineConfig(withStandaloneEntry({
   dts: true,
   clean: true,
   target: "node20",
-}, { name: "validate", owned: ["src/generated"], inline: ["@flowspec/runtime/ajv"] }));
+}, VALIDATE_ENTRY));
 
 /** Each package's license text, resolved as the bundle resolved it (js-yaml from the ref parser's folder). */
 function bundledLicenses(names: string[]): string {

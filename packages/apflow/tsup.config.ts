@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
-import { withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
+import { VALIDATE_ENTRY, withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
 
-// `/validate` is one file (with its format helpers inlined) that imports only runtime's `/validation`.
+// `/validate` is one file that imports only runtime's `/validation`.
 export default defineConfig(withStandaloneEntry({
   entry: { index: "src/index.ts", validate: "src/validate.ts", client: "src/client/index.ts" },
   format: ["esm", "cjs"],
@@ -12,4 +12,4 @@ export default defineConfig(withStandaloneEntry({
   target: "node20",
   // import.meta.url in the CommonJS build too (ajv is loaded on demand relative to it).
   shims: true,
-}, { name: "validate", owned: ["src/generated"], inline: ["@flowspec/runtime/ajv"] }));
+}, VALIDATE_ENTRY));

@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
-import { withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
+import { VALIDATE_ENTRY, withStandaloneEntry } from "../../scripts/tsup-standalone-entry.js";
 
-// `/validate` is one file (with its format helpers inlined) that imports only runtime's `/validation`.
+// `/validate` is one file that imports only runtime's `/validation`.
 export default defineConfig(withStandaloneEntry({
   entry: { index: "src/index.ts", validate: "src/validate.ts", flow: "src/flow.ts", node: "src/node.ts", server: "src/server/index.ts", client: "src/client/index.ts" },
   format: ["esm", "cjs"],
@@ -11,4 +11,4 @@ export default defineConfig(withStandaloneEntry({
   dts: true,
   clean: true,
   target: "node20",
-}, { name: "validate", owned: ["src/generated"], inline: ["@flowspec/runtime/ajv"] }));
+}, VALIDATE_ENTRY));
