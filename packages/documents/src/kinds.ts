@@ -45,24 +45,29 @@ const pascal = (variant: string) => variant[0]!.toUpperCase() + variant.slice(1)
 export const KINDS: DocumentKind[] = Object.entries(SPECS).flatMap(([spec, module]) => {
   const byRoot = new Map<string, string[]>();
   for (const { name, variant } of module.schemaRoots) byRoot.set(name, [...(byRoot.get(name) ?? []), variant]);
-  return [...byRoot].map(([root, variants]) => ({
-    id: `${spec}:${root}`,
-    spec,
-    root,
-    variants,
-    defaultVariant: variants[0]!,
-    validate(value: unknown, variant: string) {
-      const suffix = variant === variants[0] ? "" : pascal(variant);
-      const validate = module[`validate${root}${suffix}`] as (value: unknown) => ValidationResult<unknown>;
-      return validate(value);
-    },
-  }));
+  return [...byRoot].map(([root, variants]) => {
+    // Each variant's validator, looked up once: `flowspec validate` calls one per file.
+    const validators = new Map(variants.map((variant, i) => [variant, module[`validate${root}${i === 0 ? "" : pascal(variant)}`] as (value: unknown) => ValidationResult<unknown>]));
+    return {
+      id: `${spec}:${root}`,
+      spec,
+      root,
+      variants,
+      defaultVariant: variants[0]!,
+      validate(value: unknown, variant: string) {
+        const validate = validators.get(variant);
+        if (!validate) throw new Error(`${spec}:${root} has no variant "${variant}"; its variants: ${variants.join(", ")}`);
+        return validate(value);
+      },
+    };
+  });
 });
+
+const KINDS_BY_ID = new Map(KINDS.map((kind) => [kind.id.toLowerCase(), kind]));
 
 /** Finds a kind by `spec:Root` (case-insensitive root) or by spec name alone (its main kind). */
 export function findKind(name: string): DocumentKind | undefined {
-  const id = MAIN_KIND[name] ?? name;
-  return KINDS.find((kind) => kind.id.toLowerCase() === id.toLowerCase());
+  return KINDS_BY_ID.get((Object.hasOwn(MAIN_KIND, name) ? MAIN_KIND[name]! : name).toLowerCase());
 }
 
 const STEPFLOW_SCHEMA = "https://stepflow.org/schemas/v1/flow.json";

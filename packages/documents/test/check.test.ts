@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkDocument, detectKind, KINDS } from "@flowspec/documents";
+import { checkDocument, detectKind, findKind, KINDS } from "@flowspec/documents";
 import { repoRoot } from "../../../test/support.js";
 
 const example = (name: string) => readFileSync(join(repoRoot, "examples/documents", name), "utf8");
@@ -91,5 +91,24 @@ describe("detectKind", () => {
     expect(detectKind({ task: {}, children: [] })?.id).toBe("apflow:TaskTreeNode");
     expect(detectKind({ resourceType: "agent", input: {} })?.id).toBe("agent-service:CreateRunCommand");
     expect(KINDS.map((k) => k.id)).toContain("stepflow:FlowResult");
+  });
+});
+
+describe("findKind", () => {
+  it("finds a kind by spec:Root in any case, or by a spec name alone, and nothing else", () => {
+    expect(findKind("stepflow")?.id).toBe("stepflow:Flow");
+    expect(findKind("APFLOW:task")?.id).toBe("apflow:Task");
+    expect(findKind("agent-service")?.id).toBe("agent-service:CreateRunCommand");
+    for (const name of ["toString", "constructor", "__proto__", "stepflow:", "openapi"]) expect(findKind(name)).toBeUndefined();
+  });
+
+  it("validates with each variant's own validator, and refuses a variant the kind lacks", () => {
+    const tree = findKind("apflow")!;
+    // Wire mode leaves the uuid format unchecked; strict mode enforces it.
+    const task = { id: "t-1", name: "t", status: "pending" };
+    expect(tree.validate({ task }, "strict").ok).toBe(false);
+    expect(tree.validate({ task }, "wire").ok).toBe(true);
+    for (const kind of KINDS) for (const variant of kind.variants) expect(typeof kind.validate({}, variant).ok).toBe("boolean");
+    expect(() => tree.validate({ task }, "compat")).toThrow('apflow:TaskTreeNode has no variant "compat"; its variants: strict, wire');
   });
 });
