@@ -46,6 +46,8 @@ export interface IndexedCheck {
   edges: DependencyEdges;
   /** Each task's parent task index (-1 for none), when the check found them: always for a valid input. */
   parents: ArrayLike<number> | undefined;
+  /** The index of the first task whose status is "in_progress" (a run refuses those), or -1. */
+  firstInProgress: number;
 }
 
 /** `checkTaskTree`, also handing back the tasks and the id index it built (runTaskTree reuses them). */
@@ -62,8 +64,8 @@ function checkTree(node: unknown, options: CheckOptions, keep: boolean): Indexed
   try {
     const sink = createIssueSink(options.mode ?? "strict");
     const scope = walkTree(sink, node, scratch, keep);
-    const { index, edges } = checkScope(sink, scope, options, scratch, keep);
-    return { result: resultOf(sink), tasks: scope.tasks, index, edges, parents: scope.parents };
+    const { index, edges, firstInProgress } = checkScope(sink, scope, options, scratch, keep);
+    return { result: resultOf(sink), tasks: scope.tasks, index, edges, parents: scope.parents, firstInProgress };
   } finally {
     releaseScratch(scratch);
   }
@@ -87,13 +89,13 @@ function checkList(tasks: unknown, options: CheckOptions, keep: boolean): Indexe
   const sink = createIssueSink(options.mode ?? "strict");
   if (!Array.isArray(tasks)) {
     sink.error("schema", "", "must be an array of tasks", { keyword: "type", params: { type: "array" } });
-    return { result: resultOf(sink), tasks: [], index: new Map(), edges: { offsets: new Int32Array(1), targets: [] }, parents: undefined };
+    return { result: resultOf(sink), tasks: [], index: new Map(), edges: { offsets: new Int32Array(1), targets: [] }, parents: undefined, firstInProgress: -1 };
   }
   const scope: TaskScope = { kind: "list", tasks, pointer: (i) => `/${i}` };
   const scratch = acquireScratch();
   try {
-    const { index, edges, parents } = checkScope(sink, scope, options, scratch, keep, true);
-    return { result: resultOf(sink), tasks, index, edges, parents };
+    const { index, edges, parents, firstInProgress } = checkScope(sink, scope, options, scratch, keep, true);
+    return { result: resultOf(sink), tasks, index, edges, parents, firstInProgress };
   } finally {
     releaseScratch(scratch);
   }
@@ -120,7 +122,7 @@ function checkScope(
   scratch: Scratch,
   keep: boolean,
   isList = false,
-): { index: Map<string, number>; edges: DependencyEdges; parents: ArrayLike<number> | undefined } {
+): { index: Map<string, number>; edges: DependencyEdges; parents: ArrayLike<number> | undefined; firstInProgress: number } {
   const checkInputs = options.checkInputs ?? false;
   const { tasks, pointer } = scope;
   const n = tasks.length;
@@ -162,6 +164,9 @@ function checkScope(
   // mixed-user-id, found in this pass while each task is at hand and reported last.
   let firstUserId: string | undefined;
   const otherUserIds: number[] = [];
+  // For a run (`keep`), which refuses in_progress tasks: read here, while each task is at hand,
+  // instead of in a pass of its own over every task (at 50k tasks, each one a cache miss).
+  let firstInProgress = -1;
   for (; current < n; current++) {
     currentPointer = undefined;
     const task = tasks[current];
@@ -175,11 +180,12 @@ function checkScope(
       if (firstUserId === undefined) firstUserId = userId;
       else if (userId !== firstUserId) otherUserIds.push(current);
     }
+    if (keep && firstInProgress < 0 && object && task.status === "in_progress") firstInProgress = current;
   }
   const edges: DependencyEdges = { offsets, targets };
   reportDuplicateIds(sink, scope, index, repeats);
   const listParents = isList ? checkListParents(sink, scope, index, scratch) : undefined;
   checkDependencyGraph(sink, scope, edges, scratch);
   reportMixedUserIds(sink, scope, isList, firstUserId, otherUserIds);
-  return { index, edges, parents: listParents ?? parents };
+  return { index, edges, parents: listParents ?? parents, firstInProgress };
 }
