@@ -371,3 +371,59 @@ describe("a dependency list read more than once", () => {
     }
   });
 });
+
+describe("the typed-array space a check borrows (checks/scratch.ts)", () => {
+  const uuid = (i: number) => `${i.toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`;
+  /** A chain of n tasks under one root, each depending on the one before; `close` adds root → last (a cycle). */
+  const chain = (n: number, close = false) => {
+    const children = Array.from({ length: n - 1 }, (_, k) => ({ task: T(uuid(k + 1), { parent_id: uuid(0), dependencies: [{ id: uuid(k) }] }) }));
+    return { task: T(uuid(0), close ? { dependencies: [{ id: uuid(n - 1) }] } : {}), children };
+  };
+
+  it("is given back after each check and keeps the walk's grown lists for the next one", async () => {
+    const { acquireScratch, releaseScratch, PARENT_SLOT, VERDICTS } = await import("../src/checks/scratch.js");
+    expect(checkTaskTree(chain(1000)).ok).toBe(true);
+    const space = acquireScratch();
+    try {
+      expect(space.int(PARENT_SLOT, 1).length).toBeGreaterThanOrEqual(1000);
+      expect(space.zeroedBytes(VERDICTS, 10).length).toBeGreaterThanOrEqual(1000);
+      expect(acquireScratch()).not.toBe(space); // taken: a check inside a check gets its own
+    } finally {
+      releaseScratch(space);
+    }
+    expect(acquireScratch()).toBe(space);
+    releaseScratch(space);
+  });
+
+  it("keeps no array longer than KEEP_UP_TO entries", async () => {
+    const { KEEP_UP_TO, Scratch, STACK, STATE } = await import("../src/checks/scratch.js");
+    const space = new Scratch();
+    expect(space.int(STACK, KEEP_UP_TO + 1).length).toBe(KEEP_UP_TO + 1);
+    expect(space.int(STACK, 1).length).toBe(1);
+    expect(space.zeroedBytes(STATE, KEEP_UP_TO + 1).length).toBe(KEEP_UP_TO + 1);
+    expect(space.zeroedBytes(STATE, 1).length).toBe(1);
+  });
+
+  it("leaves nothing behind that a later, smaller check could read", () => {
+    // Every id bad (verdicts 2), every task visited (state 2), long edge offsets: then a smaller
+    // tree whose ids are good and whose graph has a cycle.
+    const bad = { task: T("x0"), children: Array.from({ length: 300 }, (_, k) => ({ task: T(`x${k + 1}`, { parent_id: "x0", dependencies: [{ id: "x0" }, { id: `x${k}` }] }) })) };
+    expect(checkTaskTree(bad).errors.length).toBeGreaterThan(300);
+    const cyclic = checkTaskTree(chain(50, true));
+    expect(codes(cyclic.errors)).toEqual(["dependency-cycle"]);
+    expect(checkTaskTree(chain(50))).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(checkTaskList([T(uuid(0)), T(uuid(1), { parent_id: uuid(0), dependencies: [{ id: uuid(0) }] })])).toEqual({ ok: true, errors: [], warnings: [] });
+  });
+
+  it("a check started from inside a check (a getter of the input) gets a space of its own", () => {
+    const inner = chain(40, true);
+    let nested: CheckResult | undefined;
+    const outer = chain(60);
+    const last = outer.children[outer.children.length - 1]!.task;
+    Object.defineProperty(last, "name", { enumerable: true, get: () => ((nested ??= checkTaskTree(inner)), "LAST") });
+    const r = checkTaskTree(outer);
+    expect(r).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(codes(nested!.errors)).toEqual(["dependency-cycle"]);
+    expect(checkTaskTree(inner)).toEqual(nested);
+  });
+});

@@ -445,6 +445,18 @@ describe("input handling and results", () => {
     await expect(run([task("a", { status: "in_progress", started_at: "2026-01-01T00:00:00Z" })]).done).rejects.toThrow(/in_progress/);
     expect(r.started).toEqual([]);
   });
+  it("names the first in_progress task (found by the check's pass), in a list and in a tree, before reading the clock or the concurrency", async () => {
+    const at = "2026-01-01T00:00:00Z";
+    const list = [task("r"), task("a", { parent_id: "r" }), task("b", { parent_id: "r", status: "in_progress", started_at: at }), task("c", { parent_id: "r", status: "in_progress", started_at: at })];
+    const now = () => {
+      throw new Error("the clock was read");
+    };
+    await expect(run(list, { now, concurrency: 0 }).done).rejects.toThrow(/^task b is in_progress;/);
+    const tree: TaskTreeNode = { task: list[0]!, children: list.slice(1).map((t) => ({ task: t, children: [] })) };
+    await expect(run(tree, { now, concurrency: 0 }).done).rejects.toThrow(/^task b is in_progress;/);
+    // An invalid tree is refused for its issues first, whatever its statuses.
+    await expect(run([...list, task("r")], { now }).done).rejects.toThrow(/the task tree is invalid/);
+  });
   it("never mutates the caller's objects and fills every field of the result", async () => {
     const list = [task("r", { inputs: { x: [1] } }), task("c", { parent_id: "r", dependencies: deps("r") })];
     const before = structuredClone(list);

@@ -1,5 +1,6 @@
 import type { IssueSink } from "./issue.js";
 import { isObject } from "./task.js";
+import { DEPTH, NEXT, STACK, STATE, type Scratch } from "./scratch.js";
 
 /** The tasks of one scope (a tree or a list) in input order, with a way to name where each one is. */
 export interface TaskScope {
@@ -76,9 +77,9 @@ export const DANGLING = -2;
 /**
  * Dependency references and cycles (notes §3.3): `dangling-dependency` for each edge naming no
  * task, then one iterative depth-first walk in input order finds every back edge in
- * O(tasks + dependencies).
+ * O(tasks + dependencies). Its work arrays are borrowed from `scratch`.
  */
-export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, edges: DependencyEdges): void {
+export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, edges: DependencyEdges, scratch: Scratch): void {
   const { tasks } = scope;
   const n = tasks.length;
   const { offsets, targets } = edges;
@@ -93,10 +94,11 @@ export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, edges: D
   }
 
   // 0 unvisited, 1 on the current path, 2 done.
-  const state = new Uint8Array(n);
-  const next = offsets.slice(0, n);
-  const stack = new Int32Array(n);
-  const depth = new Int32Array(n);
+  const state = scratch.zeroedBytes(STATE, n);
+  const next = scratch.int(NEXT, n);
+  next.set(offsets.subarray(0, n));
+  const stack = scratch.int(STACK, n);
+  const depth = scratch.int(DEPTH, n);
   for (let start = 0; start < n; start++) {
     if (state[start] !== 0) continue;
     let sp = 0;
@@ -130,7 +132,7 @@ export function checkDependencyGraph(sink: IssueSink, scope: TaskScope, edges: D
 }
 
 /** Flat-list rules (notes §3.4): exactly one root, parents that exist, no parent loops. Returns each task's parent index (-1 for none). */
-export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<string, number>): Int32Array {
+export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<string, number>, scratch: Scratch): Int32Array {
   const { tasks } = scope;
   const n = tasks.length;
   const parent = new Int32Array(n).fill(-1);
@@ -160,7 +162,7 @@ export function checkListParents(sink: IssueSink, scope: TaskScope, index: Map<s
     );
   }
   // Each task has at most one parent, so a walk up from each unvisited task finds every loop once.
-  const state = new Uint8Array(n);
+  const state = scratch.zeroedBytes(STATE, n);
   const path: number[] = [];
   for (let start = 0; start < n; start++) {
     if (state[start] !== 0) continue;

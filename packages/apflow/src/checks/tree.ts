@@ -1,20 +1,23 @@
 import type { IssueSink } from "./issue.js";
 import { idOf, type TaskScope } from "./graph.js";
 import { isObject } from "./task.js";
+import { CHILD_INDEX, PARENT_SLOT, PARENTS, TASK_NODE, TASK_SLOT, type Scratch } from "./scratch.js";
 
 /**
  * Walks a TaskTreeNode without recursion (depth is unbounded), checking each node's own shape
  * (`{task, children?}`, nothing else, as the TaskTreeNode schema says) and the tree rules
  * `root-parent` and `parent-mismatch`. Returns the tasks in pre-order: node, then its children.
+ * The integer lists live in `scratch`; the returned `parents` is a copy of its own only when
+ * `keepParents` (a run keeps it), else a view that the next check overwrites.
  */
-export function walkTree(sink: IssueSink, root: unknown): TaskScope {
+export function walkTree(sink: IssueSink, root: unknown, scratch: Scratch, keepParents: boolean): TaskScope {
   const tasks: unknown[] = [];
   // Per visited node: its parent node's slot and its index among the parent's children. The
   // integer lists keep their items outside the JS heap: as arrays, growing them to every node of
   // a large tree was a good part of the garbage of a check, and of a run.
-  const parentSlot = new IntList();
-  const childIndex = new IntList();
-  const taskSlot = new IntList(); // node slot → task index, or -1 when the node has no task
+  const parentSlot = new IntList(scratch, PARENT_SLOT);
+  const childIndex = new IntList(scratch, CHILD_INDEX);
+  const taskSlot = new IntList(scratch, TASK_SLOT); // node slot → task index, or -1 when the node has no task
   const nodePointers = new Map<number, string>();
   const nodePointer = (slot: number): string => {
     const chain: number[] = [];
@@ -31,8 +34,8 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
     }
     return pointer;
   };
-  const taskNode = new IntList();
-  const parents = new IntList();
+  const taskNode = new IntList(scratch, TASK_NODE);
+  const parents = new IntList(scratch, PARENTS);
   const walkedIds = { index: new Map<string, number>(), count: 0 };
   const pointer = (i: number) => `${nodePointer(taskNode.items[i]!)}/task`;
 
@@ -105,18 +108,29 @@ export function walkTree(sink: IssueSink, root: unknown): TaskScope {
       stackIndex.push(i);
     }
   }
-  return { kind: "tree", tasks, pointer, parents: parents.items.subarray(0, parents.length), walkedIds };
+  const parentIndexes = keepParents ? parents.items.slice(0, parents.length) : parents.items.subarray(0, parents.length);
+  return { kind: "tree", tasks, pointer, parents: parentIndexes, walkedIds };
 }
 
-/** A list of int32s that grows by doubling; `items[0, length)` are the values. */
+/**
+ * A list of int32s in one slot of the scratch space, grown by doubling (the grown array is kept
+ * there for the next check); `items[0, length)` are the values.
+ */
 class IntList {
-  items = new Int32Array(64);
+  items: Int32Array;
   length = 0;
+  constructor(
+    private readonly scratch: Scratch,
+    private readonly slot: number,
+  ) {
+    this.items = scratch.int(slot, 64);
+  }
   push(value: number): void {
     if (this.length === this.items.length) {
       const grown = new Int32Array(this.length * 2);
       grown.set(this.items);
       this.items = grown;
+      this.scratch.keepInt(this.slot, grown);
     }
     this.items[this.length++] = value;
   }

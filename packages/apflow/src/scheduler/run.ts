@@ -37,8 +37,8 @@ export function runTaskTree(input: TaskTreeNode | readonly Task[], options: RunO
   }
   // The check walked the tree in the same pre-order as taskTreeToList and indexed every (unique) id.
   const original = indexed.tasks as readonly Task[];
-  const running = original.find((task) => task.status === "in_progress");
-  if (running) {
+  if (indexed.firstInProgress >= 0) {
+    const running = original[indexed.firstInProgress]!;
     return rejected(new TaskTreeRunError(`task ${running.id} is in_progress; a run can only start from pending, completed, failed or cancelled tasks`));
   }
   return startRun(original, indexed, options);
@@ -89,9 +89,11 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
 
   const waiting = new Int32Array(n);
   const ready = createIntHeap();
-  const controllers: (AbortController | undefined)[] = new Array(n);
+  // Made on first use (a task's signal read, a cancel): most runs need neither, and each is an
+  // array of every task.
+  let controllers: (AbortController | undefined)[] | undefined;
   const executors: (ExecutorObject | undefined)[] = new Array(n);
-  const cancelReason: (string | undefined)[] = new Array(n);
+  let cancelReason: (string | undefined)[] | undefined;
   // Tasks that became terminal, for pump to release their dependents: entries [terminalHead,
   // terminalEnd). Emptied by resetting both, never the array's length: once per settled task,
   // shrinking and growing it again was measurable.
@@ -112,10 +114,12 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
   });
 
   const signalOf = (i: number): AbortSignal => {
+    controllers ??= new Array(n);
     let controller = controllers[i];
     if (!controller) {
       controller = controllers[i] = new AbortController();
-      if (cancelReason[i] !== undefined) controller.abort(cancelReason[i]);
+      const reason = cancelReason?.[i];
+      if (reason !== undefined) controller.abort(reason);
     }
     return controller.signal;
   };
@@ -329,10 +333,10 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
 
   const settle = (i: number, resolved: boolean, value: unknown) => {
     runningCount--;
-    controllers[i] = undefined;
+    if (controllers !== undefined) controllers[i] = undefined;
     executors[i] = undefined;
     const task = tasks[i]!;
-    const reason = cancelReason[i];
+    const reason = cancelReason?.[i];
     if (reason !== undefined) {
       task.error = reason;
       task.result = null;
@@ -365,9 +369,10 @@ function startRun(original: readonly Task[], checked: IndexedCheck, options: Run
       pump();
       return true;
     }
+    cancelReason ??= new Array(n);
     if (cancelReason[i] === undefined) {
       cancelReason[i] = reason;
-      controllers[i]?.abort(reason);
+      controllers?.[i]?.abort(reason);
       try {
         const pending = executors[i]?.cancel?.();
         if (pending && typeof (pending as Promise<unknown>).catch === "function") (pending as Promise<unknown>).catch(() => {});
