@@ -2,7 +2,7 @@
  * Typed-array work space a check reuses from one call to the next. Each `new Int32Array` or
  * `new Uint8Array` of more than a few entries gets its own memory outside the JS heap, and a check
  * needed about thirty of them (the tree walk's growing lists, the per-task verdicts, the cycle
- * search's four arrays): on a 1k-task tree they cost about a fifth of the check. A check now
+ * search's four arrays); borrowing them took 5-11% off a 1k-task check's CPU time. A check now
  * borrows them from here and gives them back when it ends, so a program that checks many trees
  * allocates them once.
  *
