@@ -28,30 +28,25 @@ let valid0 = false;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.workflow === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "workflow"},message:"must have required property '"+"workflow"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/anyOf/0/required", "workflow", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(key0 === "workflow")){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/anyOf/0/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
 }
 }
 if(data.workflow !== undefined){
 let data0 = data.workflow;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/WorkflowRef/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/workflow", "#/$defs/WorkflowRef/type", "string", errors++, maxErrors);
 }
 if(!(data0 === "input")){
-const err3 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/WorkflowRef/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/workflow", "#/$defs/WorkflowRef/enum", "enum", {allowedValues: schema57.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/0/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
@@ -59,26 +54,22 @@ if(!valid0){
 const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.step === undefined){
-const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/anyOf/1/required", "step", errors++, maxErrors);
 }
 if(data.step !== undefined){
 if(typeof data.step !== "string"){
-const err6 = {instancePath:instancePath+"/step",schemaPath:"#/anyOf/1/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/step", "#/anyOf/1/properties/step/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/1/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs7 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -109,24 +100,20 @@ let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/0/required", "action", errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data0 = data.action;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/type", "string", errors++, maxErrors);
 }
 if("skip" !== data0){
-const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/const",keyword:"const",params:{allowedValue: "skip"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/const", "const", {allowedValue: "skip"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/0/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -136,8 +123,7 @@ passing0 = 0;
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/1/required", "action", errors++, maxErrors);
 }
 if(data.defaultValue !== undefined){
 const _errs8 = errors;
@@ -148,15 +134,13 @@ valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs10 = errors;
 if(data.defaultValue !== null){
-const err5 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/defaultValue", "#/oneOf/1/properties/defaultValue/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs10 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
-const err6 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/defaultValue", "#/oneOf/1/properties/defaultValue/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -175,18 +159,15 @@ vErrors = null;
 if(data.action !== undefined){
 let data2 = data.action;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/type", "string", errors++, maxErrors);
 }
 if("useDefault" !== data2){
-const err8 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/const",keyword:"const",params:{allowedValue: "useDefault"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/const", "const", {allowedValue: "useDefault"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/1/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs5 === errors;
 if(_valid0 && valid0){
@@ -200,8 +181,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err10 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -230,8 +210,7 @@ let valid0 = false;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.$from === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "$from"},message:"must have required property '"+"$from"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/anyOf/0/required", "$from", errors++, maxErrors);
 }
 if(data.$from !== undefined){
 if(!(validate34(data.$from, {instancePath:instancePath+"/$from",parentData:data,parentDataProperty:"$from",rootData,maxErrors}))){
@@ -246,8 +225,7 @@ errors += validate34.errorCount;
 }
 if(data.path !== undefined){
 if(typeof data.path !== "string"){
-const err1 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/JsonPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/path", "#/$defs/JsonPath/type", "string", errors++, maxErrors);
 }
 }
 if(data.onSkip !== undefined){
@@ -263,8 +241,7 @@ errors += validate36.errorCount;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/0/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
@@ -272,13 +249,11 @@ if(!valid0){
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.$literal === undefined){
-const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "$literal"},message:"must have required property '"+"$literal"+"'"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/anyOf/1/required", "$literal", errors++, maxErrors);
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/1/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
@@ -289,8 +264,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -334,32 +308,28 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "boolean"){
-const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/2/type", "boolean", errors++, maxErrors);
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(!((typeof data == "number") && (isFinite(data)))){
-const err2 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "number"},message:"must be number"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/3/type", "number", errors++, maxErrors);
 }
 var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs8 = errors;
 if(typeof data !== "string"){
-const err3 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/4/type", "string", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
@@ -380,8 +350,7 @@ errors += wrapper0.validate.errorCount;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/5/type", "array", errors++, maxErrors);
 }
 var _valid0 = _errs10 === errors;
 valid0 = valid0 || _valid0;
@@ -401,8 +370,7 @@ errors += wrapper0.validate.errorCount;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/anyOf/6/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/6/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 valid0 = valid0 || _valid0;
@@ -413,8 +381,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -444,24 +411,20 @@ let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/0/required", "action", errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data0 = data.action;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/type", "string", errors++, maxErrors);
 }
 if("fail" !== data0){
-const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/const",keyword:"const",params:{allowedValue: "fail"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/const", "const", {allowedValue: "fail"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/0/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -471,24 +434,20 @@ passing0 = 0;
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/1/required", "action", errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data1 = data.action;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/type", "string", errors++, maxErrors);
 }
 if("skip" !== data1){
-const err6 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/const",keyword:"const",params:{allowedValue: "skip"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/const", "const", {allowedValue: "skip"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/1/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs5 === errors;
 if(_valid0 && valid0){
@@ -503,8 +462,7 @@ passing0 = 1;
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err8 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/2/required", "action", errors++, maxErrors);
 }
 if(data.defaultValue !== undefined){
 let data2 = data.defaultValue;
@@ -525,15 +483,13 @@ valid4 = valid4 || _valid1;
 if(!valid4){
 const _errs14 = errors;
 if(data2 !== null){
-const err9 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/defaultValue", "#/oneOf/2/properties/defaultValue/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs14 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
-const err10 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/defaultValue", "#/oneOf/2/properties/defaultValue/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs12;
@@ -552,18 +508,15 @@ vErrors = null;
 if(data.action !== undefined){
 let data3 = data.action;
 if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/2/properties/action/type", "string", errors++, maxErrors);
 }
 if("useDefault" !== data3){
-const err12 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/properties/action/const",keyword:"const",params:{allowedValue: "useDefault"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/2/properties/action/const", "const", {allowedValue: "useDefault"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/2/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0 && valid0){
@@ -578,24 +531,20 @@ passing0 = 2;
 const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err14 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/3/required", "action", errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data4 = data.action;
 if(typeof data4 !== "string"){
-const err15 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/3/properties/action/type", "string", errors++, maxErrors);
 }
 if("retry" !== data4){
-const err16 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/properties/action/const",keyword:"const",params:{allowedValue: "retry"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/3/properties/action/const", "const", {allowedValue: "retry"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/3/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs18 === errors;
 if(_valid0 && valid0){
@@ -611,8 +560,7 @@ passing0 = 3;
 }
 }
 if(!valid0){
-const err18 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -638,23 +586,19 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "id", errors++, maxErrors);
 }
 if(data.component === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/id", "#/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -665,23 +609,20 @@ const _errs8 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
-const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -705,23 +646,20 @@ const _errs16 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
 if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
-const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
-const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -756,15 +694,13 @@ valid6 = valid6 || _valid2;
 if(!valid6){
 const _errs25 = errors;
 if(data4 !== null){
-const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/skipIf", "#/properties/skipIf/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid2 = _errs25 === errors;
 valid6 = valid6 || _valid2;
 }
 if(!valid6){
-const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/skipIf", "#/properties/skipIf/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs23;
@@ -804,8 +740,7 @@ errors += validate40.errorCount;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate32.errors = vErrors;
 validate32.errorCount = errors;
@@ -824,23 +759,19 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "outcome", errors++, maxErrors);
 }
 if(data.result === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "result", errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("success" !== data.outcome){
-const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "success"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outcome", "#/properties/outcome/const", "const", {allowedValue: "success"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate50.errors = vErrors;
 validate50.errorCount = errors;
@@ -856,30 +787,25 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "code", errors++, maxErrors);
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "message", errors++, maxErrors);
 }
 if(data.code !== undefined){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/code", "#/properties/code/type", "integer", errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/code", "#/properties/code/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"", errors++, maxErrors);
 }
 }
 }
 if(data.message !== undefined){
 if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/message", "#/properties/message/type", "string", errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -891,15 +817,13 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data.data !== null){
-const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/data", "#/properties/data/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/data", "#/properties/data/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs6;
@@ -917,8 +841,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate53.errors = vErrors;
 validate53.errorCount = errors;
@@ -931,17 +854,14 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "outcome", errors++, maxErrors);
 }
 if(data.error === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "error", errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("failed" !== data.outcome){
-const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "failed"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outcome", "#/properties/outcome/const", "const", {allowedValue: "failed"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 if(data.error !== undefined){
@@ -957,8 +877,7 @@ errors += validate53.errorCount;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate52.errors = vErrors;
 validate52.errorCount = errors;
@@ -990,19 +909,16 @@ passing0 = 0;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/FlowResultSkipped/required", "outcome", errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("skipped" !== data.outcome){
-const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResultSkipped/properties/outcome/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outcome", "#/$defs/FlowResultSkipped/properties/outcome/const", "const", {allowedValue: "skipped"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/$defs/FlowResultSkipped/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -1037,8 +953,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1064,24 +979,20 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema66.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -1103,15 +1014,13 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs9 = errors;
 if(data3 !== null){
-const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/output", "#/properties/output/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/output", "#/properties/output/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -1129,8 +1038,7 @@ vErrors = null;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate48.errors = vErrors;
 validate48.errorCount = errors;
@@ -1162,8 +1070,7 @@ errors += validate48.errorCount;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/cases", "#/properties/cases/type", "array", errors++, maxErrors);
 }
 }
 if(data.servers !== undefined){
@@ -1173,13 +1080,11 @@ for(const key0 in data2){
 let data3 = data2[key0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.command === undefined){
-const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/$defs/TestServerConfig/required", "command", errors++, maxErrors);
 }
 if(data3.command !== undefined){
 if(typeof data3.command !== "string"){
-const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/TestServerConfig/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command", "#/$defs/TestServerConfig/properties/command/type", "string", errors++, maxErrors);
 }
 }
 if(data3.args !== undefined){
@@ -1188,14 +1093,12 @@ if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data5[i1] !== "string"){
-const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1,schemaPath:"#/$defs/TestServerConfig/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1, "#/$defs/TestServerConfig/properties/args/items/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/TestServerConfig/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args", "#/$defs/TestServerConfig/properties/args/type", "array", errors++, maxErrors);
 }
 }
 if(data3.env !== undefined){
@@ -1203,73 +1106,61 @@ let data7 = data3.env;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 for(const key1 in data7){
 if(typeof data7[key1] !== "string"){
-const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), "#/$defs/TestServerConfig/properties/env/additionalProperties/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/TestServerConfig/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env", "#/$defs/TestServerConfig/properties/env/type", "object", errors++, maxErrors);
 }
 }
 if(data3.workingDirectory !== undefined){
 if(typeof data3.workingDirectory !== "string"){
-const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory",schemaPath:"#/$defs/TestServerConfig/properties/workingDirectory/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory", "#/$defs/TestServerConfig/properties/workingDirectory/type", "string", errors++, maxErrors);
 }
 }
 if(data3.portRange !== undefined){
 let data10 = data3.portRange;
 if(Array.isArray(data10)){
 if(data10.length < 2){
-const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange", "#/$defs/TestServerConfig/properties/portRange/minItems", "minItems", {limit: 2}, "must NOT have fewer than 2 items", errors++, maxErrors);
 }
 const len2 = data10.length;
 if(len2 > 0){
 let data11 = data10[0];
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type", "integer", errors++, maxErrors);
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats6.validate(data11))){
-const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format", "format", {format: "uint16"}, "must match format \""+"uint16"+"\"", errors++, maxErrors);
 }
 }
 }
 if(len2 > 1){
 let data12 = data10[1];
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type", "integer", errors++, maxErrors);
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats6.validate(data12))){
-const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format", "format", {format: "uint16"}, "must match format \""+"uint16"+"\"", errors++, maxErrors);
 }
 }
 }
 const len3 = data10.length;
 if(!(len3 <= 2)){
-const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange", "#/$defs/TestServerConfig/properties/portRange/items", "items", {limit: 2}, "must NOT have more than 2 items", errors++, maxErrors);
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange", "#/$defs/TestServerConfig/properties/portRange/type", "array", errors++, maxErrors);
 }
 }
 if(data3.healthCheck !== undefined){
@@ -1277,100 +1168,83 @@ let data13 = data3.healthCheck;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.path !== undefined){
 if(typeof data13.path !== "string"){
-const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path", "#/$defs/TestServerConfig/properties/healthCheck/properties/path/type", "string", errors++, maxErrors);
 }
 }
 if(data13.timeoutMs !== undefined){
 let data15 = data13.timeoutMs;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type", "integer", errors++, maxErrors);
 }
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats10.validate(data15))){
-const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
 }
 }
 }
 if(data13.retryAttempts !== undefined){
 let data16 = data13.retryAttempts;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type", "integer", errors++, maxErrors);
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
-const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats2.validate(data16))){
-const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format", "format", {format: "uint32"}, "must match format \""+"uint32"+"\"", errors++, maxErrors);
 }
 }
 }
 if(data13.retryDelayMs !== undefined){
 let data17 = data13.retryDelayMs;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type", "integer", errors++, maxErrors);
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats10.validate(data17))){
-const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck", "#/$defs/TestServerConfig/properties/healthCheck/type", "object", errors++, maxErrors);
 }
 }
 if(data3.startupTimeoutMs !== undefined){
 let data18 = data3.startupTimeoutMs;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/type", "integer", errors++, maxErrors);
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats10.validate(data18))){
-const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/$defs/TestServerConfig/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers", "#/properties/servers/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err33, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate47.errors = vErrors;
 validate47.errorCount = errors;
@@ -1384,30 +1258,25 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema76.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema76.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate59.errors = vErrors;
 validate59.errorCount = errors;
@@ -1420,32 +1289,27 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.steps === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "steps", errors++, maxErrors);
 }
 if(data.schema === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "schema", errors++, maxErrors);
 }
 if(data.name !== undefined){
 let data0 = data.name;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema48.properties.name.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: schema48.properties.name.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema48.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.version !== undefined){
 let data2 = data.version;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: schema48.properties.version.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/version", "#/properties/version/type", "type", {type: schema48.properties.version.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -1456,23 +1320,20 @@ const _errs9 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs13 = errors;
 if(data3 !== null){
-const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -1496,23 +1357,20 @@ const _errs17 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
 if(data4 !== null){
-const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
-const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs16;
@@ -1545,8 +1403,7 @@ errors += validate32.errorCount;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/steps", "#/properties/steps/type", "array", errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -1579,15 +1436,13 @@ valid7 = valid7 || _valid2;
 if(!valid7){
 const _errs30 = errors;
 if(data8 !== null){
-const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/test", "#/properties/test/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid2 = _errs30 === errors;
 valid7 = valid7 || _valid2;
 }
 if(!valid7){
-const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/test", "#/properties/test/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs28;
@@ -1620,25 +1475,21 @@ errors += validate59.errorCount;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/examples", "#/properties/examples/type", "array", errors++, maxErrors);
 }
 }
 if(data.schema !== undefined){
 let data11 = data.schema;
 if(typeof data11 !== "string"){
-const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/schema", "#/properties/schema/type", "string", errors++, maxErrors);
 }
 if("https://stepflow.org/schemas/v1/flow.json" !== data11){
-const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "https://stepflow.org/schemas/v1/flow.json"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/schema", "#/properties/schema/const", "const", {allowedValue: "https://stepflow.org/schemas/v1/flow.json"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate88.errors = vErrors;
 validate88.errorCount = errors;
@@ -1652,23 +1503,19 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "id", errors++, maxErrors);
 }
 if(data.component === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/id", "#/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -1679,23 +1526,20 @@ const _errs8 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
-const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -1719,23 +1563,20 @@ const _errs16 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
 if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
-const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
-const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -1770,15 +1611,13 @@ valid6 = valid6 || _valid2;
 if(!valid6){
 const _errs25 = errors;
 if(data4 !== null){
-const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/skipIf", "#/properties/skipIf/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid2 = _errs25 === errors;
 valid6 = valid6 || _valid2;
 }
 if(!valid6){
-const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/skipIf", "#/properties/skipIf/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs23;
@@ -1818,8 +1657,7 @@ errors += validate40.errorCount;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate93.errors = vErrors;
 validate93.errorCount = errors;
@@ -1852,19 +1690,16 @@ passing0 = 0;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/FlowResultSkipped/required", "outcome", errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("skipped" !== data.outcome){
-const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResultSkipped/properties/outcome/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outcome", "#/$defs/FlowResultSkipped/properties/outcome/const", "const", {allowedValue: "skipped"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/$defs/FlowResultSkipped/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -1899,8 +1734,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1943,8 +1777,7 @@ errors += validate48.errorCount;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/cases", "#/properties/cases/type", "array", errors++, maxErrors);
 }
 }
 if(data.servers !== undefined){
@@ -1954,13 +1787,11 @@ for(const key0 in data2){
 let data3 = data2[key0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.command === undefined){
-const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/$defs/TestServerConfig/required", "command", errors++, maxErrors);
 }
 if(data3.command !== undefined){
 if(typeof data3.command !== "string"){
-const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/TestServerConfig/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command", "#/$defs/TestServerConfig/properties/command/type", "string", errors++, maxErrors);
 }
 }
 if(data3.args !== undefined){
@@ -1969,14 +1800,12 @@ if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data5[i1] !== "string"){
-const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1,schemaPath:"#/$defs/TestServerConfig/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1, "#/$defs/TestServerConfig/properties/args/items/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/TestServerConfig/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args", "#/$defs/TestServerConfig/properties/args/type", "array", errors++, maxErrors);
 }
 }
 if(data3.env !== undefined){
@@ -1984,73 +1813,61 @@ let data7 = data3.env;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 for(const key1 in data7){
 if(typeof data7[key1] !== "string"){
-const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), "#/$defs/TestServerConfig/properties/env/additionalProperties/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/TestServerConfig/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env", "#/$defs/TestServerConfig/properties/env/type", "object", errors++, maxErrors);
 }
 }
 if(data3.workingDirectory !== undefined){
 if(typeof data3.workingDirectory !== "string"){
-const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory",schemaPath:"#/$defs/TestServerConfig/properties/workingDirectory/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory", "#/$defs/TestServerConfig/properties/workingDirectory/type", "string", errors++, maxErrors);
 }
 }
 if(data3.portRange !== undefined){
 let data10 = data3.portRange;
 if(Array.isArray(data10)){
 if(data10.length < 2){
-const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange", "#/$defs/TestServerConfig/properties/portRange/minItems", "minItems", {limit: 2}, "must NOT have fewer than 2 items", errors++, maxErrors);
 }
 const len2 = data10.length;
 if(len2 > 0){
 let data11 = data10[0];
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type", "integer", errors++, maxErrors);
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats6.validate(data11))){
-const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format", "format", {format: "uint16"}, "must match format \""+"uint16"+"\"", errors++, maxErrors);
 }
 }
 }
 if(len2 > 1){
 let data12 = data10[1];
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type", "integer", errors++, maxErrors);
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats6.validate(data12))){
-const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format", "format", {format: "uint16"}, "must match format \""+"uint16"+"\"", errors++, maxErrors);
 }
 }
 }
 const len3 = data10.length;
 if(!(len3 <= 2)){
-const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange", "#/$defs/TestServerConfig/properties/portRange/items", "items", {limit: 2}, "must NOT have more than 2 items", errors++, maxErrors);
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange", "#/$defs/TestServerConfig/properties/portRange/type", "array", errors++, maxErrors);
 }
 }
 if(data3.healthCheck !== undefined){
@@ -2058,100 +1875,83 @@ let data13 = data3.healthCheck;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.path !== undefined){
 if(typeof data13.path !== "string"){
-const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path", "#/$defs/TestServerConfig/properties/healthCheck/properties/path/type", "string", errors++, maxErrors);
 }
 }
 if(data13.timeoutMs !== undefined){
 let data15 = data13.timeoutMs;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type", "integer", errors++, maxErrors);
 }
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats10.validate(data15))){
-const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
 }
 }
 }
 if(data13.retryAttempts !== undefined){
 let data16 = data13.retryAttempts;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type", "integer", errors++, maxErrors);
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
-const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats2.validate(data16))){
-const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format", "format", {format: "uint32"}, "must match format \""+"uint32"+"\"", errors++, maxErrors);
 }
 }
 }
 if(data13.retryDelayMs !== undefined){
 let data17 = data13.retryDelayMs;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type", "integer", errors++, maxErrors);
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats10.validate(data17))){
-const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck", "#/$defs/TestServerConfig/properties/healthCheck/type", "object", errors++, maxErrors);
 }
 }
 if(data3.startupTimeoutMs !== undefined){
 let data18 = data3.startupTimeoutMs;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/type", "integer", errors++, maxErrors);
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats10.validate(data18))){
-const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/$defs/TestServerConfig/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers", "#/properties/servers/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err33, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate100.errors = vErrors;
 validate100.errorCount = errors;
@@ -2165,24 +1965,20 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema66.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -2204,15 +2000,13 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs9 = errors;
 if(data3 !== null){
-const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/output", "#/properties/output/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/output", "#/properties/output/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -2230,8 +2024,7 @@ vErrors = null;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate102.errors = vErrors;
 validate102.errorCount = errors;
@@ -2246,20 +2039,17 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema86.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.input_schema !== undefined){
@@ -2270,23 +2060,20 @@ const _errs8 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input_schema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
-const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input_schema", "#/properties/input_schema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/input_schema", "#/properties/input_schema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -2310,23 +2097,20 @@ const _errs16 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/output_schema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
 if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
-const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/output_schema", "#/properties/output_schema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
-const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/output_schema", "#/properties/output_schema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -2344,8 +2128,7 @@ vErrors = null;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate104.errors = vErrors;
 validate104.errorCount = errors;
@@ -2360,36 +2143,30 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runtime_protocol_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runtime_protocol_version"},message:"must have required property '"+"runtime_protocol_version"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "runtime_protocol_version", errors++, maxErrors);
 }
 if(data.runtime_protocol_version !== undefined){
 let data0 = data.runtime_protocol_version;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/type", "integer", errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats2.validate(data0))){
-const err3 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/format", "format", {format: "uint32"}, "must match format \""+"uint32"+"\"", errors++, maxErrors);
 }
 }
 }
 if(data.protocol_prefix !== undefined){
 if(typeof data.protocol_prefix !== "string"){
-const err4 = {instancePath:instancePath+"/protocol_prefix",schemaPath:"#/properties/protocol_prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/protocol_prefix", "#/properties/protocol_prefix/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate105.errors = vErrors;
 validate105.errorCount = errors;
@@ -2404,30 +2181,25 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.server_protocol_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "server_protocol_version"},message:"must have required property '"+"server_protocol_version"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "server_protocol_version", errors++, maxErrors);
 }
 if(data.server_protocol_version !== undefined){
 let data0 = data.server_protocol_version;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/type", "integer", errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
 }
 if(!(formats2.validate(data0))){
-const err3 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/format", "format", {format: "uint32"}, "must match format \""+"uint32"+"\"", errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate106.errors = vErrors;
 validate106.errorCount = errors;
@@ -2441,8 +2213,7 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate107.errors = vErrors;
 validate107.errorCount = errors;
@@ -2456,8 +2227,7 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate108.errors = vErrors;
 validate108.errorCount = errors;
@@ -2472,20 +2242,17 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema86.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.input_schema !== undefined){
@@ -2496,23 +2263,20 @@ const _errs8 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input_schema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
-const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input_schema", "#/properties/input_schema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/input_schema", "#/properties/input_schema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -2536,23 +2300,20 @@ const _errs16 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/output_schema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
 if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
-const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/output_schema", "#/properties/output_schema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
-const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/output_schema", "#/properties/output_schema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -2570,8 +2331,7 @@ vErrors = null;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate68.errors = vErrors;
 validate68.errorCount = errors;
@@ -2584,8 +2344,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.components === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "components"},message:"must have required property '"+"components"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "components", errors++, maxErrors);
 }
 if(data.components !== undefined){
 let data0 = data.components;
@@ -2604,14 +2363,12 @@ errors += validate68.errorCount;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/components",schemaPath:"#/properties/components/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/components", "#/properties/components/type", "array", errors++, maxErrors);
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate109.errors = vErrors;
 validate109.errorCount = errors;
@@ -2626,19 +2383,16 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate111.errors = vErrors;
 validate111.errorCount = errors;
@@ -2653,8 +2407,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.info === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "info"},message:"must have required property '"+"info"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "info", errors++, maxErrors);
 }
 if(data.info !== undefined){
 if(!(validate68(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,maxErrors}))){
@@ -2669,8 +2422,7 @@ errors += validate68.errorCount;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate112.errors = vErrors;
 validate112.errorCount = errors;
@@ -2685,23 +2437,19 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err2 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate114.errors = vErrors;
 validate114.errorCount = errors;
@@ -2716,13 +2464,11 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.output === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "output", errors++, maxErrors);
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate115.errors = vErrors;
 validate115.errorCount = errors;
@@ -2737,13 +2483,11 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "data", errors++, maxErrors);
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate116.errors = vErrors;
 validate116.errorCount = errors;
@@ -2759,19 +2503,16 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.blob_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "blob_id", errors++, maxErrors);
 }
 if(data.blob_id !== undefined){
 if(typeof data.blob_id !== "string"){
-const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/blob_id", "#/$defs/BlobId/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate117.errors = vErrors;
 validate117.errorCount = errors;
@@ -2786,19 +2527,16 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.blob_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "blob_id", errors++, maxErrors);
 }
 if(data.blob_id !== undefined){
 if(typeof data.blob_id !== "string"){
-const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/blob_id", "#/$defs/BlobId/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate118.errors = vErrors;
 validate118.errorCount = errors;
@@ -2813,13 +2551,11 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "data", errors++, maxErrors);
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate119.errors = vErrors;
 validate119.errorCount = errors;
@@ -2834,32 +2570,27 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.steps === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "steps", errors++, maxErrors);
 }
 if(data.schema === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "schema", errors++, maxErrors);
 }
 if(data.name !== undefined){
 let data0 = data.name;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema48.properties.name.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: schema48.properties.name.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema48.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.version !== undefined){
 let data2 = data.version;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: schema48.properties.version.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/version", "#/properties/version/type", "type", {type: schema48.properties.version.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -2870,23 +2601,20 @@ const _errs9 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs13 = errors;
 if(data3 !== null){
-const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -2910,23 +2638,20 @@ const _errs17 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
 if(data4 !== null){
-const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
-const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs16;
@@ -2959,8 +2684,7 @@ errors += validate32.errorCount;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/steps", "#/properties/steps/type", "array", errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -2993,15 +2717,13 @@ valid7 = valid7 || _valid2;
 if(!valid7){
 const _errs30 = errors;
 if(data8 !== null){
-const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/test", "#/properties/test/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid2 = _errs30 === errors;
 valid7 = valid7 || _valid2;
 }
 if(!valid7){
-const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/test", "#/properties/test/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs28;
@@ -3034,25 +2756,21 @@ errors += validate59.errorCount;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/examples", "#/properties/examples/type", "array", errors++, maxErrors);
 }
 }
 if(data.schema !== undefined){
 let data11 = data.schema;
 if(typeof data11 !== "string"){
-const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/schema", "#/properties/schema/type", "string", errors++, maxErrors);
 }
 if("https://stepflow.org/schemas/v1/flow.json" !== data11){
-const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "https://stepflow.org/schemas/v1/flow.json"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/schema", "#/properties/schema/const", "const", {allowedValue: "https://stepflow.org/schemas/v1/flow.json"}, "must be equal to constant", errors++, maxErrors);
 }
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate31.errors = vErrors;
 validate31.errorCount = errors;
@@ -3065,12 +2783,10 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.flow === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flow"},message:"must have required property '"+"flow"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "flow", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.flow !== undefined){
 if(!(validate31(data.flow, {instancePath:instancePath+"/flow",parentData:data,parentDataProperty:"flow",rootData,maxErrors}))){
@@ -3085,8 +2801,7 @@ errors += validate31.errorCount;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate120.errors = vErrors;
 validate120.errorCount = errors;
@@ -3101,8 +2816,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "result", errors++, maxErrors);
 }
 if(data.result !== undefined){
 if(!(validate49(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,maxErrors}))){
@@ -3117,8 +2831,7 @@ errors += validate49.errorCount;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate122.errors = vErrors;
 validate122.errorCount = errors;
@@ -3133,30 +2846,25 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "code", errors++, maxErrors);
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "message", errors++, maxErrors);
 }
 if(data.code !== undefined){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/code", "#/properties/code/type", "integer", errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/code", "#/properties/code/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"", errors++, maxErrors);
 }
 }
 }
 if(data.message !== undefined){
 if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/message", "#/properties/message/type", "string", errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -3168,15 +2876,13 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data.data !== null){
-const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/data", "#/properties/data/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/data", "#/properties/data/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs6;
@@ -3194,8 +2900,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate124.errors = vErrors;
 validate124.errorCount = errors;
@@ -3210,5 +2915,17 @@ if(count < maxErrors){
 list.push(error);
 }
 return list;
+}
+
+function addError_(list, instancePath, schemaPath, keyword, params, message, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
+}
+
+function addTypeError_(list, instancePath, schemaPath, type, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type}, message: "must be " + type}, count, maxErrors);
+}
+
+function addRequiredError_(list, instancePath, schemaPath, missingProperty, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty}, message: "must have required property '" + missingProperty + "'"}, count, maxErrors);
 }
 
