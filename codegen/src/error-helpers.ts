@@ -4,10 +4,6 @@ import { codeOutsideStrings } from "./ajv-code.js";
 export const PUSH_ERROR = "pushError_";
 /** Builds ajv's error object and pushes it (any keyword). */
 export const ADD_ERROR = "addError_";
-/** The same for a `type` error of one type: params `{type}`, message `must be <type>`. */
-export const ADD_TYPE_ERROR = "addTypeError_";
-/** The same for a `required` error: params `{missingProperty}`, message `must have required property '<name>'`. */
-export const ADD_REQUIRED_ERROR = "addRequiredError_";
 
 /**
  * Builds each error object in one call of a helper the module declares, instead of a literal of
@@ -18,8 +14,8 @@ export const ADD_REQUIRED_ERROR = "addRequiredError_";
  *   vErrors = pushError_(vErrors, errN, errors++, maxErrors);
  *
  * which becomes `vErrors = addError_(vErrors, <instancePath>, "<schemaPath>", "<keyword>", {…}, <message>, errors++, maxErrors);`
- * (or the shorter `addTypeError_` / `addRequiredError_` where the params and message are the
- * ones ajv derives from one type or one property name). The helpers build the same object (same
+ * or, where ajv derives the params and message from one value (a type, a property name, a
+ * limit, a format: see `DERIVED`), the shorter `add<Keyword>Error_(vErrors, <instancePath>, "<schemaPath>", <value>, errors++, maxErrors)`. The helpers build the same object (same
  * properties in the same order, the same values, evaluated in the same order), so what a
  * validator returns is unchanged. An error of any other form (more properties, a message that is
  * not the derived one, an `errN` used elsewhere) is left as ajv wrote it.
@@ -59,7 +55,7 @@ export function addErrorsByHelpers(code: string): string {
   }
   checkRemoved(out.length);
   let rewritten = out.join("\n");
-  for (const helper of [ADD_ERROR, ADD_TYPE_ERROR, ADD_REQUIRED_ERROR]) if (used.has(helper)) rewritten += `\n${HELPERS[helper]}\n`;
+  for (const [helper, declaration] of HELPERS) if (used.has(helper)) rewritten += `\n${declaration}\n`;
   return rewritten;
 }
 
@@ -112,28 +108,75 @@ export function errorLiteral(line: string): ErrorParts | undefined {
 
 /** A JSON string literal as ajv writes one (JSON.stringify: no raw quote or line break inside). */
 const STRING = String.raw`"(?:[^"\\\n]|\\.)*"`;
+/** A variable or a property read of one (`key0`, `schema46.enum`). */
+const NAME = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*`;
+const INTEGER = String.raw`-?\d+`;
 
+/**
+ * The errors whose params and message ajv derives from one value, each built by its own helper
+ * from that value: `params` must match the pattern (its one group is the value) and `message` be
+ * exactly the text `message` gives for it, as ajv writes it; the helper builds the same message at
+ * run time (`body`, where the value is `v`).
+ */
+interface DerivedError {
+  helper: string;
+  keyword: string;
+  params: RegExp;
+  message: (value: string) => string;
+  /** The helper's params and message expressions, of its argument `v`. */
+  paramsCode: string;
+  messageCode: string;
+}
+
+const quoted = (value: string) => JSON.stringify(value);
+const literal = (value: string) => JSON.parse(value) as string;
+
+const DERIVED: readonly DerivedError[] = [
+  { helper: "addTypeError_", keyword: "type", params: new RegExp(`^\\{type: (${STRING})\\}$`), message: (v) => quoted(`must be ${literal(v)}`), paramsCode: "{type: v}", messageCode: '"must be " + v' },
+  {
+    helper: "addRequiredError_",
+    keyword: "required",
+    params: new RegExp(`^\\{missingProperty: (${STRING}|${NAME})\\}$`),
+    message: (v) => `"must have required property '"+${v}+"'"`,
+    paramsCode: "{missingProperty: v}",
+    messageCode: `"must have required property '" + v + "'"`,
+  },
+  {
+    helper: "addAdditionalPropertyError_",
+    keyword: "additionalProperties",
+    params: new RegExp(`^\\{additionalProperty: (${NAME})\\}$`),
+    message: () => quoted("must NOT have additional properties"),
+    paramsCode: "{additionalProperty: v}",
+    messageCode: quoted("must NOT have additional properties"),
+  },
+  { helper: "addMinLengthError_", keyword: "minLength", params: new RegExp(`^\\{limit: (${INTEGER})\\}$`), message: (v) => quoted(`must NOT have fewer than ${v} characters`), paramsCode: "{limit: v}", messageCode: '"must NOT have fewer than " + v + " characters"' },
+  { helper: "addMaxLengthError_", keyword: "maxLength", params: new RegExp(`^\\{limit: (${INTEGER})\\}$`), message: (v) => quoted(`must NOT have more than ${v} characters`), paramsCode: "{limit: v}", messageCode: '"must NOT have more than " + v + " characters"' },
+  { helper: "addMinimumError_", keyword: "minimum", params: new RegExp(`^\\{comparison: ">=", limit: (${INTEGER})\\}$`), message: (v) => quoted(`must be >= ${v}`), paramsCode: '{comparison: ">=", limit: v}', messageCode: '"must be >= " + v' },
+  { helper: "addEnumError_", keyword: "enum", params: new RegExp(`^\\{allowedValues: (${NAME})\\}$`), message: () => quoted("must be equal to one of the allowed values"), paramsCode: "{allowedValues: v}", messageCode: quoted("must be equal to one of the allowed values") },
+  { helper: "addConstError_", keyword: "const", params: new RegExp(`^\\{allowedValue: (${STRING}|${NAME})\\}$`), message: () => quoted("must be equal to constant"), paramsCode: "{allowedValue: v}", messageCode: quoted("must be equal to constant") },
+  { helper: "addFormatError_", keyword: "format", params: new RegExp(`^\\{format: (${STRING})\\}$`), message: (v) => `"must match format \\""+${v}+"\\""`, paramsCode: "{format: v}", messageCode: `"must match format \\"" + v + "\\""` },
+];
+
+/** The helper of an error, and its arguments after the list. */
 function helperCall(parts: ErrorParts): { helper: string; args: string[] } {
   const { instancePath, schemaPath, keyword, params, message } = parts;
-  const type = new RegExp(`^\\{type: (${STRING})\\}$`).exec(params)?.[1];
-  if (keyword === '"type"' && type !== undefined && message === JSON.stringify(`must be ${JSON.parse(type) as string}`)) {
-    return { helper: ADD_TYPE_ERROR, args: [instancePath, schemaPath, type] };
-  }
-  const property = new RegExp(`^\\{missingProperty: (${STRING}|[A-Za-z_$][\\w$]*)\\}$`).exec(params)?.[1];
-  if (keyword === '"required"' && property !== undefined && message === `"must have required property '"+${property}+"'"`) {
-    return { helper: ADD_REQUIRED_ERROR, args: [instancePath, schemaPath, property] };
+  for (const derived of DERIVED) {
+    if (keyword !== quoted(derived.keyword)) continue;
+    const value = derived.params.exec(params)?.[1];
+    if (value !== undefined && message === derived.message(value)) return { helper: derived.helper, args: [instancePath, schemaPath, value] };
   }
   return { helper: ADD_ERROR, args: [instancePath, schemaPath, keyword, params, message] };
 }
 
-const HELPERS: Record<string, string> = {
-  [ADD_ERROR]: `function ${ADD_ERROR}(list, instancePath, schemaPath, keyword, params, message, count, maxErrors){
+/** Each helper's declaration, in the order modules declare them. */
+const HELPERS = new Map<string, string>([
+  [ADD_ERROR, `function ${ADD_ERROR}(list, instancePath, schemaPath, keyword, params, message, count, maxErrors){
 return ${PUSH_ERROR}(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
+}`],
+  ...DERIVED.map(({ helper, keyword, paramsCode, messageCode }): [string, string] => [
+    helper,
+    `function ${helper}(list, instancePath, schemaPath, v, count, maxErrors){
+return ${PUSH_ERROR}(list, {instancePath, schemaPath, keyword: ${quoted(keyword)}, params: ${paramsCode}, message: ${messageCode}}, count, maxErrors);
 }`,
-  [ADD_TYPE_ERROR]: `function ${ADD_TYPE_ERROR}(list, instancePath, schemaPath, type, count, maxErrors){
-return ${PUSH_ERROR}(list, {instancePath, schemaPath, keyword: "type", params: {type}, message: "must be " + type}, count, maxErrors);
-}`,
-  [ADD_REQUIRED_ERROR]: `function ${ADD_REQUIRED_ERROR}(list, instancePath, schemaPath, missingProperty, count, maxErrors){
-return ${PUSH_ERROR}(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty}, message: "must have required property '" + missingProperty + "'"}, count, maxErrors);
-}`,
-};
+  ]),
+]);

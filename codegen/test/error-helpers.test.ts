@@ -22,6 +22,7 @@ const validator = (errors: readonly string[]) =>
     "let errors = 0;",
     "const key0 = Object.keys(data)[0];",
     "const missing0 = \"m\";",
+    'const schema1 = {"enum": ["a", 1]};',
     ...errors.flatMap((literal, i) => [`if(data.fail${i}){`, `const err${i} = ${literal};`, `vErrors = pushError_(vErrors, err${i}, errors++, maxErrors);`, "}"]),
     "validate1.errors = vErrors;",
     "validate1.errorCount = errors;",
@@ -43,6 +44,11 @@ const LITERALS = [
   '{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\\//g, "~1"),schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}',
   '{instancePath:instancePath+"/a,b",schemaPath:"#/properties/a,b/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}',
   '{instancePath,schemaPath:"#/x",keyword:"format",params:{format: "a,message:b"},message:"must match format \\""+"a,message:b"+"\\""}',
+  '{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}',
+  '{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"}',
+  '{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema1.enum},message:"must be equal to one of the allowed values"}',
+  '{instancePath,schemaPath:"#/const",keyword:"const",params:{allowedValue: "a\\"b"},message:"must be equal to constant"}',
+  '{instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: missing0},message:"must match exactly one schema in oneOf"}',
 ];
 
 describe("addErrorsByHelpers", () => {
@@ -52,8 +58,12 @@ describe("addErrorsByHelpers", () => {
     expect(code).toContain('vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);');
     expect(code).toContain('vErrors = addRequiredError_(vErrors, instancePath, "#/required", missing0, errors++, maxErrors);');
     expect(code).toContain('vErrors = addTypeError_(vErrors, instancePath+"/name", "#/properties/name/type", "string", errors++, maxErrors);');
-    expect(code).toContain('vErrors = addError_(vErrors, instancePath+"/a,b", "#/properties/a,b/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);');
-    expect(code.match(/^function add\w*Error_\(/gm)).toHaveLength(3);
+    expect(code).toContain('vErrors = addMinLengthError_(vErrors, instancePath+"/a,b", "#/properties/a,b/minLength", 1, errors++, maxErrors);');
+    expect(code).toContain('vErrors = addMinimumError_(vErrors, instancePath, "#/minimum", -1, errors++, maxErrors);');
+    expect(code).toContain('vErrors = addEnumError_(vErrors, instancePath, "#/enum", schema1.enum, errors++, maxErrors);');
+    expect(code).toContain('vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: missing0}, "must match exactly one schema in oneOf", errors++, maxErrors);');
+    // One declaration per helper used: the general one and eight derived ones.
+    expect(code.match(/^function add\w*Error_\(/gm)).toHaveLength(10);
   });
 
   it("returns the very errors ajv's literals made (JSON text, property order included), for every subset of failures and caps", () => {

@@ -37,7 +37,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors+
 }
 for(const key0 in data){
 if(!(((((key0 === "id") || (key0 === "email")) || (key0 === "name")) || (key0 === "address")) || (key0 === "taxExempt"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.id !== undefined){
@@ -55,7 +55,7 @@ if(data.email !== undefined){
 let data1 = data.email;
 if(typeof data1 === "string"){
 if(!(formats0.test(data1))){
-vErrors = addError_(vErrors, instancePath+"/email", "#/properties/email/format", "format", {format: "email"}, "must match format \""+"email"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/email", "#/properties/email/format", "email", errors++, maxErrors);
 }
 }
 else {
@@ -66,10 +66,10 @@ if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
 if(data2.length > 200 && func2(data2) > 200){
-vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/maxLength", "maxLength", {limit: 200}, "must NOT have more than 200 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/name", "#/properties/name/maxLength", 200, errors++, maxErrors);
 }
 if(data2.length < 2 && func2(data2) < 1){
-vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/name", "#/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -90,14 +90,14 @@ vErrors = addRequiredError_(vErrors, instancePath+"/address", "common.json#/defi
 }
 for(const key1 in data3){
 if(!(((((key1 === "line1") || (key1 === "line2")) || (key1 === "city")) || (key1 === "postalCode")) || (key1 === "country"))){
-vErrors = addError_(vErrors, instancePath+"/address", "common.json#/definitions/address/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/address", "common.json#/definitions/address/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data3.line1 !== undefined){
 let data4 = data3.line1;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func2(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/address/line1", "common.json#/definitions/address/properties/line1/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/address/line1", "common.json#/definitions/address/properties/line1/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -113,7 +113,7 @@ if(data3.city !== undefined){
 let data6 = data3.city;
 if(typeof data6 === "string"){
 if(data6.length < 2 && func2(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/address/city", "common.json#/definitions/address/properties/city/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/address/city", "common.json#/definitions/address/properties/city/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -173,14 +173,14 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "unitAmount", e
 }
 for(const key0 in data){
 if(!(((key0 === "description") || (key0 === "quantity")) || (key0 === "unitAmount"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data0 = data.description;
 if(typeof data0 === "string"){
 if(data0.length < 2 && func2(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/description", "#/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -194,7 +194,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/quantity", "#/properties/quantit
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-vErrors = addError_(vErrors, instancePath+"/quantity", "#/properties/quantity/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/quantity", "#/properties/quantity/minimum", 1, errors++, maxErrors);
 }
 }
 }
@@ -205,7 +205,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/unitAmount", "common.json#/defin
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-vErrors = addError_(vErrors, instancePath+"/unitAmount", "common.json#/definitions/money/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/unitAmount", "common.json#/definitions/money/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -242,7 +242,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "status", error
 }
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "customer")) || (key0 === "currency")) || (key0 === "lines")) || (key0 === "status")) || (key0 === "dueDate")) || (key0 === "memo"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.id !== undefined){
@@ -273,7 +273,7 @@ if(typeof data2 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/currency", "common.json#/definitions/currency/type", "string", errors++, maxErrors);
 }
 if(!(((data2 === "EUR") || (data2 === "USD")) || (data2 === "GBP"))){
-vErrors = addError_(vErrors, instancePath+"/currency", "common.json#/definitions/currency/enum", "enum", {allowedValues: schema15.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/currency", "common.json#/definitions/currency/enum", schema15.enum, errors++, maxErrors);
 }
 }
 if(data.lines !== undefined){
@@ -305,14 +305,14 @@ if(typeof data5 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/status", "#/properties/status/type", "string", errors++, maxErrors);
 }
 if(!((((data5 === "draft") || (data5 === "open")) || (data5 === "paid")) || (data5 === "void"))){
-vErrors = addError_(vErrors, instancePath+"/status", "#/properties/status/enum", "enum", {allowedValues: schema11.properties.status.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "#/properties/status/enum", schema11.properties.status.enum, errors++, maxErrors);
 }
 }
 if(data.dueDate !== undefined){
 let data6 = data.dueDate;
 if(typeof data6 === "string"){
 if(!(formats2(data6))){
-vErrors = addError_(vErrors, instancePath+"/dueDate", "#/properties/dueDate/format", "format", {format: "date"}, "must match format \""+"date"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/dueDate", "#/properties/dueDate/format", "date", errors++, maxErrors);
 }
 }
 else {
@@ -326,7 +326,7 @@ vErrors = addError_(vErrors, instancePath+"/memo", "#/properties/memo/type", "ty
 }
 if(typeof data7 === "string"){
 if(data7.length > 500 && func2(data7) > 500){
-vErrors = addError_(vErrors, instancePath+"/memo", "#/properties/memo/maxLength", "maxLength", {limit: 500}, "must NOT have more than 500 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/memo", "#/properties/memo/maxLength", 500, errors++, maxErrors);
 }
 }
 }
@@ -356,14 +356,14 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "unitAmount", e
 }
 for(const key0 in data){
 if(!(((key0 === "description") || (key0 === "quantity")) || (key0 === "unitAmount"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data0 = data.description;
 if(typeof data0 === "string"){
 if(data0.length < 2 && func2(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/description", "#/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -377,7 +377,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/quantity", "#/properties/quantit
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-vErrors = addError_(vErrors, instancePath+"/quantity", "#/properties/quantity/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/quantity", "#/properties/quantity/minimum", 1, errors++, maxErrors);
 }
 }
 }
@@ -388,7 +388,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/unitAmount", "common.json#/defin
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-vErrors = addError_(vErrors, instancePath+"/unitAmount", "common.json#/definitions/money/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/unitAmount", "common.json#/definitions/money/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -420,14 +420,14 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "country", erro
 }
 for(const key0 in data){
 if(!(((((key0 === "line1") || (key0 === "line2")) || (key0 === "city")) || (key0 === "postalCode")) || (key0 === "country"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.line1 !== undefined){
 let data0 = data.line1;
 if(typeof data0 === "string"){
 if(data0.length < 2 && func2(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/line1", "#/properties/line1/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/line1", "#/properties/line1/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -443,7 +443,7 @@ if(data.city !== undefined){
 let data2 = data.city;
 if(typeof data2 === "string"){
 if(data2.length < 2 && func2(data2) < 1){
-vErrors = addError_(vErrors, instancePath+"/city", "#/properties/city/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/city", "#/properties/city/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -489,11 +489,35 @@ function addError_(list, instancePath, schemaPath, keyword, params, message, cou
 return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
 }
 
-function addTypeError_(list, instancePath, schemaPath, type, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type}, message: "must be " + type}, count, maxErrors);
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
 }
 
-function addRequiredError_(list, instancePath, schemaPath, missingProperty, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty}, message: "must have required property '" + missingProperty + "'"}, count, maxErrors);
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
+}
+
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+function addMinLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minLength", params: {limit: v}, message: "must NOT have fewer than " + v + " characters"}, count, maxErrors);
+}
+
+function addMaxLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "maxLength", params: {limit: v}, message: "must NOT have more than " + v + " characters"}, count, maxErrors);
+}
+
+function addMinimumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minimum", params: {comparison: ">=", limit: v}, message: "must be >= " + v}, count, maxErrors);
+}
+
+function addEnumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "enum", params: {allowedValues: v}, message: "must be equal to one of the allowed values"}, count, maxErrors);
+}
+
+function addFormatError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "format", params: {format: v}, message: "must match format \"" + v + "\""}, count, maxErrors);
 }
 

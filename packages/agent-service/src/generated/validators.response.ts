@@ -18,7 +18,7 @@
 // @ts-nocheck
 import type { CompiledValidator } from "@flowspec/runtime/validation";
 import { dateTimeFormat, ucs2length } from "@flowspec/runtime/ajv";
-import { addError_, addRequiredError_, addTypeError_, pushError_, validate25, validate31, validate47, validate54, validate61, validate62, validate63, validate25 as validate68, validate31 as validate70, validate32 as validate73, validate35 as validate74, validate76, validate87, validate89 } from "./validators.strict.js";
+import { addAdditionalPropertyError_, addConstError_, addEnumError_, addError_, addFormatError_, addMaxLengthError_, addMinimumError_, addMinLengthError_, addRequiredError_, addTypeError_, pushError_, validate25, validate31, validate47, validate54, validate61, validate62, validate63, validate25 as validate68, validate31 as validate70, validate32 as validate73, validate35 as validate74, validate76, validate87, validate89 } from "./validators.strict.js";
 
 export const Run: CompiledValidator = validate20;
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-service.spec/v1/schemas/resources/run.json","$defs":{"EphemeralToolDescriptor":{"type":"object","additionalProperties":false,"required":["name","description"],"properties":{"name":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"parametersSchema":{"type":"object","additionalProperties":true}}},"AgentRunInput":{"type":"object","additionalProperties":false,"required":["mode","messages"],"properties":{"mode":{"const":"agent"},"messages":{"type":"array","items":{"$ref":"./message-record.json#/$defs/TaskInputMessage"}},"callableAliases":{"type":"array","items":{"type":"string","minLength":1}},"additionalCallableRefs":{"type":"array","items":{"$ref":"./agent-revision.json#/$defs/CallableRef"}},"ephemeralTools":{"type":"array","items":{"$ref":"#/$defs/EphemeralToolDescriptor"}}}},"ToolRunInput":{"type":"object","additionalProperties":false,"required":["mode","arguments"],"properties":{"mode":{"const":"tool"},"arguments":{"type":"object","additionalProperties":true},"callerContext":{"type":"object","additionalProperties":true}}},"McpServerRunInput":{"type":"object","additionalProperties":false,"required":["mode","clientInfo","clientCapabilities"],"properties":{"mode":{"const":"mcp_server"},"clientInfo":{"type":"object","additionalProperties":true},"clientCapabilities":{"type":"object","additionalProperties":true},"sessionContext":{"type":"object","additionalProperties":true},"metadata":{"type":"object","additionalProperties":true}}},"RunInput":{"oneOf":[{"$ref":"#/$defs/AgentRunInput"},{"$ref":"#/$defs/ToolRunInput"},{"$ref":"#/$defs/McpServerRunInput"}]},"Attempt":{"type":"object","additionalProperties":false,"required":["attemptId","attemptNo","status"],"properties":{"attemptId":{"$ref":"../common/identity.json#/$defs/attemptId"},"attemptNo":{"type":"integer","minimum":1},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"runEnv":{"$ref":"../common/enums.json#/$defs/taskRunEnv"},"providerType":{"$ref":"../common/enums.json#/$defs/providerType"},"runSpaceId":{"$ref":"../common/identity.json#/$defs/runSpaceId"},"sessionId":{"$ref":"../common/identity.json#/$defs/sessionId"},"runtimeConnectionId":{"$ref":"../common/identity.json#/$defs/runtimeConnectionId"},"startedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"finishedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"lastKeepAliveAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"sdkCapabilitySnapshot":{"type":"array","items":{"$ref":"../commands/runtime-connection.json#/$defs/SDKCapabilityDescriptor"}},"errorSummary":{"type":"string"}}}},"type":"object","additionalProperties":false,"required":["runId","orgId","resourceType","resourceId","input","attempts","eventSequence","createdAt","updatedAt"],"properties":{"runId":{"$ref":"../common/identity.json#/$defs/runId"},"orgId":{"$ref":"../common/identity.json#/$defs/orgId"},"resourceType":{"$ref":"../common/enums.json#/$defs/taskResourceType"},"resourceId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"resourceRevisionId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"releaseChannelId":{"$ref":"../common/identity.json#/$defs/releaseChannelId"},"threadId":{"$ref":"../common/identity.json#/$defs/threadId"},"contextId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"input":{"$ref":"#/$defs/RunInput"},"executionProfileSnapshot":{"$ref":"../common/execution-profile.json#/$defs/ExecutionProfile"},"runPolicySnapshot":{"$ref":"../common/execution-profile.json#/$defs/RunPolicy"},"attempts":{"type":"array","items":{"$ref":"#/$defs/Attempt"}},"currentAttemptId":{"$ref":"../common/identity.json#/$defs/attemptId"},"blockingInteractionId":{"$ref":"../common/identity.json#/$defs/interactionId"},"blockedReason":{"$ref":"../common/enums.json#/$defs/taskBlockedReason"},"waitingSince":{"$ref":"../common/identity.json#/$defs/timestamp"},"openInteractionCount":{"type":"integer","minimum":0},"deadlineAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"eventSequence":{"$ref":"../common/identity.json#/$defs/sequence"},"version":{"$ref":"../common/identity.json#/$defs/version"},"webhook":{"$ref":"./webhook-subscription.json"},"createdAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"updatedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"finishedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"statusMessage":{"type":"string"}},"allOf":[{"if":{"properties":{"resourceType":{"const":"agent"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"#/$defs/AgentRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"tool"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"#/$defs/ToolRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"mcp_server"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"#/$defs/McpServerRunInput"}}}}]};
@@ -38,10 +38,10 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -142,12 +142,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "messages", err
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("agent" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "const", {allowedValue: "agent"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "agent", errors++, maxErrors);
 }
 }
 if(data.messages !== undefined){
@@ -178,7 +178,7 @@ for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -225,14 +225,14 @@ vErrors = addRequiredError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$d
 }
 for(const key1 in data8){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.name !== undefined){
 let data9 = data8.name;
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -243,7 +243,7 @@ if(data8.description !== undefined){
 let data10 = data8.description;
 if(typeof data10 === "string"){
 if(data10.length < 2 && func1(data10) < 1){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -308,12 +308,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/ToolRunInput/require
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "const", {allowedValue: "tool"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -359,12 +359,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/re
 }
 for(const key1 in data){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "const", {allowedValue: "mcp_server"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -449,7 +449,7 @@ if(data.providerType !== undefined){
 let data1 = data.providerType;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -483,17 +483,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "status", error
 }
 for(const key0 in data){
 if(!(func18.call(schema74.properties, key0))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.attemptId !== undefined){
 let data0 = data.attemptId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -507,7 +507,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/attemptNo", "#/properties/attemp
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-vErrors = addError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", 1, errors++, maxErrors);
 }
 }
 }
@@ -525,7 +525,7 @@ if(data.providerType !== undefined){
 let data4 = data.providerType;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -536,10 +536,10 @@ if(data.runSpaceId !== undefined){
 let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
 if(data5.length > 256 && func1(data5) > 256){
-vErrors = addError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", 256, errors++, maxErrors);
 }
 if(data5.length < 2 && func1(data5) < 1){
-vErrors = addError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -550,10 +550,10 @@ if(data.sessionId !== undefined){
 let data6 = data.sessionId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-vErrors = addError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -564,10 +564,10 @@ if(data.runtimeConnectionId !== undefined){
 let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-vErrors = addError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-vErrors = addError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -578,7 +578,7 @@ if(data.startedAt !== undefined){
 let data8 = data.startedAt;
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
-vErrors = addError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -589,7 +589,7 @@ if(data.finishedAt !== undefined){
 let data9 = data.finishedAt;
 if(typeof data9 === "string"){
 if(!(formats2(data9))){
-vErrors = addError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -600,7 +600,7 @@ if(data.lastKeepAliveAt !== undefined){
 let data10 = data.lastKeepAliveAt;
 if(typeof data10 === "string"){
 if(!(formats2(data10))){
-vErrors = addError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -740,12 +740,12 @@ vErrors = addRequiredError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInpu
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInput/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
-vErrors = addError_(vErrors, instancePath+"/input/mode", "#/$defs/ToolRunInput/properties/mode/const", "const", {allowedValue: "tool"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -823,12 +823,12 @@ vErrors = addRequiredError_(vErrors, instancePath+"/input", "#/$defs/McpServerRu
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-vErrors = addError_(vErrors, instancePath+"/input", "#/$defs/McpServerRunInput/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
-vErrors = addError_(vErrors, instancePath+"/input/mode", "#/$defs/McpServerRunInput/properties/mode/const", "const", {allowedValue: "mcp_server"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -905,17 +905,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "updatedAt", er
 }
 for(const key2 in data){
 if(!(func18.call(schema31.properties, key2))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key2}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key2, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data14 = data.runId;
 if(typeof data14 === "string"){
 if(data14.length > 256 && func1(data14) > 256){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data14.length < 2 && func1(data14) < 1){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -926,10 +926,10 @@ if(data.orgId !== undefined){
 let data15 = data.orgId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
-vErrors = addError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/maxLength", 256, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
-vErrors = addError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -942,17 +942,17 @@ if(typeof data16 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data16 === "agent") || (data16 === "tool")) || (data16 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
 let data17 = data.resourceId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -963,10 +963,10 @@ if(data.resourceRevisionId !== undefined){
 let data18 = data.resourceRevisionId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -977,10 +977,10 @@ if(data.releaseChannelId !== undefined){
 let data19 = data.releaseChannelId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", 256, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -991,10 +991,10 @@ if(data.threadId !== undefined){
 let data20 = data.threadId;
 if(typeof data20 === "string"){
 if(data20.length > 256 && func1(data20) > 256){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data20.length < 2 && func1(data20) < 1){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1005,10 +1005,10 @@ if(data.contextId !== undefined){
 let data21 = data.contextId;
 if(typeof data21 === "string"){
 if(data21.length > 256 && func1(data21) > 256){
-vErrors = addError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data21.length < 2 && func1(data21) < 1){
-vErrors = addError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1052,7 +1052,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/runPolicySnapshot/maxRetries", "
 }
 if((typeof data26 == "number") && (isFinite(data26))){
 if(data26 < 0 || isNaN(data26)){
-vErrors = addError_(vErrors, instancePath+"/runPolicySnapshot/maxRetries", "../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/runPolicySnapshot/maxRetries", "../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -1085,10 +1085,10 @@ if(data.currentAttemptId !== undefined){
 let data29 = data.currentAttemptId;
 if(typeof data29 === "string"){
 if(data29.length > 256 && func1(data29) > 256){
-vErrors = addError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/maxLength", 256, errors++, maxErrors);
 }
 if(data29.length < 2 && func1(data29) < 1){
-vErrors = addError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1099,10 +1099,10 @@ if(data.blockingInteractionId !== undefined){
 let data30 = data.blockingInteractionId;
 if(typeof data30 === "string"){
 if(data30.length > 256 && func1(data30) > 256){
-vErrors = addError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/maxLength", 256, errors++, maxErrors);
 }
 if(data30.length < 2 && func1(data30) < 1){
-vErrors = addError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1118,7 +1118,7 @@ if(data.waitingSince !== undefined){
 let data32 = data.waitingSince;
 if(typeof data32 === "string"){
 if(!(formats2(data32))){
-vErrors = addError_(vErrors, instancePath+"/waitingSince", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/waitingSince", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1132,7 +1132,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/openInteractionCount", "#/proper
 }
 if((typeof data33 == "number") && (isFinite(data33))){
 if(data33 < 0 || isNaN(data33)){
-vErrors = addError_(vErrors, instancePath+"/openInteractionCount", "#/properties/openInteractionCount/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/openInteractionCount", "#/properties/openInteractionCount/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -1140,7 +1140,7 @@ if(data.deadlineAt !== undefined){
 let data34 = data.deadlineAt;
 if(typeof data34 === "string"){
 if(!(formats2(data34))){
-vErrors = addError_(vErrors, instancePath+"/deadlineAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/deadlineAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1154,7 +1154,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/eventSequence", "../common/ident
 }
 if((typeof data35 == "number") && (isFinite(data35))){
 if(data35 < 0 || isNaN(data35)){
-vErrors = addError_(vErrors, instancePath+"/eventSequence", "../common/identity.json#/$defs/sequence/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/eventSequence", "../common/identity.json#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -1165,7 +1165,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/version", "../common/identity.js
 }
 if((typeof data36 == "number") && (isFinite(data36))){
 if(data36 < 0 || isNaN(data36)){
-vErrors = addError_(vErrors, instancePath+"/version", "../common/identity.json#/$defs/version/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/version", "../common/identity.json#/$defs/version/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -1184,7 +1184,7 @@ if(data.createdAt !== undefined){
 let data38 = data.createdAt;
 if(typeof data38 === "string"){
 if(!(formats2(data38))){
-vErrors = addError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1195,7 +1195,7 @@ if(data.updatedAt !== undefined){
 let data39 = data.updatedAt;
 if(typeof data39 === "string"){
 if(!(formats2(data39))){
-vErrors = addError_(vErrors, instancePath+"/updatedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/updatedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1206,7 +1206,7 @@ if(data.finishedAt !== undefined){
 let data40 = data.finishedAt;
 if(typeof data40 === "string"){
 if(!(formats2(data40))){
-vErrors = addError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1260,12 +1260,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/ToolRunInput/require
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "const", {allowedValue: "tool"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -1311,12 +1311,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/re
 }
 for(const key1 in data){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "const", {allowedValue: "mcp_server"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -1402,12 +1402,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "messages", err
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("agent" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "const", {allowedValue: "agent"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "agent", errors++, maxErrors);
 }
 }
 if(data.messages !== undefined){
@@ -1438,7 +1438,7 @@ for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1485,14 +1485,14 @@ vErrors = addRequiredError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$d
 }
 for(const key1 in data8){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.name !== undefined){
 let data9 = data8.name;
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1503,7 +1503,7 @@ if(data8.description !== undefined){
 let data10 = data8.description;
 if(typeof data10 === "string"){
 if(data10.length < 2 && func1(data10) < 1){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1560,17 +1560,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "status", error
 }
 for(const key0 in data){
 if(!(func18.call(schema74.properties, key0))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.attemptId !== undefined){
 let data0 = data.attemptId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1584,7 +1584,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/attemptNo", "#/properties/attemp
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-vErrors = addError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", 1, errors++, maxErrors);
 }
 }
 }
@@ -1602,7 +1602,7 @@ if(data.providerType !== undefined){
 let data4 = data.providerType;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1613,10 +1613,10 @@ if(data.runSpaceId !== undefined){
 let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
 if(data5.length > 256 && func1(data5) > 256){
-vErrors = addError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", 256, errors++, maxErrors);
 }
 if(data5.length < 2 && func1(data5) < 1){
-vErrors = addError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1627,10 +1627,10 @@ if(data.sessionId !== undefined){
 let data6 = data.sessionId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-vErrors = addError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1641,10 +1641,10 @@ if(data.runtimeConnectionId !== undefined){
 let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-vErrors = addError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-vErrors = addError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1655,7 +1655,7 @@ if(data.startedAt !== undefined){
 let data8 = data.startedAt;
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
-vErrors = addError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1666,7 +1666,7 @@ if(data.finishedAt !== undefined){
 let data9 = data.finishedAt;
 if(typeof data9 === "string"){
 if(!(formats2(data9))){
-vErrors = addError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1677,7 +1677,7 @@ if(data.lastKeepAliveAt !== undefined){
 let data10 = data.lastKeepAliveAt;
 if(typeof data10 === "string"){
 if(!(formats2(data10))){
-vErrors = addError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1734,10 +1734,10 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1849,7 +1849,7 @@ if(data.providerType !== undefined){
 let data1 = data.providerType;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1971,12 +1971,12 @@ vErrors = addRequiredError_(vErrors, instancePath+"/input", "https://agent-servi
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
-vErrors = addError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/mode/const", "const", {allowedValue: "tool"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -2054,12 +2054,12 @@ vErrors = addRequiredError_(vErrors, instancePath+"/input", "https://agent-servi
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-vErrors = addError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
-vErrors = addError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/mode/const", "const", {allowedValue: "mcp_server"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -2118,7 +2118,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors
 }
 for(const key2 in data){
 if(!(func18.call(schema143.properties, key2))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key2}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key2, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
@@ -2127,17 +2127,17 @@ if(typeof data14 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data14 === "agent") || (data14 === "tool")) || (data14 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/resourceType", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
 let data15 = data.resourceId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2148,10 +2148,10 @@ if(data.resourceRevisionId !== undefined){
 let data16 = data.resourceRevisionId;
 if(typeof data16 === "string"){
 if(data16.length > 256 && func1(data16) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data16.length < 2 && func1(data16) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2162,10 +2162,10 @@ if(data.releaseChannelId !== undefined){
 let data17 = data.releaseChannelId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength", 256, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2176,10 +2176,10 @@ if(data.threadId !== undefined){
 let data18 = data.threadId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
-vErrors = addError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
-vErrors = addError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2190,10 +2190,10 @@ if(data.contextId !== undefined){
 let data19 = data.contextId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
-vErrors = addError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
-vErrors = addError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2232,7 +2232,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/runPolicy/maxRetries", "https://
 }
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 < 0 || isNaN(data23)){
-vErrors = addError_(vErrors, instancePath+"/runPolicy/maxRetries", "https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/runPolicy/maxRetries", "https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -2245,7 +2245,7 @@ if(data.deadlineAt !== undefined){
 let data24 = data.deadlineAt;
 if(typeof data24 === "string"){
 if(!(formats2(data24))){
-vErrors = addError_(vErrors, instancePath+"/deadlineAt", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/deadlineAt", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2259,7 +2259,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRe
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
-vErrors = addError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -2278,10 +2278,10 @@ if(data.idempotencyKey !== undefined){
 let data27 = data.idempotencyKey;
 if(typeof data27 === "string"){
 if(data27.length > 256 && func1(data27) > 256){
-vErrors = addError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data27.length < 2 && func1(data27) < 1){
-vErrors = addError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2308,7 +2308,7 @@ vErrors = addError_(vErrors, instancePath, "#/minProperties", "minProperties", {
 }
 for(const key0 in data){
 if(!((((key0 === "decision") || (key0 === "selectedOptionId")) || (key0 === "payload")) || (key0 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.decision !== undefined){
@@ -2361,10 +2361,10 @@ if(data.eventId !== undefined){
 let data1 = data.eventId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-vErrors = addError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2375,10 +2375,10 @@ if(data.threadId !== undefined){
 let data2 = data.threadId;
 if(typeof data2 === "string"){
 if(data2.length > 256 && func1(data2) > 256){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data2.length < 2 && func1(data2) < 1){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2389,10 +2389,10 @@ if(data.messageId !== undefined){
 let data3 = data.messageId;
 if(typeof data3 === "string"){
 if(data3.length > 256 && func1(data3) > 256){
-vErrors = addError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/maxLength", 256, errors++, maxErrors);
 }
 if(data3.length < 2 && func1(data3) < 1){
-vErrors = addError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2403,10 +2403,10 @@ if(data.toolCallId !== undefined){
 let data4 = data.toolCallId;
 if(typeof data4 === "string"){
 if(data4.length > 256 && func1(data4) > 256){
-vErrors = addError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2424,17 +2424,17 @@ if(typeof data6 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/calledResourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data6 === "agent") || (data6 === "tool")) || (data6 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/calledResourceType", "../common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/calledResourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.childRunId !== undefined){
 let data7 = data.childRunId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-vErrors = addError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-vErrors = addError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2445,10 +2445,10 @@ if(data.providerOrgId !== undefined){
 let data8 = data.providerOrgId;
 if(typeof data8 === "string"){
 if(data8.length > 256 && func1(data8) > 256){
-vErrors = addError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/maxLength", 256, errors++, maxErrors);
 }
 if(data8.length < 2 && func1(data8) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2459,10 +2459,10 @@ if(data.artifactId !== undefined){
 let data9 = data.artifactId;
 if(typeof data9 === "string"){
 if(data9.length > 256 && func1(data9) > 256){
-vErrors = addError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/maxLength", 256, errors++, maxErrors);
 }
 if(data9.length < 2 && func1(data9) < 1){
-vErrors = addError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2473,10 +2473,10 @@ if(data.interactionId !== undefined){
 let data10 = data.interactionId;
 if(typeof data10 === "string"){
 if(data10.length > 256 && func1(data10) > 256){
-vErrors = addError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/maxLength", 256, errors++, maxErrors);
 }
 if(data10.length < 2 && func1(data10) < 1){
-vErrors = addError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2492,7 +2492,7 @@ if(data.visibility !== undefined){
 let data12 = data.visibility;
 if(typeof data12 === "string"){
 if(data12.length < 2 && func1(data12) < 1){
-vErrors = addError_(vErrors, instancePath+"/visibility", "../common/enums.json#/$defs/eventVisibility/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/visibility", "../common/enums.json#/$defs/eventVisibility/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2527,7 +2527,7 @@ if(data.createdAt !== undefined){
 let data17 = data.createdAt;
 if(typeof data17 === "string"){
 if(!(formats2(data17))){
-vErrors = addError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2562,17 +2562,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "event", errors
 }
 for(const key0 in data){
 if(!((((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence")) || (key0 === "event"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data0 = data.runId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2583,10 +2583,10 @@ if(data.threadId !== undefined){
 let data1 = data.threadId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2600,7 +2600,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/sequence", "../common/identity.j
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-vErrors = addError_(vErrors, instancePath+"/sequence", "../common/identity.json#/$defs/sequence/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/sequence", "../common/identity.json#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -2641,17 +2641,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "lastSequence",
 }
 if(data.type !== undefined){
 if("end" !== data.type){
-vErrors = addError_(vErrors, instancePath+"/type", "#/properties/type/const", "const", {allowedValue: "end"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/properties/type/const", "end", errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data1 = data.runId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2670,7 +2670,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/lastSequence", "../common/identi
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-vErrors = addError_(vErrors, instancePath+"/lastSequence", "../common/identity.json#/$defs/sequence/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/lastSequence", "../common/identity.json#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }

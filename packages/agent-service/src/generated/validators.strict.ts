@@ -52,12 +52,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "mimeType", err
 }
 for(const key0 in data){
 if(!((((((key0 === "type") || (key0 === "mimeType")) || (key0 === "id")) || (key0 === "url")) || (key0 === "data")) || (key0 === "filename"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("binary" !== data.type){
-vErrors = addError_(vErrors, instancePath+"/type", "#/properties/type/const", "const", {allowedValue: "binary"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/properties/type/const", "binary", errors++, maxErrors);
 }
 }
 if(data.mimeType !== undefined){
@@ -69,10 +69,10 @@ if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
 if(data2.length > 256 && func1(data2) > 256){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data2.length < 2 && func1(data2) < 1){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -83,7 +83,7 @@ if(data.url !== undefined){
 let data3 = data.url;
 if(typeof data3 === "string"){
 if(!(formats0(data3))){
-vErrors = addError_(vErrors, instancePath+"/url", "#/properties/url/format", "format", {format: "uri"}, "must match format \""+"uri"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/url", "#/properties/url/format", "uri", errors++, maxErrors);
 }
 }
 else {
@@ -126,12 +126,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/TextContent/required
 }
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/TextContent/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/TextContent/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("text" !== data.type){
-vErrors = addError_(vErrors, instancePath+"/type", "#/$defs/TextContent/properties/type/const", "const", {allowedValue: "text"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/$defs/TextContent/properties/type/const", "text", errors++, maxErrors);
 }
 }
 if(data.text !== undefined){
@@ -178,12 +178,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/DataContent/required
 }
 for(const key1 in data){
 if(!((key1 === "type") || (key1 === "data"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/DataContent/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/DataContent/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("data" !== data.type){
-vErrors = addError_(vErrors, instancePath+"/type", "#/$defs/DataContent/properties/type/const", "const", {allowedValue: "data"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/$defs/DataContent/properties/type/const", "data", errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -246,10 +246,10 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -262,7 +262,7 @@ if(typeof data1 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/role", "#/properties/role/type", "string", errors++, maxErrors);
 }
 if(!((((data1 === "user") || (data1 === "assistant")) || (data1 === "system")) || (data1 === "tool"))){
-vErrors = addError_(vErrors, instancePath+"/role", "#/properties/role/enum", "enum", {allowedValues: schema34.properties.role.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/role", "#/properties/role/enum", schema34.properties.role.enum, errors++, maxErrors);
 }
 }
 if(data.content !== undefined){
@@ -385,7 +385,7 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "const", {allowedValue: "inject"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "inject", errors++, maxErrors);
 }
 }
 }
@@ -398,7 +398,7 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "const", {allowedValue: "invoke"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "invoke", errors++, maxErrors);
 }
 }
 }
@@ -424,14 +424,14 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "resourceId", e
 }
 for(const key0 in data){
 if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
-vErrors = addError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -444,7 +444,7 @@ if(typeof data4 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
@@ -453,17 +453,17 @@ if(typeof data5 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/type", "string", errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", "enum", {allowedValues: schema47.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", schema47.enum, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
 let data6 = data.resourceId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -474,10 +474,10 @@ if(data.releaseChannelId !== undefined){
 let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -492,7 +492,7 @@ for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
-vErrors = addError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -562,7 +562,7 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "const", {allowedValue: "inject"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "inject", errors++, maxErrors);
 }
 }
 }
@@ -575,7 +575,7 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "const", {allowedValue: "invoke"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "invoke", errors++, maxErrors);
 }
 }
 }
@@ -601,14 +601,14 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "grantId", erro
 }
 for(const key0 in data){
 if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
-vErrors = addError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -621,7 +621,7 @@ if(typeof data4 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
@@ -630,17 +630,17 @@ if(typeof data5 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/type", "string", errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", "enum", {allowedValues: schema47.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", schema47.enum, errors++, maxErrors);
 }
 }
 if(data.grantId !== undefined){
 let data6 = data.grantId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-vErrors = addError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -655,7 +655,7 @@ for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
-vErrors = addError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -761,12 +761,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "messages", err
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("agent" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "const", {allowedValue: "agent"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "agent", errors++, maxErrors);
 }
 }
 if(data.messages !== undefined){
@@ -797,7 +797,7 @@ for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -844,14 +844,14 @@ vErrors = addRequiredError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$d
 }
 for(const key1 in data8){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.name !== undefined){
 let data9 = data8.name;
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -862,7 +862,7 @@ if(data8.description !== undefined){
 let data10 = data8.description;
 if(typeof data10 === "string"){
 if(data10.length < 2 && func1(data10) < 1){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -929,12 +929,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/ToolRunInput/require
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "const", {allowedValue: "tool"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -980,12 +980,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/re
 }
 for(const key1 in data){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "const", {allowedValue: "mcp_server"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -1071,14 +1071,14 @@ if(typeof data0 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/runEnv", "./enums.json#/$defs/taskRunEnv/type", "string", errors++, maxErrors);
 }
 if(!((data0 === "cloud") || (data0 === "local"))){
-vErrors = addError_(vErrors, instancePath+"/runEnv", "./enums.json#/$defs/taskRunEnv/enum", "enum", {allowedValues: schema71.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/runEnv", "./enums.json#/$defs/taskRunEnv/enum", schema71.enum, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
 let data1 = data.providerType;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1117,7 +1117,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "supportLevel",
 }
 for(const key0 in data){
 if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.surface !== undefined){
@@ -1126,7 +1126,7 @@ if(typeof data0 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/surface", "#/properties/surface/type", "string", errors++, maxErrors);
 }
 if("core" !== data0){
-vErrors = addError_(vErrors, instancePath+"/surface", "#/properties/surface/const", "const", {allowedValue: "core"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/surface", "#/properties/surface/const", "core", errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
@@ -1135,7 +1135,7 @@ if(typeof data1 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/name", "#/$defs/CoreCapabilityName/type", "string", errors++, maxErrors);
 }
 if(!(((((((((((data1 === "input.receive") || (data1 === "output.publish")) || (data1 === "tool.call")) || (data1 === "interaction.request")) || (data1 === "tracing")) || (data1 === "config.read")) || (data1 === "secrets.read")) || (data1 === "kv.read")) || (data1 === "kv.write")) || (data1 === "checkpoint.save")) || (data1 === "checkpoint.load"))){
-vErrors = addError_(vErrors, instancePath+"/name", "#/$defs/CoreCapabilityName/enum", "enum", {allowedValues: schema88.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/name", "#/$defs/CoreCapabilityName/enum", schema88.enum, errors++, maxErrors);
 }
 }
 if(data.supportLevel !== undefined){
@@ -1144,7 +1144,7 @@ if(typeof data2 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/supportLevel", "#/$defs/CoreCapabilitySupportLevel/type", "string", errors++, maxErrors);
 }
 if(!(((data2 === "native") || (data2 === "polyfilled")) || (data2 === "unsupported"))){
-vErrors = addError_(vErrors, instancePath+"/supportLevel", "#/$defs/CoreCapabilitySupportLevel/enum", "enum", {allowedValues: schema89.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/supportLevel", "#/$defs/CoreCapabilitySupportLevel/enum", schema89.enum, errors++, maxErrors);
 }
 }
 }
@@ -1175,7 +1175,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "supportLevel",
 }
 for(const key0 in data){
 if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.surface !== undefined){
@@ -1184,7 +1184,7 @@ if(typeof data0 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/surface", "#/properties/surface/type", "string", errors++, maxErrors);
 }
 if("platform" !== data0){
-vErrors = addError_(vErrors, instancePath+"/surface", "#/properties/surface/const", "const", {allowedValue: "platform"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/surface", "#/properties/surface/const", "platform", errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
@@ -1193,7 +1193,7 @@ if(typeof data1 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/name", "#/$defs/PlatformCapabilityName/type", "string", errors++, maxErrors);
 }
 if(!(((((((data1 === "fs.read") || (data1 === "fs.write")) || (data1 === "fs.list")) || (data1 === "workspace.snapshot")) || (data1 === "workspace.restore")) || (data1 === "terminal.exec")) || (data1 === "browser.open"))){
-vErrors = addError_(vErrors, instancePath+"/name", "#/$defs/PlatformCapabilityName/enum", "enum", {allowedValues: schema91.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/name", "#/$defs/PlatformCapabilityName/enum", schema91.enum, errors++, maxErrors);
 }
 }
 if(data.supportLevel !== undefined){
@@ -1202,7 +1202,7 @@ if(typeof data2 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/supportLevel", "#/$defs/PlatformCapabilitySupportLevel/type", "string", errors++, maxErrors);
 }
 if(!((data2 === "native") || (data2 === "unsupported"))){
-vErrors = addError_(vErrors, instancePath+"/supportLevel", "#/$defs/PlatformCapabilitySupportLevel/enum", "enum", {allowedValues: schema92.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/supportLevel", "#/$defs/PlatformCapabilitySupportLevel/enum", schema92.enum, errors++, maxErrors);
 }
 }
 }
@@ -1294,17 +1294,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "status", error
 }
 for(const key0 in data){
 if(!(func18.call(schema74.properties, key0))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.attemptId !== undefined){
 let data0 = data.attemptId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1318,7 +1318,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/attemptNo", "#/properties/attemp
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-vErrors = addError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", 1, errors++, maxErrors);
 }
 }
 }
@@ -1328,7 +1328,7 @@ if(typeof data2 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
 }
 if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
-vErrors = addError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", "enum", {allowedValues: schema65.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", schema65.enum, errors++, maxErrors);
 }
 }
 if(data.runEnv !== undefined){
@@ -1337,14 +1337,14 @@ if(typeof data3 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/runEnv", "../common/enums.json#/$defs/taskRunEnv/type", "string", errors++, maxErrors);
 }
 if(!((data3 === "cloud") || (data3 === "local"))){
-vErrors = addError_(vErrors, instancePath+"/runEnv", "../common/enums.json#/$defs/taskRunEnv/enum", "enum", {allowedValues: schema71.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/runEnv", "../common/enums.json#/$defs/taskRunEnv/enum", schema71.enum, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
 let data4 = data.providerType;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1355,10 +1355,10 @@ if(data.runSpaceId !== undefined){
 let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
 if(data5.length > 256 && func1(data5) > 256){
-vErrors = addError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", 256, errors++, maxErrors);
 }
 if(data5.length < 2 && func1(data5) < 1){
-vErrors = addError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1369,10 +1369,10 @@ if(data.sessionId !== undefined){
 let data6 = data.sessionId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-vErrors = addError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1383,10 +1383,10 @@ if(data.runtimeConnectionId !== undefined){
 let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-vErrors = addError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-vErrors = addError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1397,7 +1397,7 @@ if(data.startedAt !== undefined){
 let data8 = data.startedAt;
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
-vErrors = addError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1408,7 +1408,7 @@ if(data.finishedAt !== undefined){
 let data9 = data.finishedAt;
 if(typeof data9 === "string"){
 if(!(formats2(data9))){
-vErrors = addError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1419,7 +1419,7 @@ if(data.lastKeepAliveAt !== undefined){
 let data10 = data.lastKeepAliveAt;
 if(typeof data10 === "string"){
 if(!(formats2(data10))){
-vErrors = addError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -1475,7 +1475,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-vErrors = addError_(vErrors, instancePath+"/url", "#/properties/url/format", "format", {format: "uri"}, "must match format \""+"uri"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/url", "#/properties/url/format", "uri", errors++, maxErrors);
 }
 }
 else {
@@ -1490,7 +1490,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(data2.length < 2 && func1(data2) < 1){
-vErrors = addError_(vErrors, instancePath+"/eventTypes/" + i0, "#/properties/eventTypes/items/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/eventTypes/" + i0, "#/properties/eventTypes/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1519,7 +1519,7 @@ if(data.algorithm !== undefined){
 let data5 = data.algorithm;
 if(typeof data5 === "string"){
 if(data5.length < 2 && func1(data5) < 1){
-vErrors = addError_(vErrors, instancePath+"/algorithm", "#/properties/algorithm/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/algorithm", "#/properties/algorithm/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1533,7 +1533,7 @@ let valid4 = false;
 const _errs17 = errors;
 if(typeof data6 === "string"){
 if(data6.length < 2 && func1(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/secretRef", "#/properties/secretRef/anyOf/0/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/secretRef", "#/properties/secretRef/anyOf/0/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1554,7 +1554,7 @@ if(data6.name !== undefined){
 let data7 = data6.name;
 if(typeof data7 === "string"){
 if(data7.length < 2 && func1(data7) < 1){
-vErrors = addError_(vErrors, instancePath+"/secretRef/name", "../common/execution-profile.json#/$defs/SecretRef/properties/name/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/secretRef/name", "../common/execution-profile.json#/$defs/SecretRef/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1565,7 +1565,7 @@ if(data6.ref !== undefined){
 let data8 = data6.ref;
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
-vErrors = addError_(vErrors, instancePath+"/secretRef/ref", "../common/execution-profile.json#/$defs/SecretRef/properties/ref/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/secretRef/ref", "../common/execution-profile.json#/$defs/SecretRef/properties/ref/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1710,12 +1710,12 @@ vErrors = addRequiredError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInpu
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInput/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
-vErrors = addError_(vErrors, instancePath+"/input/mode", "#/$defs/ToolRunInput/properties/mode/const", "const", {allowedValue: "tool"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -1793,12 +1793,12 @@ vErrors = addRequiredError_(vErrors, instancePath+"/input", "#/$defs/McpServerRu
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-vErrors = addError_(vErrors, instancePath+"/input", "#/$defs/McpServerRunInput/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
-vErrors = addError_(vErrors, instancePath+"/input/mode", "#/$defs/McpServerRunInput/properties/mode/const", "const", {allowedValue: "mcp_server"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -1875,17 +1875,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "updatedAt", er
 }
 for(const key2 in data){
 if(!(func18.call(schema31.properties, key2))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key2}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key2, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data14 = data.runId;
 if(typeof data14 === "string"){
 if(data14.length > 256 && func1(data14) > 256){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data14.length < 2 && func1(data14) < 1){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1896,10 +1896,10 @@ if(data.orgId !== undefined){
 let data15 = data.orgId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
-vErrors = addError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/maxLength", 256, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
-vErrors = addError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1912,17 +1912,17 @@ if(typeof data16 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data16 === "agent") || (data16 === "tool")) || (data16 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
 let data17 = data.resourceId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1933,10 +1933,10 @@ if(data.resourceRevisionId !== undefined){
 let data18 = data.resourceRevisionId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1947,10 +1947,10 @@ if(data.releaseChannelId !== undefined){
 let data19 = data.releaseChannelId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", 256, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1961,10 +1961,10 @@ if(data.threadId !== undefined){
 let data20 = data.threadId;
 if(typeof data20 === "string"){
 if(data20.length > 256 && func1(data20) > 256){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data20.length < 2 && func1(data20) < 1){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1975,10 +1975,10 @@ if(data.contextId !== undefined){
 let data21 = data.contextId;
 if(typeof data21 === "string"){
 if(data21.length > 256 && func1(data21) > 256){
-vErrors = addError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data21.length < 2 && func1(data21) < 1){
-vErrors = addError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -1991,7 +1991,7 @@ if(typeof data22 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
 }
 if(!(((((((((data22 === "queued") || (data22 === "running")) || (data22 === "blocked")) || (data22 === "cancelling")) || (data22 === "completed")) || (data22 === "failed")) || (data22 === "canceled")) || (data22 === "timed_out")) || (data22 === "rejected"))){
-vErrors = addError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", "enum", {allowedValues: schema65.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", schema65.enum, errors++, maxErrors);
 }
 }
 if(data.input !== undefined){
@@ -2026,7 +2026,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/runPolicySnapshot/maxRetries", "
 }
 if((typeof data26 == "number") && (isFinite(data26))){
 if(data26 < 0 || isNaN(data26)){
-vErrors = addError_(vErrors, instancePath+"/runPolicySnapshot/maxRetries", "../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/runPolicySnapshot/maxRetries", "../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -2059,10 +2059,10 @@ if(data.currentAttemptId !== undefined){
 let data29 = data.currentAttemptId;
 if(typeof data29 === "string"){
 if(data29.length > 256 && func1(data29) > 256){
-vErrors = addError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/maxLength", 256, errors++, maxErrors);
 }
 if(data29.length < 2 && func1(data29) < 1){
-vErrors = addError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2073,10 +2073,10 @@ if(data.blockingInteractionId !== undefined){
 let data30 = data.blockingInteractionId;
 if(typeof data30 === "string"){
 if(data30.length > 256 && func1(data30) > 256){
-vErrors = addError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/maxLength", 256, errors++, maxErrors);
 }
 if(data30.length < 2 && func1(data30) < 1){
-vErrors = addError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2089,14 +2089,14 @@ if(typeof data31 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/blockedReason", "../common/enums.json#/$defs/taskBlockedReason/type", "string", errors++, maxErrors);
 }
 if(!((((((data31 === "interaction_required") || (data31 === "approval_required")) || (data31 === "auth_required")) || (data31 === "tool_result_required")) || (data31 === "child_run_pending")) || (data31 === "runtime_pending"))){
-vErrors = addError_(vErrors, instancePath+"/blockedReason", "../common/enums.json#/$defs/taskBlockedReason/enum", "enum", {allowedValues: schema95.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/blockedReason", "../common/enums.json#/$defs/taskBlockedReason/enum", schema95.enum, errors++, maxErrors);
 }
 }
 if(data.waitingSince !== undefined){
 let data32 = data.waitingSince;
 if(typeof data32 === "string"){
 if(!(formats2(data32))){
-vErrors = addError_(vErrors, instancePath+"/waitingSince", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/waitingSince", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2110,7 +2110,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/openInteractionCount", "#/proper
 }
 if((typeof data33 == "number") && (isFinite(data33))){
 if(data33 < 0 || isNaN(data33)){
-vErrors = addError_(vErrors, instancePath+"/openInteractionCount", "#/properties/openInteractionCount/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/openInteractionCount", "#/properties/openInteractionCount/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -2118,7 +2118,7 @@ if(data.deadlineAt !== undefined){
 let data34 = data.deadlineAt;
 if(typeof data34 === "string"){
 if(!(formats2(data34))){
-vErrors = addError_(vErrors, instancePath+"/deadlineAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/deadlineAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2132,7 +2132,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/eventSequence", "../common/ident
 }
 if((typeof data35 == "number") && (isFinite(data35))){
 if(data35 < 0 || isNaN(data35)){
-vErrors = addError_(vErrors, instancePath+"/eventSequence", "../common/identity.json#/$defs/sequence/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/eventSequence", "../common/identity.json#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -2143,7 +2143,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/version", "../common/identity.js
 }
 if((typeof data36 == "number") && (isFinite(data36))){
 if(data36 < 0 || isNaN(data36)){
-vErrors = addError_(vErrors, instancePath+"/version", "../common/identity.json#/$defs/version/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/version", "../common/identity.json#/$defs/version/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -2162,7 +2162,7 @@ if(data.createdAt !== undefined){
 let data38 = data.createdAt;
 if(typeof data38 === "string"){
 if(!(formats2(data38))){
-vErrors = addError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2173,7 +2173,7 @@ if(data.updatedAt !== undefined){
 let data39 = data.updatedAt;
 if(typeof data39 === "string"){
 if(!(formats2(data39))){
-vErrors = addError_(vErrors, instancePath+"/updatedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/updatedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2184,7 +2184,7 @@ if(data.finishedAt !== undefined){
 let data40 = data.finishedAt;
 if(typeof data40 === "string"){
 if(!(formats2(data40))){
-vErrors = addError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2238,12 +2238,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/ToolRunInput/require
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "const", {allowedValue: "tool"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -2289,12 +2289,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/re
 }
 for(const key1 in data){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "const", {allowedValue: "mcp_server"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -2380,12 +2380,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "messages", err
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("agent" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "const", {allowedValue: "agent"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "agent", errors++, maxErrors);
 }
 }
 if(data.messages !== undefined){
@@ -2416,7 +2416,7 @@ for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2463,14 +2463,14 @@ vErrors = addRequiredError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$d
 }
 for(const key1 in data8){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.name !== undefined){
 let data9 = data8.name;
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2481,7 +2481,7 @@ if(data8.description !== undefined){
 let data10 = data8.description;
 if(typeof data10 === "string"){
 if(data10.length < 2 && func1(data10) < 1){
-vErrors = addError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2529,12 +2529,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "arguments", er
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "const", {allowedValue: "tool"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -2579,12 +2579,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "clientCapabili
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "clientInfo")) || (key0 === "clientCapabilities")) || (key0 === "sessionContext")) || (key0 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
-vErrors = addError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "const", {allowedValue: "mcp_server"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -2642,14 +2642,14 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "description", 
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "parametersSchema"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/name", "#/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2660,7 +2660,7 @@ if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/description", "#/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2701,17 +2701,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "status", error
 }
 for(const key0 in data){
 if(!(func18.call(schema74.properties, key0))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.attemptId !== undefined){
 let data0 = data.attemptId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2725,7 +2725,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/attemptNo", "#/properties/attemp
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-vErrors = addError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", "minimum", {comparison: ">=", limit: 1}, "must be >= 1", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", 1, errors++, maxErrors);
 }
 }
 }
@@ -2735,7 +2735,7 @@ if(typeof data2 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
 }
 if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
-vErrors = addError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", "enum", {allowedValues: schema65.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", schema65.enum, errors++, maxErrors);
 }
 }
 if(data.runEnv !== undefined){
@@ -2744,14 +2744,14 @@ if(typeof data3 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/runEnv", "../common/enums.json#/$defs/taskRunEnv/type", "string", errors++, maxErrors);
 }
 if(!((data3 === "cloud") || (data3 === "local"))){
-vErrors = addError_(vErrors, instancePath+"/runEnv", "../common/enums.json#/$defs/taskRunEnv/enum", "enum", {allowedValues: schema71.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/runEnv", "../common/enums.json#/$defs/taskRunEnv/enum", schema71.enum, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
 let data4 = data.providerType;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2762,10 +2762,10 @@ if(data.runSpaceId !== undefined){
 let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
 if(data5.length > 256 && func1(data5) > 256){
-vErrors = addError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", 256, errors++, maxErrors);
 }
 if(data5.length < 2 && func1(data5) < 1){
-vErrors = addError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2776,10 +2776,10 @@ if(data.sessionId !== undefined){
 let data6 = data.sessionId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-vErrors = addError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2790,10 +2790,10 @@ if(data.runtimeConnectionId !== undefined){
 let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-vErrors = addError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-vErrors = addError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2804,7 +2804,7 @@ if(data.startedAt !== undefined){
 let data8 = data.startedAt;
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
-vErrors = addError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2815,7 +2815,7 @@ if(data.finishedAt !== undefined){
 let data9 = data.finishedAt;
 if(typeof data9 === "string"){
 if(!(formats2(data9))){
-vErrors = addError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2826,7 +2826,7 @@ if(data.lastKeepAliveAt !== undefined){
 let data10 = data.lastKeepAliveAt;
 if(typeof data10 === "string"){
 if(!(formats2(data10))){
-vErrors = addError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -2883,10 +2883,10 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -2899,7 +2899,7 @@ if(typeof data1 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/role", "#/properties/role/type", "string", errors++, maxErrors);
 }
 if(!((((data1 === "user") || (data1 === "assistant")) || (data1 === "system")) || (data1 === "tool"))){
-vErrors = addError_(vErrors, instancePath+"/role", "#/properties/role/enum", "enum", {allowedValues: schema34.properties.role.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/role", "#/properties/role/enum", schema34.properties.role.enum, errors++, maxErrors);
 }
 }
 if(data.content !== undefined){
@@ -2997,12 +2997,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/TextContent/required
 }
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/TextContent/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/TextContent/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("text" !== data.type){
-vErrors = addError_(vErrors, instancePath+"/type", "#/$defs/TextContent/properties/type/const", "const", {allowedValue: "text"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/$defs/TextContent/properties/type/const", "text", errors++, maxErrors);
 }
 }
 if(data.text !== undefined){
@@ -3049,12 +3049,12 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/DataContent/required
 }
 for(const key1 in data){
 if(!((key1 === "type") || (key1 === "data"))){
-vErrors = addError_(vErrors, instancePath, "#/$defs/DataContent/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/DataContent/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("data" !== data.type){
-vErrors = addError_(vErrors, instancePath+"/type", "#/$defs/DataContent/properties/type/const", "const", {allowedValue: "data"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/$defs/DataContent/properties/type/const", "data", errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -3208,7 +3208,7 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "const", {allowedValue: "inject"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "inject", errors++, maxErrors);
 }
 }
 }
@@ -3221,7 +3221,7 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "const", {allowedValue: "invoke"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "invoke", errors++, maxErrors);
 }
 }
 }
@@ -3247,14 +3247,14 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "resourceId", e
 }
 for(const key0 in data){
 if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
-vErrors = addError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3267,7 +3267,7 @@ if(typeof data4 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
@@ -3276,17 +3276,17 @@ if(typeof data5 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/type", "string", errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", "enum", {allowedValues: schema47.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", schema47.enum, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
 let data6 = data.resourceId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3297,10 +3297,10 @@ if(data.releaseChannelId !== undefined){
 let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3315,7 +3315,7 @@ for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
-vErrors = addError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3385,7 +3385,7 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "const", {allowedValue: "inject"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "inject", errors++, maxErrors);
 }
 }
 }
@@ -3398,7 +3398,7 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "const", {allowedValue: "invoke"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "invoke", errors++, maxErrors);
 }
 }
 }
@@ -3424,14 +3424,14 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "grantId", erro
 }
 for(const key0 in data){
 if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
-vErrors = addError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3444,7 +3444,7 @@ if(typeof data4 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
@@ -3453,17 +3453,17 @@ if(typeof data5 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/type", "string", errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
-vErrors = addError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", "enum", {allowedValues: schema47.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", schema47.enum, errors++, maxErrors);
 }
 }
 if(data.grantId !== undefined){
 let data6 = data.grantId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-vErrors = addError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-vErrors = addError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3478,7 +3478,7 @@ for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
-vErrors = addError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3519,14 +3519,14 @@ if(typeof data0 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/runEnv", "./enums.json#/$defs/taskRunEnv/type", "string", errors++, maxErrors);
 }
 if(!((data0 === "cloud") || (data0 === "local"))){
-vErrors = addError_(vErrors, instancePath+"/runEnv", "./enums.json#/$defs/taskRunEnv/enum", "enum", {allowedValues: schema71.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/runEnv", "./enums.json#/$defs/taskRunEnv/enum", schema71.enum, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
 let data1 = data.providerType;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3555,7 +3555,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRe
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-vErrors = addError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -3672,12 +3672,12 @@ vErrors = addRequiredError_(vErrors, instancePath+"/input", "https://agent-servi
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
-vErrors = addError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/mode/const", "const", {allowedValue: "tool"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -3755,12 +3755,12 @@ vErrors = addRequiredError_(vErrors, instancePath+"/input", "https://agent-servi
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-vErrors = addError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
-vErrors = addError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/mode/const", "const", {allowedValue: "mcp_server"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -3819,7 +3819,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors
 }
 for(const key2 in data){
 if(!(func18.call(schema143.properties, key2))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key2}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key2, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
@@ -3828,17 +3828,17 @@ if(typeof data14 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data14 === "agent") || (data14 === "tool")) || (data14 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/resourceType", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
 let data15 = data.resourceId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3849,10 +3849,10 @@ if(data.resourceRevisionId !== undefined){
 let data16 = data.resourceRevisionId;
 if(typeof data16 === "string"){
 if(data16.length > 256 && func1(data16) > 256){
-vErrors = addError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data16.length < 2 && func1(data16) < 1){
-vErrors = addError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3863,10 +3863,10 @@ if(data.releaseChannelId !== undefined){
 let data17 = data.releaseChannelId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength", 256, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
-vErrors = addError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3877,10 +3877,10 @@ if(data.threadId !== undefined){
 let data18 = data.threadId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
-vErrors = addError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
-vErrors = addError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3891,10 +3891,10 @@ if(data.contextId !== undefined){
 let data19 = data.contextId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
-vErrors = addError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
-vErrors = addError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -3933,7 +3933,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/runPolicy/maxRetries", "https://
 }
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 < 0 || isNaN(data23)){
-vErrors = addError_(vErrors, instancePath+"/runPolicy/maxRetries", "https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/runPolicy/maxRetries", "https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -3946,7 +3946,7 @@ if(data.deadlineAt !== undefined){
 let data24 = data.deadlineAt;
 if(typeof data24 === "string"){
 if(!(formats2(data24))){
-vErrors = addError_(vErrors, instancePath+"/deadlineAt", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/deadlineAt", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -3960,7 +3960,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRe
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
-vErrors = addError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -3979,10 +3979,10 @@ if(data.idempotencyKey !== undefined){
 let data27 = data.idempotencyKey;
 if(typeof data27 === "string"){
 if(data27.length > 256 && func1(data27) > 256){
-vErrors = addError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data27.length < 2 && func1(data27) < 1){
-vErrors = addError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4012,7 +4012,7 @@ vErrors = addError_(vErrors, instancePath, "#/minProperties", "minProperties", {
 }
 for(const key0 in data){
 if(!((((key0 === "decision") || (key0 === "selectedOptionId")) || (key0 === "payload")) || (key0 === "metadata"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.decision !== undefined){
@@ -4021,7 +4021,7 @@ if(typeof data0 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/decision", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/type", "string", errors++, maxErrors);
 }
 if(!((((data0 === "approve") || (data0 === "edit")) || (data0 === "reject")) || (data0 === "respond"))){
-vErrors = addError_(vErrors, instancePath+"/decision", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/enum", "enum", {allowedValues: schema156.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/decision", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/enum", schema156.enum, errors++, maxErrors);
 }
 }
 if(data.selectedOptionId !== undefined){
@@ -4070,17 +4070,17 @@ if(typeof data0 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/type", "#/$defs/OutputEventType/type", "string", errors++, maxErrors);
 }
 if(!(((((((((((((data0 === "run.status.changed") || (data0 === "message.delta")) || (data0 === "message.completed")) || (data0 === "reasoning.delta")) || (data0 === "reasoning.completed")) || (data0 === "tool_call.delta")) || (data0 === "tool_call.completed")) || (data0 === "tool_result")) || (data0 === "artifact.updated")) || (data0 === "interaction.requested")) || (data0 === "interaction.updated")) || (data0 === "interaction.responded")) || (data0 === "state.updated"))){
-vErrors = addError_(vErrors, instancePath+"/type", "#/$defs/OutputEventType/enum", "enum", {allowedValues: schema159.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/type", "#/$defs/OutputEventType/enum", schema159.enum, errors++, maxErrors);
 }
 }
 if(data.eventId !== undefined){
 let data1 = data.eventId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-vErrors = addError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4091,10 +4091,10 @@ if(data.threadId !== undefined){
 let data2 = data.threadId;
 if(typeof data2 === "string"){
 if(data2.length > 256 && func1(data2) > 256){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data2.length < 2 && func1(data2) < 1){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4105,10 +4105,10 @@ if(data.messageId !== undefined){
 let data3 = data.messageId;
 if(typeof data3 === "string"){
 if(data3.length > 256 && func1(data3) > 256){
-vErrors = addError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/maxLength", 256, errors++, maxErrors);
 }
 if(data3.length < 2 && func1(data3) < 1){
-vErrors = addError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4119,10 +4119,10 @@ if(data.toolCallId !== undefined){
 let data4 = data.toolCallId;
 if(typeof data4 === "string"){
 if(data4.length > 256 && func1(data4) > 256){
-vErrors = addError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data4.length < 2 && func1(data4) < 1){
-vErrors = addError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4140,17 +4140,17 @@ if(typeof data6 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/calledResourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data6 === "agent") || (data6 === "tool")) || (data6 === "mcp_server"))){
-vErrors = addError_(vErrors, instancePath+"/calledResourceType", "../common/enums.json#/$defs/taskResourceType/enum", "enum", {allowedValues: schema46.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/calledResourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.childRunId !== undefined){
 let data7 = data.childRunId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-vErrors = addError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-vErrors = addError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4161,10 +4161,10 @@ if(data.providerOrgId !== undefined){
 let data8 = data.providerOrgId;
 if(typeof data8 === "string"){
 if(data8.length > 256 && func1(data8) > 256){
-vErrors = addError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/maxLength", 256, errors++, maxErrors);
 }
 if(data8.length < 2 && func1(data8) < 1){
-vErrors = addError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4175,10 +4175,10 @@ if(data.artifactId !== undefined){
 let data9 = data.artifactId;
 if(typeof data9 === "string"){
 if(data9.length > 256 && func1(data9) > 256){
-vErrors = addError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/maxLength", 256, errors++, maxErrors);
 }
 if(data9.length < 2 && func1(data9) < 1){
-vErrors = addError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4189,10 +4189,10 @@ if(data.interactionId !== undefined){
 let data10 = data.interactionId;
 if(typeof data10 === "string"){
 if(data10.length > 256 && func1(data10) > 256){
-vErrors = addError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/maxLength", 256, errors++, maxErrors);
 }
 if(data10.length < 2 && func1(data10) < 1){
-vErrors = addError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4205,14 +4205,14 @@ if(typeof data11 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
 }
 if(!(((((((((data11 === "queued") || (data11 === "running")) || (data11 === "blocked")) || (data11 === "cancelling")) || (data11 === "completed")) || (data11 === "failed")) || (data11 === "canceled")) || (data11 === "timed_out")) || (data11 === "rejected"))){
-vErrors = addError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", "enum", {allowedValues: schema65.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", schema65.enum, errors++, maxErrors);
 }
 }
 if(data.visibility !== undefined){
 let data12 = data.visibility;
 if(typeof data12 === "string"){
 if(data12.length < 2 && func1(data12) < 1){
-vErrors = addError_(vErrors, instancePath+"/visibility", "../common/enums.json#/$defs/eventVisibility/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/visibility", "../common/enums.json#/$defs/eventVisibility/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4247,7 +4247,7 @@ if(data.createdAt !== undefined){
 let data17 = data.createdAt;
 if(typeof data17 === "string"){
 if(!(formats2(data17))){
-vErrors = addError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -4284,17 +4284,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "event", errors
 }
 for(const key0 in data){
 if(!((((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence")) || (key0 === "event"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data0 = data.runId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4305,10 +4305,10 @@ if(data.threadId !== undefined){
 let data1 = data.threadId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4322,7 +4322,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/sequence", "../common/identity.j
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-vErrors = addError_(vErrors, instancePath+"/sequence", "../common/identity.json#/$defs/sequence/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/sequence", "../common/identity.json#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -4358,14 +4358,14 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "type", errors+
 }
 if(data.type !== undefined){
 if("keepalive" !== data.type){
-vErrors = addError_(vErrors, instancePath+"/type", "#/properties/type/const", "const", {allowedValue: "keepalive"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/properties/type/const", "keepalive", errors++, maxErrors);
 }
 }
 if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats2(data1))){
-vErrors = addError_(vErrors, instancePath+"/at", "../common/identity.json#/$defs/timestamp/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/at", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -4399,17 +4399,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "lastSequence",
 }
 if(data.type !== undefined){
 if("end" !== data.type){
-vErrors = addError_(vErrors, instancePath+"/type", "#/properties/type/const", "const", {allowedValue: "end"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/properties/type/const", "end", errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data1 = data.runId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4422,7 +4422,7 @@ if(typeof data2 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
 }
 if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
-vErrors = addError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", "enum", {allowedValues: schema65.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", schema65.enum, errors++, maxErrors);
 }
 }
 if(data.lastSequence !== undefined){
@@ -4432,7 +4432,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/lastSequence", "../common/identi
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-vErrors = addError_(vErrors, instancePath+"/lastSequence", "../common/identity.json#/$defs/sequence/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/lastSequence", "../common/identity.json#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -4465,17 +4465,17 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "sequence", err
 }
 for(const key0 in data){
 if(!(((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data0 = data.runId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-vErrors = addError_(vErrors, instancePath+"/runId", "#/$defs/runId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-vErrors = addError_(vErrors, instancePath+"/runId", "#/$defs/runId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4486,10 +4486,10 @@ if(data.threadId !== undefined){
 let data1 = data.threadId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-vErrors = addError_(vErrors, instancePath+"/threadId", "#/$defs/threadId/maxLength", "maxLength", {limit: 256}, "must NOT have more than 256 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-vErrors = addError_(vErrors, instancePath+"/threadId", "#/$defs/threadId/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -4503,7 +4503,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/sequence", "#/$defs/sequence/typ
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-vErrors = addError_(vErrors, instancePath+"/sequence", "#/$defs/sequence/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/sequence", "#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -4530,12 +4530,40 @@ function addError_(list, instancePath, schemaPath, keyword, params, message, cou
 return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
 }
 
-function addTypeError_(list, instancePath, schemaPath, type, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type}, message: "must be " + type}, count, maxErrors);
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
 }
 
-function addRequiredError_(list, instancePath, schemaPath, missingProperty, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty}, message: "must have required property '" + missingProperty + "'"}, count, maxErrors);
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
 }
 
-export { addError_, addRequiredError_, addTypeError_, pushError_, validate25, validate31, validate32, validate35, validate47, validate54, validate61, validate62, validate63, validate76, validate87, validate89 };
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+function addMinLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minLength", params: {limit: v}, message: "must NOT have fewer than " + v + " characters"}, count, maxErrors);
+}
+
+function addMaxLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "maxLength", params: {limit: v}, message: "must NOT have more than " + v + " characters"}, count, maxErrors);
+}
+
+function addMinimumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minimum", params: {comparison: ">=", limit: v}, message: "must be >= " + v}, count, maxErrors);
+}
+
+function addEnumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "enum", params: {allowedValues: v}, message: "must be equal to one of the allowed values"}, count, maxErrors);
+}
+
+function addConstError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "const", params: {allowedValue: v}, message: "must be equal to constant"}, count, maxErrors);
+}
+
+function addFormatError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "format", params: {format: v}, message: "must match format \"" + v + "\""}, count, maxErrors);
+}
+
+export { addAdditionalPropertyError_, addConstError_, addEnumError_, addError_, addFormatError_, addMaxLengthError_, addMinimumError_, addMinLengthError_, addRequiredError_, addTypeError_, pushError_, validate25, validate31, validate32, validate35, validate47, validate54, validate61, validate62, validate63, validate76, validate87, validate89 };

@@ -341,7 +341,7 @@ vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4,
 }
 for(const key0 in data26){
 if(!((key0 === "origin") || (key0 === "target"))){
-vErrors = addError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4, "#/properties/flows/items/properties/links/items/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4, "#/properties/flows/items/properties/links/items/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data26.origin !== undefined){
@@ -419,7 +419,7 @@ vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/fields/parame
 }
 for(const key1 in data35){
 if(!((((key1 === "name") || (key1 === "description")) || (key1 === "required")) || (key1 === "type"))){
-vErrors = addError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters/" + i5, "#/properties/flows/items/properties/fields/properties/parameters/items/additionalProperties", "additionalProperties", {additionalProperty: key1}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters/" + i5, "#/properties/flows/items/properties/fields/properties/parameters/items/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data35.name !== undefined){
@@ -457,7 +457,7 @@ let data40 = data33.requestBody;
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 for(const key2 in data40){
 if(!((key2 === "content") || (key2 === "required"))){
-vErrors = addError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody", "#/properties/flows/items/properties/fields/properties/requestBody/additionalProperties", "additionalProperties", {additionalProperty: key2}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody", "#/properties/flows/items/properties/fields/properties/requestBody/additionalProperties", key2, errors++, maxErrors);
 }
 }
 if(data40.content !== undefined){
@@ -468,7 +468,7 @@ let data42 = data41[key3];
 if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
 for(const key4 in data42){
 if(!((key4 === "schema") || (key4 === "example"))){
-vErrors = addError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/additionalProperties", "additionalProperties", {additionalProperty: key4}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/additionalProperties", key4, errors++, maxErrors);
 }
 }
 if(data42.schema !== undefined){
@@ -511,7 +511,7 @@ vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/fields/respon
 }
 for(const key5 in data46){
 if(!((key5 === "success") || (key5 === "example"))){
-vErrors = addError_(vErrors, instancePath+"/flows/" + i2+"/fields/responses", "#/properties/flows/items/properties/fields/properties/responses/additionalProperties", "additionalProperties", {additionalProperty: key5}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/fields/responses", "#/properties/flows/items/properties/fields/properties/responses/additionalProperties", key5, errors++, maxErrors);
 }
 }
 if(data46.success !== undefined){
@@ -569,12 +569,16 @@ function addError_(list, instancePath, schemaPath, keyword, params, message, cou
 return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
 }
 
-function addTypeError_(list, instancePath, schemaPath, type, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type}, message: "must be " + type}, count, maxErrors);
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
 }
 
-function addRequiredError_(list, instancePath, schemaPath, missingProperty, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty}, message: "must have required property '" + missingProperty + "'"}, count, maxErrors);
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
 }
 
-export { addError_, addRequiredError_, addTypeError_ };
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+export { addAdditionalPropertyError_, addError_, addRequiredError_, addTypeError_ };

@@ -34,7 +34,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats0.test(data0))){
-vErrors = addError_(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "uuid"}, "must match format \""+"uuid"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/id", "#/properties/id/format", "uuid", errors++, maxErrors);
 }
 }
 else {
@@ -48,7 +48,7 @@ vErrors = addError_(vErrors, instancePath+"/parent_id", "#/properties/parent_id/
 }
 if(typeof data1 === "string"){
 if(!(formats0.test(data1))){
-vErrors = addError_(vErrors, instancePath+"/parent_id", "#/properties/parent_id/format", "format", {format: "uuid"}, "must match format \""+"uuid"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/parent_id", "#/properties/parent_id/format", "uuid", errors++, maxErrors);
 }
 }
 }
@@ -59,7 +59,7 @@ vErrors = addError_(vErrors, instancePath+"/user_id", "#/properties/user_id/type
 }
 if(typeof data2 === "string"){
 if(data2.length < 2 && func2(data2) < 1){
-vErrors = addError_(vErrors, instancePath+"/user_id", "#/properties/user_id/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/user_id", "#/properties/user_id/minLength", 1, errors++, maxErrors);
 }
 }
 }
@@ -67,10 +67,10 @@ if(data.name !== undefined){
 let data3 = data.name;
 if(typeof data3 === "string"){
 if(data3.length > 255 && func2(data3) > 255){
-vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/name", "#/properties/name/maxLength", 255, errors++, maxErrors);
 }
 if(data3.length < 2 && func2(data3) < 1){
-vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/name", "#/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -83,7 +83,7 @@ if(typeof data4 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/status", "#/properties/status/type", "string", errors++, maxErrors);
 }
 if(!(((((data4 === "pending") || (data4 === "in_progress")) || (data4 === "completed")) || (data4 === "failed")) || (data4 === "cancelled"))){
-vErrors = addError_(vErrors, instancePath+"/status", "#/properties/status/enum", "enum", {allowedValues: schema11.properties.status.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "#/properties/status/enum", schema11.properties.status.enum, errors++, maxErrors);
 }
 }
 if(data.priority !== undefined){
@@ -96,7 +96,7 @@ if(data5 > 3 || isNaN(data5)){
 vErrors = addError_(vErrors, instancePath+"/priority", "#/properties/priority/maximum", "maximum", {comparison: "<=", limit: 3}, "must be <= 3", errors++, maxErrors);
 }
 if(data5 < 0 || isNaN(data5)){
-vErrors = addError_(vErrors, instancePath+"/priority", "#/properties/priority/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/priority", "#/properties/priority/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -144,7 +144,7 @@ if(data12.id !== undefined){
 let data13 = data12.id;
 if(typeof data13 === "string"){
 if(!(formats0.test(data13))){
-vErrors = addError_(vErrors, instancePath+"/dependencies/" + i0+"/id", "#/definitions/dependency/properties/id/format", "format", {format: "uuid"}, "must match format \""+"uuid"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/dependencies/" + i0+"/id", "#/definitions/dependency/properties/id/format", "uuid", errors++, maxErrors);
 }
 }
 else {
@@ -173,7 +173,7 @@ if(data15 > 1 || isNaN(data15)){
 vErrors = addError_(vErrors, instancePath+"/progress", "#/properties/progress/maximum", "maximum", {comparison: "<=", limit: 1}, "must be <= 1", errors++, maxErrors);
 }
 if(data15 < 0 || isNaN(data15)){
-vErrors = addError_(vErrors, instancePath+"/progress", "#/properties/progress/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/progress", "#/properties/progress/minimum", 0, errors++, maxErrors);
 }
 }
 else {
@@ -184,7 +184,7 @@ if(data.created_at !== undefined){
 let data16 = data.created_at;
 if(typeof data16 === "string"){
 if(!(formats6(data16))){
-vErrors = addError_(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -198,7 +198,7 @@ vErrors = addError_(vErrors, instancePath+"/started_at", "#/properties/started_a
 }
 if(typeof data17 === "string"){
 if(!(formats6(data17))){
-vErrors = addError_(vErrors, instancePath+"/started_at", "#/properties/started_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/started_at", "#/properties/started_at/format", "date-time", errors++, maxErrors);
 }
 }
 }
@@ -206,7 +206,7 @@ if(data.updated_at !== undefined){
 let data18 = data.updated_at;
 if(typeof data18 === "string"){
 if(!(formats6(data18))){
-vErrors = addError_(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "date-time", errors++, maxErrors);
 }
 }
 else {
@@ -220,7 +220,7 @@ vErrors = addError_(vErrors, instancePath+"/completed_at", "#/properties/complet
 }
 if(typeof data19 === "string"){
 if(!(formats6(data19))){
-vErrors = addError_(vErrors, instancePath+"/completed_at", "#/properties/completed_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/completed_at", "#/properties/completed_at/format", "date-time", errors++, maxErrors);
 }
 }
 }
@@ -246,7 +246,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats0.test(data0))){
-vErrors = addError_(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "uuid"}, "must match format \""+"uuid"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/id", "#/properties/id/format", "uuid", errors++, maxErrors);
 }
 }
 else {
@@ -280,7 +280,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "task", errors+
 }
 for(const key0 in data){
 if(!((key0 === "task") || (key0 === "children"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.task !== undefined){
@@ -337,12 +337,36 @@ function addError_(list, instancePath, schemaPath, keyword, params, message, cou
 return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
 }
 
-function addTypeError_(list, instancePath, schemaPath, type, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type}, message: "must be " + type}, count, maxErrors);
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
 }
 
-function addRequiredError_(list, instancePath, schemaPath, missingProperty, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty}, message: "must have required property '" + missingProperty + "'"}, count, maxErrors);
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
 }
 
-export { addError_, addRequiredError_, addTypeError_ };
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+function addMinLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minLength", params: {limit: v}, message: "must NOT have fewer than " + v + " characters"}, count, maxErrors);
+}
+
+function addMaxLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "maxLength", params: {limit: v}, message: "must NOT have more than " + v + " characters"}, count, maxErrors);
+}
+
+function addMinimumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minimum", params: {comparison: ">=", limit: v}, message: "must be >= " + v}, count, maxErrors);
+}
+
+function addEnumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "enum", params: {allowedValues: v}, message: "must be equal to one of the allowed values"}, count, maxErrors);
+}
+
+function addFormatError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "format", params: {format: v}, message: "must match format \"" + v + "\""}, count, maxErrors);
+}
+
+export { addAdditionalPropertyError_, addEnumError_, addError_, addMaxLengthError_, addMinimumError_, addMinLengthError_, addRequiredError_, addTypeError_ };

@@ -9,7 +9,7 @@
 // @ts-nocheck
 import type { CompiledValidator } from "@flowspec/runtime/validation";
 import { ucs2length } from "@flowspec/runtime/ajv";
-import { addError_, addRequiredError_, addTypeError_ } from "./validators.strict.js";
+import { addAdditionalPropertyError_, addEnumError_, addError_, addMaxLengthError_, addMinimumError_, addMinLengthError_, addRequiredError_, addTypeError_ } from "./validators.strict.js";
 
 export const Task: CompiledValidator = validate10;
 const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["id","name","status"],"properties":{"id":{"type":"string","description":"Unique identifier for the task (UUID v4)"},"parent_id":{"type":["string","null"],"description":"ID of the parent task (organizational only)"},"user_id":{"type":["string","null"],"minLength":1,"description":"User identifier for multi-tenant scenarios"},"name":{"type":"string","minLength":1,"maxLength":255,"description":"Name or method identifier of the task"},"status":{"type":"string","enum":["pending","in_progress","completed","failed","cancelled"],"description":"Current execution state"},"priority":{"type":"integer","minimum":0,"maximum":3,"default":2,"description":"Execution priority (0=urgent, 1=high, 2=normal, 3=low)"},"inputs":{"type":"object","default":{},"description":"Runtime input parameters for the executor"},"schemas":{"type":["object","null"],"description":"Configuration and method definition"},"params":{"type":["object","null"],"description":"Additional executor-specific parameters"},"result":{"type":["object","null"],"description":"Execution result (populated when status is completed)"},"error":{"type":["string","null"],"description":"Error message (populated when status is failed or cancelled)"},"dependencies":{"type":"array","items":{"$ref":"#/definitions/dependency"},"default":[],"description":"List of dependencies that must be satisfied before execution"},"progress":{"type":"number","minimum":0,"maximum":1,"default":0,"description":"Execution progress as a fraction"},"created_at":{"type":"string","description":"Task creation timestamp (ISO 8601)"},"started_at":{"type":["string","null"],"description":"Task execution start timestamp (ISO 8601)"},"updated_at":{"type":"string","description":"Last update timestamp (ISO 8601)"},"completed_at":{"type":["string","null"],"description":"Task completion timestamp (ISO 8601)"}},"definitions":{"dependency":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"ID of the task to depend on"},"required":{"type":"boolean","default":true,"description":"If true, the dependent task must complete successfully"}}}},"$id":"flowspec:/apflow/task.json"};
@@ -47,7 +47,7 @@ vErrors = addError_(vErrors, instancePath+"/user_id", "#/properties/user_id/type
 }
 if(typeof data2 === "string"){
 if(data2.length < 2 && func2(data2) < 1){
-vErrors = addError_(vErrors, instancePath+"/user_id", "#/properties/user_id/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/user_id", "#/properties/user_id/minLength", 1, errors++, maxErrors);
 }
 }
 }
@@ -55,10 +55,10 @@ if(data.name !== undefined){
 let data3 = data.name;
 if(typeof data3 === "string"){
 if(data3.length > 255 && func2(data3) > 255){
-vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters", errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/name", "#/properties/name/maxLength", 255, errors++, maxErrors);
 }
 if(data3.length < 2 && func2(data3) < 1){
-vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/minLength", "minLength", {limit: 1}, "must NOT have fewer than 1 characters", errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/name", "#/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
@@ -71,7 +71,7 @@ if(typeof data4 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/status", "#/properties/status/type", "string", errors++, maxErrors);
 }
 if(!(((((data4 === "pending") || (data4 === "in_progress")) || (data4 === "completed")) || (data4 === "failed")) || (data4 === "cancelled"))){
-vErrors = addError_(vErrors, instancePath+"/status", "#/properties/status/enum", "enum", {allowedValues: schema11.properties.status.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "#/properties/status/enum", schema11.properties.status.enum, errors++, maxErrors);
 }
 }
 if(data.priority !== undefined){
@@ -84,7 +84,7 @@ if(data5 > 3 || isNaN(data5)){
 vErrors = addError_(vErrors, instancePath+"/priority", "#/properties/priority/maximum", "maximum", {comparison: "<=", limit: 3}, "must be <= 3", errors++, maxErrors);
 }
 if(data5 < 0 || isNaN(data5)){
-vErrors = addError_(vErrors, instancePath+"/priority", "#/properties/priority/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/priority", "#/properties/priority/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -155,7 +155,7 @@ if(data15 > 1 || isNaN(data15)){
 vErrors = addError_(vErrors, instancePath+"/progress", "#/properties/progress/maximum", "maximum", {comparison: "<=", limit: 1}, "must be <= 1", errors++, maxErrors);
 }
 if(data15 < 0 || isNaN(data15)){
-vErrors = addError_(vErrors, instancePath+"/progress", "#/properties/progress/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/progress", "#/properties/progress/minimum", 0, errors++, maxErrors);
 }
 }
 else {
@@ -232,7 +232,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "task", errors+
 }
 for(const key0 in data){
 if(!((key0 === "task") || (key0 === "children"))){
-vErrors = addError_(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.task !== undefined){

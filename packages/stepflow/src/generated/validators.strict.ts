@@ -32,7 +32,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/anyOf/0/required", "workfl
 }
 for(const key0 in data){
 if(!(key0 === "workflow")){
-vErrors = addError_(vErrors, instancePath, "#/anyOf/0/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties", errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/anyOf/0/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.workflow !== undefined){
@@ -41,7 +41,7 @@ if(typeof data0 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/workflow", "#/$defs/WorkflowRef/type", "string", errors++, maxErrors);
 }
 if(!(data0 === "input")){
-vErrors = addError_(vErrors, instancePath+"/workflow", "#/$defs/WorkflowRef/enum", "enum", {allowedValues: schema57.enum}, "must be equal to one of the allowed values", errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/workflow", "#/$defs/WorkflowRef/enum", schema57.enum, errors++, maxErrors);
 }
 }
 }
@@ -108,7 +108,7 @@ if(typeof data0 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/type", "string", errors++, maxErrors);
 }
 if("skip" !== data0){
-vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/const", "const", {allowedValue: "skip"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/const", "skip", errors++, maxErrors);
 }
 }
 }
@@ -162,7 +162,7 @@ if(typeof data2 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/type", "string", errors++, maxErrors);
 }
 if("useDefault" !== data2){
-vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/const", "const", {allowedValue: "useDefault"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/const", "useDefault", errors++, maxErrors);
 }
 }
 }
@@ -419,7 +419,7 @@ if(typeof data0 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/type", "string", errors++, maxErrors);
 }
 if("fail" !== data0){
-vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/const", "const", {allowedValue: "fail"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/const", "fail", errors++, maxErrors);
 }
 }
 }
@@ -442,7 +442,7 @@ if(typeof data1 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/type", "string", errors++, maxErrors);
 }
 if("skip" !== data1){
-vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/const", "const", {allowedValue: "skip"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/const", "skip", errors++, maxErrors);
 }
 }
 }
@@ -511,7 +511,7 @@ if(typeof data3 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/2/properties/action/type", "string", errors++, maxErrors);
 }
 if("useDefault" !== data3){
-vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/2/properties/action/const", "const", {allowedValue: "useDefault"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/2/properties/action/const", "useDefault", errors++, maxErrors);
 }
 }
 }
@@ -539,7 +539,7 @@ if(typeof data4 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/3/properties/action/type", "string", errors++, maxErrors);
 }
 if("retry" !== data4){
-vErrors = addError_(vErrors, instancePath+"/action", "#/oneOf/3/properties/action/const", "const", {allowedValue: "retry"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/3/properties/action/const", "retry", errors++, maxErrors);
 }
 }
 }
@@ -766,7 +766,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "result", error
 }
 if(data.outcome !== undefined){
 if("success" !== data.outcome){
-vErrors = addError_(vErrors, instancePath+"/outcome", "#/properties/outcome/const", "const", {allowedValue: "success"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/outcome", "#/properties/outcome/const", "success", errors++, maxErrors);
 }
 }
 }
@@ -799,7 +799,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/code", "#/properties/code/type",
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
-vErrors = addError_(vErrors, instancePath+"/code", "#/properties/code/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/code", "#/properties/code/format", "int64", errors++, maxErrors);
 }
 }
 }
@@ -861,7 +861,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/required", "error", errors
 }
 if(data.outcome !== undefined){
 if("failed" !== data.outcome){
-vErrors = addError_(vErrors, instancePath+"/outcome", "#/properties/outcome/const", "const", {allowedValue: "failed"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/outcome", "#/properties/outcome/const", "failed", errors++, maxErrors);
 }
 }
 if(data.error !== undefined){
@@ -913,7 +913,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/FlowResultSkipped/re
 }
 if(data.outcome !== undefined){
 if("skipped" !== data.outcome){
-vErrors = addError_(vErrors, instancePath+"/outcome", "#/$defs/FlowResultSkipped/properties/outcome/const", "const", {allowedValue: "skipped"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/outcome", "#/$defs/FlowResultSkipped/properties/outcome/const", "skipped", errors++, maxErrors);
 }
 }
 }
@@ -1133,10 +1133,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum", 0, errors++, maxErrors);
 }
 if(!(formats6.validate(data11))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format", "format", {format: "uint16"}, "must match format \""+"uint16"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format", "uint16", errors++, maxErrors);
 }
 }
 }
@@ -1147,10 +1147,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum", 0, errors++, maxErrors);
 }
 if(!(formats6.validate(data12))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format", "format", {format: "uint16"}, "must match format \""+"uint16"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format", "uint16", errors++, maxErrors);
 }
 }
 }
@@ -1178,10 +1178,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum", 0, errors++, maxErrors);
 }
 if(!(formats10.validate(data15))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format", "uint64", errors++, maxErrors);
 }
 }
 }
@@ -1192,10 +1192,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum", 0, errors++, maxErrors);
 }
 if(!(formats2.validate(data16))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format", "format", {format: "uint32"}, "must match format \""+"uint32"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format", "uint32", errors++, maxErrors);
 }
 }
 }
@@ -1206,10 +1206,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum", 0, errors++, maxErrors);
 }
 if(!(formats10.validate(data17))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format", "uint64", errors++, maxErrors);
 }
 }
 }
@@ -1225,10 +1225,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum", 0, errors++, maxErrors);
 }
 if(!(formats10.validate(data18))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/format", "uint64", errors++, maxErrors);
 }
 }
 }
@@ -1484,7 +1484,7 @@ if(typeof data11 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/schema", "#/properties/schema/type", "string", errors++, maxErrors);
 }
 if("https://stepflow.org/schemas/v1/flow.json" !== data11){
-vErrors = addError_(vErrors, instancePath+"/schema", "#/properties/schema/const", "const", {allowedValue: "https://stepflow.org/schemas/v1/flow.json"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/schema", "#/properties/schema/const", "https://stepflow.org/schemas/v1/flow.json", errors++, maxErrors);
 }
 }
 }
@@ -1694,7 +1694,7 @@ vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/FlowResultSkipped/re
 }
 if(data.outcome !== undefined){
 if("skipped" !== data.outcome){
-vErrors = addError_(vErrors, instancePath+"/outcome", "#/$defs/FlowResultSkipped/properties/outcome/const", "const", {allowedValue: "skipped"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/outcome", "#/$defs/FlowResultSkipped/properties/outcome/const", "skipped", errors++, maxErrors);
 }
 }
 }
@@ -1840,10 +1840,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum", 0, errors++, maxErrors);
 }
 if(!(formats6.validate(data11))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format", "format", {format: "uint16"}, "must match format \""+"uint16"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format", "uint16", errors++, maxErrors);
 }
 }
 }
@@ -1854,10 +1854,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum", 0, errors++, maxErrors);
 }
 if(!(formats6.validate(data12))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format", "format", {format: "uint16"}, "must match format \""+"uint16"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format", "uint16", errors++, maxErrors);
 }
 }
 }
@@ -1885,10 +1885,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum", 0, errors++, maxErrors);
 }
 if(!(formats10.validate(data15))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format", "uint64", errors++, maxErrors);
 }
 }
 }
@@ -1899,10 +1899,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum", 0, errors++, maxErrors);
 }
 if(!(formats2.validate(data16))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format", "format", {format: "uint32"}, "must match format \""+"uint32"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format", "uint32", errors++, maxErrors);
 }
 }
 }
@@ -1913,10 +1913,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum", 0, errors++, maxErrors);
 }
 if(!(formats10.validate(data17))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format", "uint64", errors++, maxErrors);
 }
 }
 }
@@ -1932,10 +1932,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum", 0, errors++, maxErrors);
 }
 if(!(formats10.validate(data18))){
-vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/format", "format", {format: "uint64"}, "must match format \""+"uint64"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/format", "uint64", errors++, maxErrors);
 }
 }
 }
@@ -2152,10 +2152,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/runtime_protocol_version", "#/pr
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-vErrors = addError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/minimum", 0, errors++, maxErrors);
 }
 if(!(formats2.validate(data0))){
-vErrors = addError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/format", "format", {format: "uint32"}, "must match format \""+"uint32"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/format", "uint32", errors++, maxErrors);
 }
 }
 }
@@ -2190,10 +2190,10 @@ vErrors = addTypeError_(vErrors, instancePath+"/server_protocol_version", "#/pro
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-vErrors = addError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/minimum", "minimum", {comparison: ">=", limit: 0}, "must be >= 0", errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/minimum", 0, errors++, maxErrors);
 }
 if(!(formats2.validate(data0))){
-vErrors = addError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/format", "format", {format: "uint32"}, "must match format \""+"uint32"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/format", "uint32", errors++, maxErrors);
 }
 }
 }
@@ -2765,7 +2765,7 @@ if(typeof data11 !== "string"){
 vErrors = addTypeError_(vErrors, instancePath+"/schema", "#/properties/schema/type", "string", errors++, maxErrors);
 }
 if("https://stepflow.org/schemas/v1/flow.json" !== data11){
-vErrors = addError_(vErrors, instancePath+"/schema", "#/properties/schema/const", "const", {allowedValue: "https://stepflow.org/schemas/v1/flow.json"}, "must be equal to constant", errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/schema", "#/properties/schema/const", "https://stepflow.org/schemas/v1/flow.json", errors++, maxErrors);
 }
 }
 }
@@ -2858,7 +2858,7 @@ vErrors = addTypeError_(vErrors, instancePath+"/code", "#/properties/code/type",
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
-vErrors = addError_(vErrors, instancePath+"/code", "#/properties/code/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"", errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/code", "#/properties/code/format", "int64", errors++, maxErrors);
 }
 }
 }
@@ -2921,11 +2921,31 @@ function addError_(list, instancePath, schemaPath, keyword, params, message, cou
 return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
 }
 
-function addTypeError_(list, instancePath, schemaPath, type, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type}, message: "must be " + type}, count, maxErrors);
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
 }
 
-function addRequiredError_(list, instancePath, schemaPath, missingProperty, count, maxErrors){
-return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty}, message: "must have required property '" + missingProperty + "'"}, count, maxErrors);
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
+}
+
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+function addMinimumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minimum", params: {comparison: ">=", limit: v}, message: "must be >= " + v}, count, maxErrors);
+}
+
+function addEnumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "enum", params: {allowedValues: v}, message: "must be equal to one of the allowed values"}, count, maxErrors);
+}
+
+function addConstError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "const", params: {allowedValue: v}, message: "must be equal to constant"}, count, maxErrors);
+}
+
+function addFormatError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "format", params: {format: v}, message: "must match format \"" + v + "\""}, count, maxErrors);
 }
 
