@@ -173,3 +173,52 @@ function pruneRuntimeImports(code: string): string {
     return used.length > 0 ? `import { ${used.join(", ")} } from "${module}";` : "\0";
   }).replace(/^\0\n/m, "");
 }
+
+/**
+ * The module with each function that equals an earlier one of the same module (see
+ * `equalFunctions`) dropped, and every read of its name made a read of that earlier one. ajv
+ * compiles a schema once per way it is reached: a root that another root also uses (Agent
+ * Service's `RunInput` inside `Run`), or a definition reached by two URIs, gives two functions of
+ * the same text, and a cold program would compile both.
+ */
+export function dropEqualFunctions(code: string): string {
+  const items = topLevelItems(code);
+  const declared = new Map(items.filter((item) => item.name !== undefined).map((item) => [item.name!, `${item.name!}__copy`]));
+  // The module against a copy of itself whose declared names are all distinct from its own.
+  const equal = equalFunctions(renameOutsideStrings(code, declared), code);
+  const order = new Map(items.map((item, index) => [item.name, index]));
+  const canonical = new Map<string, string>();
+  for (const [copyName, name] of equal) {
+    const original = copyName.replace(/__copy$/, "");
+    // `equalFunctions` gives the first equal function in module order: an earlier one, or itself.
+    if (name !== original && order.get(name)! < order.get(original)!) canonical.set(original, name);
+  }
+  if (canonical.size === 0) return code;
+  let rewritten = "";
+  let copied = 0;
+  for (const item of items) {
+    const end = item.from + item.text.length;
+    rewritten += code.slice(copied, item.from);
+    if (item.name !== undefined && canonical.has(item.name)) {
+      copied = end + /^\n*/.exec(code.slice(end))![0].length;
+      continue;
+    }
+    rewritten += item.refs.some((ref) => canonical.has(ref)) ? renameOutsideStrings(item.text, canonical) : item.text;
+    copied = end;
+  }
+  return rewritten + code.slice(copied);
+}
+
+/** The code with each identifier that `names` maps (outside strings, not after a dot) replaced. */
+function renameOutsideStrings(code: string, names: ReadonlyMap<string, string>): string {
+  const masked = codeOutsideStrings(code);
+  let rewritten = "";
+  let copied = 0;
+  for (const found of masked.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*/g)) {
+    const target = names.get(found[0]);
+    if (target === undefined) continue;
+    rewritten += code.slice(copied, found.index) + target;
+    copied = found.index + found[0].length;
+  }
+  return rewritten + code.slice(copied);
+}

@@ -8,6 +8,7 @@ import { ajvFor, idKeyword } from "./dialects.js";
 import { codeOutsideStrings, schemaPlaceAfter } from "./ajv-code.js";
 import { unknownKeywordsAndFormats } from "./unknown-names.js";
 import { addErrorsByHelpers, PUSH_ERROR } from "./error-helpers.js";
+import { dropEqualFunctions } from "./shared-validators.js";
 import type { Dialect, SchemaFile } from "@flowspec/schema-diff/schema-files";
 
 /** Where generated validators import their run-time helpers from (see `@flowspec/runtime/ajv`). */
@@ -72,7 +73,7 @@ export function generateValidators(files: readonly SchemaFile[], graph: SchemaGr
       throw new Error(`${root.file.path}#${root.pointer} (root ${root.name}) does not compile in strict mode: ${unknown || message}${hint}`);
     }
   }
-  return typedExports(addErrorsByHelpers(limitErrors(markPure(decideLengthsByUnits(rewriteRequires(standaloneCode(ajv, exports)))))));
+  return dropEqualFunctions(typedExports(addErrorsByHelpers(limitErrors(markPure(decideLengthsByUnits(rewriteRequires(standaloneCode(ajv, exports))))))));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { equalFunctions, exportShared, shareEqualFunctions } from "../src/shared-validators.js";
+import { dropEqualFunctions, equalFunctions, exportShared, shareEqualFunctions } from "../src/shared-validators.js";
 
 // A variant's validators equal to the default variant's are imported from its module. Equal means
 // the same text but for the names they read, where those names are themselves equal: the
@@ -98,5 +98,28 @@ describe("shareEqualFunctions", () => {
       expect(shared6(data)).toBe(own(data));
       expect(JSON.stringify(shared6.errors)).toBe(JSON.stringify(own.errors));
     }
+  });
+});
+
+describe("dropEqualFunctions", () => {
+  it("keeps the first of equal functions in a module and points every read of the others at it, strings left alone", () => {
+    const code = module(
+      [
+        `export const A: CompiledValidator = validate1;`,
+        `export const B: CompiledValidator = validate3;`,
+        fn("validate1", "#/a", "validate2"),
+        fn("validate2", "#/b"),
+        fn("validate3", "#/b", undefined, 'const note = "validate3";'),
+        fn("validate4", "#/c", "validate3"),
+      ].join("\n\n"),
+    );
+    // validate3 differs from validate2 only by its string: not equal. Without it, they are.
+    expect(dropEqualFunctions(code)).toBe(code);
+    const equalCode = code.replace('const note = "validate3";', "");
+    const dropped = dropEqualFunctions(equalCode);
+    expect(dropped).not.toContain("function validate3(");
+    expect(dropped).toContain("export const B: CompiledValidator = validate2;");
+    expect(dropped).toContain("!validate2(data.next)){errors++; validate4.errors = validate2.errors;}");
+    expect(dropped.match(/^function /gm)).toHaveLength(3);
   });
 });

@@ -339,67 +339,7 @@ validate10.errorCount = errors;
 return errors === 0;
 }
 
-export const InvoiceLine: CompiledValidator = validate16;
-
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.description === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "description", errors++, maxErrors);
-}
-if(data.quantity === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "quantity", errors++, maxErrors);
-}
-if(data.unitAmount === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "unitAmount", errors++, maxErrors);
-}
-for(const key0 in data){
-if(!(((key0 === "description") || (key0 === "quantity")) || (key0 === "unitAmount"))){
-vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
-}
-}
-if(data.description !== undefined){
-let data0 = data.description;
-if(typeof data0 === "string"){
-if(data0.length < 2 && func2(data0) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/description", "#/properties/description/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/description", "#/properties/description/type", "string", errors++, maxErrors);
-}
-}
-if(data.quantity !== undefined){
-let data1 = data.quantity;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-vErrors = addTypeError_(vErrors, instancePath+"/quantity", "#/properties/quantity/type", "integer", errors++, maxErrors);
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-vErrors = addMinimumError_(vErrors, instancePath+"/quantity", "#/properties/quantity/minimum", 1, errors++, maxErrors);
-}
-}
-}
-if(data.unitAmount !== undefined){
-let data2 = data.unitAmount;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-vErrors = addTypeError_(vErrors, instancePath+"/unitAmount", "common.json#/definitions/money/type", "integer", errors++, maxErrors);
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-vErrors = addMinimumError_(vErrors, instancePath+"/unitAmount", "common.json#/definitions/money/minimum", 0, errors++, maxErrors);
-}
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
-}
-validate16.errors = vErrors;
-validate16.errorCount = errors;
-return errors === 0;
-}
+export const InvoiceLine: CompiledValidator = validate14;
 
 export const Customer: CompiledValidator = validate11;
 

@@ -18,7 +18,7 @@
 // @ts-nocheck
 import type { CompiledValidator } from "@flowspec/runtime/validation";
 import { dateTimeFormat, ucs2length } from "@flowspec/runtime/ajv";
-import { addAdditionalPropertyError_, addConstError_, addEnumError_, addError_, addFormatError_, addMaxLengthError_, addMinimumError_, addMinLengthError_, addRequiredError_, addTypeError_, pushError_, validate25, validate31, validate47, validate54, validate61, validate62, validate63, validate25 as validate68, validate31 as validate70, validate32 as validate73, validate35 as validate74, validate76, validate87, validate89 } from "./validators.strict.js";
+import { addAdditionalPropertyError_, addConstError_, addEnumError_, addError_, addFormatError_, addMaxLengthError_, addMinimumError_, addMinLengthError_, addRequiredError_, addTypeError_, pushError_, validate25, validate31, validate32, validate35, validate47, validate54, validate61, validate62, validate63, validate76, validate87, validate89 } from "./validators.strict.js";
 
 export const Run: CompiledValidator = validate20;
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-service.spec/v1/schemas/resources/run.json","$defs":{"EphemeralToolDescriptor":{"type":"object","additionalProperties":false,"required":["name","description"],"properties":{"name":{"type":"string","minLength":1},"description":{"type":"string","minLength":1},"parametersSchema":{"type":"object","additionalProperties":true}}},"AgentRunInput":{"type":"object","additionalProperties":false,"required":["mode","messages"],"properties":{"mode":{"const":"agent"},"messages":{"type":"array","items":{"$ref":"./message-record.json#/$defs/TaskInputMessage"}},"callableAliases":{"type":"array","items":{"type":"string","minLength":1}},"additionalCallableRefs":{"type":"array","items":{"$ref":"./agent-revision.json#/$defs/CallableRef"}},"ephemeralTools":{"type":"array","items":{"$ref":"#/$defs/EphemeralToolDescriptor"}}}},"ToolRunInput":{"type":"object","additionalProperties":false,"required":["mode","arguments"],"properties":{"mode":{"const":"tool"},"arguments":{"type":"object","additionalProperties":true},"callerContext":{"type":"object","additionalProperties":true}}},"McpServerRunInput":{"type":"object","additionalProperties":false,"required":["mode","clientInfo","clientCapabilities"],"properties":{"mode":{"const":"mcp_server"},"clientInfo":{"type":"object","additionalProperties":true},"clientCapabilities":{"type":"object","additionalProperties":true},"sessionContext":{"type":"object","additionalProperties":true},"metadata":{"type":"object","additionalProperties":true}}},"RunInput":{"oneOf":[{"$ref":"#/$defs/AgentRunInput"},{"$ref":"#/$defs/ToolRunInput"},{"$ref":"#/$defs/McpServerRunInput"}]},"Attempt":{"type":"object","additionalProperties":false,"required":["attemptId","attemptNo","status"],"properties":{"attemptId":{"$ref":"../common/identity.json#/$defs/attemptId"},"attemptNo":{"type":"integer","minimum":1},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"runEnv":{"$ref":"../common/enums.json#/$defs/taskRunEnv"},"providerType":{"$ref":"../common/enums.json#/$defs/providerType"},"runSpaceId":{"$ref":"../common/identity.json#/$defs/runSpaceId"},"sessionId":{"$ref":"../common/identity.json#/$defs/sessionId"},"runtimeConnectionId":{"$ref":"../common/identity.json#/$defs/runtimeConnectionId"},"startedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"finishedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"lastKeepAliveAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"sdkCapabilitySnapshot":{"type":"array","items":{"$ref":"../commands/runtime-connection.json#/$defs/SDKCapabilityDescriptor"}},"errorSummary":{"type":"string"}}}},"type":"object","additionalProperties":false,"required":["runId","orgId","resourceType","resourceId","input","attempts","eventSequence","createdAt","updatedAt"],"properties":{"runId":{"$ref":"../common/identity.json#/$defs/runId"},"orgId":{"$ref":"../common/identity.json#/$defs/orgId"},"resourceType":{"$ref":"../common/enums.json#/$defs/taskResourceType"},"resourceId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"resourceRevisionId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"releaseChannelId":{"$ref":"../common/identity.json#/$defs/releaseChannelId"},"threadId":{"$ref":"../common/identity.json#/$defs/threadId"},"contextId":{"$ref":"../common/identity.json#/$defs/opaqueId"},"status":{"$ref":"../common/enums.json#/$defs/taskStatus"},"input":{"$ref":"#/$defs/RunInput"},"executionProfileSnapshot":{"$ref":"../common/execution-profile.json#/$defs/ExecutionProfile"},"runPolicySnapshot":{"$ref":"../common/execution-profile.json#/$defs/RunPolicy"},"attempts":{"type":"array","items":{"$ref":"#/$defs/Attempt"}},"currentAttemptId":{"$ref":"../common/identity.json#/$defs/attemptId"},"blockingInteractionId":{"$ref":"../common/identity.json#/$defs/interactionId"},"blockedReason":{"$ref":"../common/enums.json#/$defs/taskBlockedReason"},"waitingSince":{"$ref":"../common/identity.json#/$defs/timestamp"},"openInteractionCount":{"type":"integer","minimum":0},"deadlineAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"eventSequence":{"$ref":"../common/identity.json#/$defs/sequence"},"version":{"$ref":"../common/identity.json#/$defs/version"},"webhook":{"$ref":"./webhook-subscription.json"},"createdAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"updatedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"finishedAt":{"$ref":"../common/identity.json#/$defs/timestamp"},"statusMessage":{"type":"string"}},"allOf":[{"if":{"properties":{"resourceType":{"const":"agent"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"#/$defs/AgentRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"tool"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"#/$defs/ToolRunInput"}}}},{"if":{"properties":{"resourceType":{"const":"mcp_server"}},"required":["resourceType"]},"then":{"properties":{"input":{"$ref":"#/$defs/McpServerRunInput"}}}}]};
@@ -1227,315 +1227,9 @@ validate20.errorCount = errors;
 return errors === 0;
 }
 
-export const RunInput: CompiledValidator = validate56;
+export const RunInput: CompiledValidator = validate39;
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate21.errors;
-}
-else {
-for(const err of validate21.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate21.errorCount;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs2 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/ToolRunInput/required", "mode", errors++, maxErrors);
-}
-if(data.arguments === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/ToolRunInput/required", "arguments", errors++, maxErrors);
-}
-for(const key0 in data){
-if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
-}
-}
-if(data.mode !== undefined){
-if("tool" !== data.mode){
-vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
-}
-}
-if(data.arguments !== undefined){
-let data1 = data.arguments;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/arguments", "#/$defs/ToolRunInput/properties/arguments/type", "object", errors++, maxErrors);
-}
-}
-if(data.callerContext !== undefined){
-let data2 = data.callerContext;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/callerContext", "#/$defs/ToolRunInput/properties/callerContext/type", "object", errors++, maxErrors);
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath, "#/$defs/ToolRunInput/type", "object", errors++, maxErrors);
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs13 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/required", "mode", errors++, maxErrors);
-}
-if(data.clientInfo === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/required", "clientInfo", errors++, maxErrors);
-}
-if(data.clientCapabilities === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/required", "clientCapabilities", errors++, maxErrors);
-}
-for(const key1 in data){
-if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
-}
-}
-if(data.mode !== undefined){
-if("mcp_server" !== data.mode){
-vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
-}
-}
-if(data.clientInfo !== undefined){
-let data4 = data.clientInfo;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/clientInfo", "#/$defs/McpServerRunInput/properties/clientInfo/type", "object", errors++, maxErrors);
-}
-}
-if(data.clientCapabilities !== undefined){
-let data5 = data.clientCapabilities;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/clientCapabilities", "#/$defs/McpServerRunInput/properties/clientCapabilities/type", "object", errors++, maxErrors);
-}
-}
-if(data.sessionContext !== undefined){
-let data6 = data.sessionContext;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/sessionContext", "#/$defs/McpServerRunInput/properties/sessionContext/type", "object", errors++, maxErrors);
-}
-}
-if(data.metadata !== undefined){
-let data7 = data.metadata;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/metadata", "#/$defs/McpServerRunInput/properties/metadata/type", "object", errors++, maxErrors);
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath, "#/$defs/McpServerRunInput/type", "object", errors++, maxErrors);
-}
-var _valid0 = _errs13 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-}
-}
-}
-if(!valid0){
-vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-if(vErrors.length > _errs0){
-vErrors.length = _errs0;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-validate56.errors = vErrors;
-validate56.errorCount = errors;
-return errors === 0;
-}
-
-export const AgentRunInput: CompiledValidator = validate58;
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "mode", errors++, maxErrors);
-}
-if(data.messages === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "messages", errors++, maxErrors);
-}
-for(const key0 in data){
-if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
-vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
-}
-}
-if(data.mode !== undefined){
-if("agent" !== data.mode){
-vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "agent", errors++, maxErrors);
-}
-}
-if(data.messages !== undefined){
-let data1 = data.messages;
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate23(data1[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data1,parentDataProperty:i0,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate23.errors;
-}
-else {
-for(const err of validate23.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate23.errorCount;
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/messages", "#/properties/messages/type", "array", errors++, maxErrors);
-}
-}
-if(data.callableAliases !== undefined){
-let data3 = data.callableAliases;
-if(Array.isArray(data3)){
-const len1 = data3.length;
-for(let i1=0; i1<len1; i1++){
-let data4 = data3[i1];
-if(typeof data4 === "string"){
-if(data4.length < 2 && func1(data4) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/type", "string", errors++, maxErrors);
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/callableAliases", "#/properties/callableAliases/type", "array", errors++, maxErrors);
-}
-}
-if(data.additionalCallableRefs !== undefined){
-let data5 = data.additionalCallableRefs;
-if(Array.isArray(data5)){
-const len2 = data5.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate31(data5[i2], {instancePath:instancePath+"/additionalCallableRefs/" + i2,parentData:data5,parentDataProperty:i2,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate31.errors;
-}
-else {
-for(const err of validate31.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate31.errorCount;
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/additionalCallableRefs", "#/properties/additionalCallableRefs/type", "array", errors++, maxErrors);
-}
-}
-if(data.ephemeralTools !== undefined){
-let data7 = data.ephemeralTools;
-if(Array.isArray(data7)){
-const len3 = data7.length;
-for(let i3=0; i3<len3; i3++){
-let data8 = data7[i3];
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.name === undefined){
-vErrors = addRequiredError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/required", "name", errors++, maxErrors);
-}
-if(data8.description === undefined){
-vErrors = addRequiredError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/required", "description", errors++, maxErrors);
-}
-for(const key1 in data8){
-if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
-vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", key1, errors++, maxErrors);
-}
-}
-if(data8.name !== undefined){
-let data9 = data8.name;
-if(typeof data9 === "string"){
-if(data9.length < 2 && func1(data9) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/type", "string", errors++, maxErrors);
-}
-}
-if(data8.description !== undefined){
-let data10 = data8.description;
-if(typeof data10 === "string"){
-if(data10.length < 2 && func1(data10) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/type", "string", errors++, maxErrors);
-}
-}
-if(data8.parametersSchema !== undefined){
-let data11 = data8.parametersSchema;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/parametersSchema", "#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type", "object", errors++, maxErrors);
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/type", "object", errors++, maxErrors);
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools", "#/properties/ephemeralTools/type", "array", errors++, maxErrors);
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
-}
-validate58.errors = vErrors;
-validate58.errorCount = errors;
-return errors === 0;
-}
+export const AgentRunInput: CompiledValidator = validate21;
 
 export const ToolRunInput: CompiledValidator = validate61;
 
@@ -1543,327 +1237,19 @@ export const McpServerRunInput: CompiledValidator = validate62;
 
 export const EphemeralToolDescriptor: CompiledValidator = validate63;
 
-export const Attempt: CompiledValidator = validate64;
+export const Attempt: CompiledValidator = validate45;
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.attemptId === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "attemptId", errors++, maxErrors);
-}
-if(data.attemptNo === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "attemptNo", errors++, maxErrors);
-}
-if(data.status === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "status", errors++, maxErrors);
-}
-for(const key0 in data){
-if(!(func18.call(schema74.properties, key0))){
-vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
-}
-}
-if(data.attemptId !== undefined){
-let data0 = data.attemptId;
-if(typeof data0 === "string"){
-if(data0.length > 256 && func1(data0) > 256){
-vErrors = addMaxLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", 256, errors++, maxErrors);
-}
-if(data0.length < 2 && func1(data0) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/type", "string", errors++, maxErrors);
-}
-}
-if(data.attemptNo !== undefined){
-let data1 = data.attemptNo;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-vErrors = addTypeError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/type", "integer", errors++, maxErrors);
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-vErrors = addMinimumError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", 1, errors++, maxErrors);
-}
-}
-}
-if(data.status !== undefined){
-if(typeof data.status !== "string"){
-vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
-}
-}
-if(data.runEnv !== undefined){
-if(typeof data.runEnv !== "string"){
-vErrors = addTypeError_(vErrors, instancePath+"/runEnv", "../common/enums.json#/$defs/taskRunEnv/type", "string", errors++, maxErrors);
-}
-}
-if(data.providerType !== undefined){
-let data4 = data.providerType;
-if(typeof data4 === "string"){
-if(data4.length < 2 && func1(data4) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/type", "string", errors++, maxErrors);
-}
-}
-if(data.runSpaceId !== undefined){
-let data5 = data.runSpaceId;
-if(typeof data5 === "string"){
-if(data5.length > 256 && func1(data5) > 256){
-vErrors = addMaxLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", 256, errors++, maxErrors);
-}
-if(data5.length < 2 && func1(data5) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/type", "string", errors++, maxErrors);
-}
-}
-if(data.sessionId !== undefined){
-let data6 = data.sessionId;
-if(typeof data6 === "string"){
-if(data6.length > 256 && func1(data6) > 256){
-vErrors = addMaxLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", 256, errors++, maxErrors);
-}
-if(data6.length < 2 && func1(data6) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/type", "string", errors++, maxErrors);
-}
-}
-if(data.runtimeConnectionId !== undefined){
-let data7 = data.runtimeConnectionId;
-if(typeof data7 === "string"){
-if(data7.length > 256 && func1(data7) > 256){
-vErrors = addMaxLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", 256, errors++, maxErrors);
-}
-if(data7.length < 2 && func1(data7) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/type", "string", errors++, maxErrors);
-}
-}
-if(data.startedAt !== undefined){
-let data8 = data.startedAt;
-if(typeof data8 === "string"){
-if(!(formats2(data8))){
-vErrors = addFormatError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
-}
-}
-if(data.finishedAt !== undefined){
-let data9 = data.finishedAt;
-if(typeof data9 === "string"){
-if(!(formats2(data9))){
-vErrors = addFormatError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
-}
-}
-if(data.lastKeepAliveAt !== undefined){
-let data10 = data.lastKeepAliveAt;
-if(typeof data10 === "string"){
-if(!(formats2(data10))){
-vErrors = addFormatError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
-}
-}
-if(data.sdkCapabilitySnapshot !== undefined){
-let data11 = data.sdkCapabilitySnapshot;
-if(Array.isArray(data11)){
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate47(data11[i0], {instancePath:instancePath+"/sdkCapabilitySnapshot/" + i0,parentData:data11,parentDataProperty:i0,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate47.errors;
-}
-else {
-for(const err of validate47.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate47.errorCount;
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/sdkCapabilitySnapshot", "#/properties/sdkCapabilitySnapshot/type", "array", errors++, maxErrors);
-}
-}
-if(data.errorSummary !== undefined){
-if(typeof data.errorSummary !== "string"){
-vErrors = addTypeError_(vErrors, instancePath+"/errorSummary", "#/properties/errorSummary/type", "string", errors++, maxErrors);
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
-}
-validate64.errors = vErrors;
-validate64.errorCount = errors;
-return errors === 0;
-}
+export const TaskInputMessage: CompiledValidator = validate23;
 
-export const TaskInputMessage: CompiledValidator = validate66;
+export const TaskContent: CompiledValidator = validate25;
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.role === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "role", errors++, maxErrors);
-}
-if(data.content === undefined){
-vErrors = addRequiredError_(vErrors, instancePath, "#/required", "content", errors++, maxErrors);
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(data0.length > 256 && func1(data0) > 256){
-vErrors = addMaxLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", 256, errors++, maxErrors);
-}
-if(data0.length < 2 && func1(data0) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/type", "string", errors++, maxErrors);
-}
-}
-if(data.role !== undefined){
-if(typeof data.role !== "string"){
-vErrors = addTypeError_(vErrors, instancePath+"/role", "#/properties/role/type", "string", errors++, maxErrors);
-}
-}
-if(data.content !== undefined){
-let data2 = data.content;
-const _errs8 = errors;
-let valid2 = false;
-let passing0 = null;
-const _errs9 = errors;
-if(typeof data2 !== "string"){
-vErrors = addTypeError_(vErrors, instancePath+"/content", "#/properties/content/oneOf/0/type", "string", errors++, maxErrors);
-}
-var _valid0 = _errs9 === errors;
-if(_valid0){
-valid2 = true;
-passing0 = 0;
-}
-const _errs11 = errors;
-if(Array.isArray(data2)){
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate25(data2[i0], {instancePath:instancePath+"/content/" + i0,parentData:data2,parentDataProperty:i0,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate25.errors;
-}
-else {
-for(const err of validate25.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate25.errorCount;
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/content", "#/properties/content/oneOf/1/type", "array", errors++, maxErrors);
-}
-var _valid0 = _errs11 === errors;
-if(_valid0 && valid2){
-valid2 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid2 = true;
-passing0 = 1;
-}
-}
-if(!valid2){
-vErrors = addError_(vErrors, instancePath+"/content", "#/properties/content/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-if(vErrors.length > _errs8){
-vErrors.length = _errs8;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.metadata !== undefined){
-let data4 = data.metadata;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/metadata", "#/properties/metadata/type", "object", errors++, maxErrors);
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
-}
-validate66.errors = vErrors;
-validate66.errorCount = errors;
-return errors === 0;
-}
+export const CallableRef: CompiledValidator = validate31;
 
-export const TaskContent: CompiledValidator = validate68;
+export const LocalCallableRef: CompiledValidator = validate32;
 
-export const CallableRef: CompiledValidator = validate70;
+export const GrantedCallableRef: CompiledValidator = validate35;
 
-export const LocalCallableRef: CompiledValidator = validate73;
-
-export const GrantedCallableRef: CompiledValidator = validate74;
-
-export const ExecutionProfile: CompiledValidator = validate75;
-
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.runEnv !== undefined){
-if(typeof data.runEnv !== "string"){
-vErrors = addTypeError_(vErrors, instancePath+"/runEnv", "./enums.json#/$defs/taskRunEnv/type", "string", errors++, maxErrors);
-}
-}
-if(data.providerType !== undefined){
-let data1 = data.providerType;
-if(typeof data1 === "string"){
-if(data1.length < 2 && func1(data1) < 1){
-vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/type", "string", errors++, maxErrors);
-}
-}
-}
-else {
-vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
-}
-validate75.errors = vErrors;
-validate75.errorCount = errors;
-return errors === 0;
-}
+export const ExecutionProfile: CompiledValidator = validate43;
 
 export const RunPolicy: CompiledValidator = validate76;
 
@@ -1910,14 +1296,14 @@ if(_valid0){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input !== undefined){
-if(!(validate58(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
+if(!(validate21(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
 if(vErrors === null){
-vErrors = validate58.errors;
+vErrors = validate21.errors;
 }
 else {
-for(const err of validate58.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+for(const err of validate21.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
 }
-errors += validate58.errorCount;
+errors += validate21.errorCount;
 }
 }
 }
@@ -2201,25 +1587,25 @@ vErrors = addTypeError_(vErrors, instancePath+"/contextId", "https://agent-servi
 }
 }
 if(data.input !== undefined){
-if(!(validate56(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
+if(!(validate39(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
 if(vErrors === null){
-vErrors = validate56.errors;
+vErrors = validate39.errors;
 }
 else {
-for(const err of validate56.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+for(const err of validate39.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
 }
-errors += validate56.errorCount;
+errors += validate39.errorCount;
 }
 }
 if(data.executionProfile !== undefined){
-if(!(validate75(data.executionProfile, {instancePath:instancePath+"/executionProfile",parentData:data,parentDataProperty:"executionProfile",rootData,maxErrors}))){
+if(!(validate43(data.executionProfile, {instancePath:instancePath+"/executionProfile",parentData:data,parentDataProperty:"executionProfile",rootData,maxErrors}))){
 if(vErrors === null){
-vErrors = validate75.errors;
+vErrors = validate43.errors;
 }
 else {
-for(const err of validate75.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+for(const err of validate43.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
 }
-errors += validate75.errorCount;
+errors += validate43.errorCount;
 }
 }
 if(data.runPolicy !== undefined){
