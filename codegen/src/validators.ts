@@ -7,6 +7,8 @@ import { RELAXABLE_STRICT_CHECKS, type CodegenConfig, type RelaxableStrictCheck 
 import { ajvFor, idKeyword } from "./dialects.js";
 import { codeOutsideStrings, schemaPlaceAfter } from "./ajv-code.js";
 import { unknownKeywordsAndFormats } from "./unknown-names.js";
+import { addErrorsByHelpers, PUSH_ERROR } from "./error-helpers.js";
+import { dropEqualFunctions } from "./shared-validators.js";
 import type { Dialect, SchemaFile } from "@flowspec/schema-diff/schema-files";
 
 /** Where generated validators import their run-time helpers from (see `@flowspec/runtime/ajv`). */
@@ -71,7 +73,7 @@ export function generateValidators(files: readonly SchemaFile[], graph: SchemaGr
       throw new Error(`${root.file.path}#${root.pointer} (root ${root.name}) does not compile in strict mode: ${unknown || message}${hint}`);
     }
   }
-  return typedExports(limitErrors(markPure(decideLengthsByUnits(rewriteRequires(standaloneCode(ajv, exports))))));
+  return dropEqualFunctions(typedExports(addErrorsByHelpers(limitErrors(markPure(decideLengthsByUnits(rewriteRequires(standaloneCode(ajv, exports))))))));
 }
 
 /**
@@ -298,8 +300,6 @@ export function limitErrors(code: string): string {
   return rewritten;
 }
 
-/** The helper's name: no name of ajv's ends in `_`. */
-const PUSH_ERROR = "pushError_";
 /** Keeps the first `maxErrors` errors (`count` are kept or dropped before this one). */
 const PUSH_ERROR_FUNCTION = `function ${PUSH_ERROR}(list, error, count, maxErrors){
 if(list === null){

@@ -27,154 +27,128 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "id", errors++, maxErrors);
 }
 if(data.email === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "email", errors++, maxErrors);
 }
 if(data.name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "id") || (key0 === "email")) || (key0 === "name")) || (key0 === "address")) || (key0 === "taxExempt"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^cus_[A-Za-z0-9]+$"},message:"must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\""};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/id", "#/properties/id/pattern", "pattern", {pattern: "^cus_[A-Za-z0-9]+$"}, "must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\"", errors++, maxErrors);
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/id", "#/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data.email !== undefined){
 let data1 = data.email;
 if(typeof data1 === "string"){
 if(!(formats0.test(data1))){
-const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/email", "#/properties/email/format", "email", errors++, maxErrors);
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/email", "#/properties/email/type", "string", errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
 if(data2.length > 200 && func2(data2) > 200){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/name", "#/properties/name/maxLength", 200, errors++, maxErrors);
 }
 if(data2.length < 2 && func2(data2) < 1){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/name", "#/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data.address !== undefined){
 let data3 = data.address;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.line1 === undefined){
-const err11 = {instancePath:instancePath+"/address",schemaPath:"common.json#/definitions/address/required",keyword:"required",params:{missingProperty: "line1"},message:"must have required property '"+"line1"+"'"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/address", "common.json#/definitions/address/required", "line1", errors++, maxErrors);
 }
 if(data3.city === undefined){
-const err12 = {instancePath:instancePath+"/address",schemaPath:"common.json#/definitions/address/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/address", "common.json#/definitions/address/required", "city", errors++, maxErrors);
 }
 if(data3.country === undefined){
-const err13 = {instancePath:instancePath+"/address",schemaPath:"common.json#/definitions/address/required",keyword:"required",params:{missingProperty: "country"},message:"must have required property '"+"country"+"'"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/address", "common.json#/definitions/address/required", "country", errors++, maxErrors);
 }
 for(const key1 in data3){
 if(!(((((key1 === "line1") || (key1 === "line2")) || (key1 === "city")) || (key1 === "postalCode")) || (key1 === "country"))){
-const err14 = {instancePath:instancePath+"/address",schemaPath:"common.json#/definitions/address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/address", "common.json#/definitions/address/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data3.line1 !== undefined){
 let data4 = data3.line1;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func2(data4) < 1){
-const err15 = {instancePath:instancePath+"/address/line1",schemaPath:"common.json#/definitions/address/properties/line1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/address/line1", "common.json#/definitions/address/properties/line1/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/address/line1",schemaPath:"common.json#/definitions/address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/address/line1", "common.json#/definitions/address/properties/line1/type", "string", errors++, maxErrors);
 }
 }
 if(data3.line2 !== undefined){
 if(typeof data3.line2 !== "string"){
-const err17 = {instancePath:instancePath+"/address/line2",schemaPath:"common.json#/definitions/address/properties/line2/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/address/line2", "common.json#/definitions/address/properties/line2/type", "string", errors++, maxErrors);
 }
 }
 if(data3.city !== undefined){
 let data6 = data3.city;
 if(typeof data6 === "string"){
 if(data6.length < 2 && func2(data6) < 1){
-const err18 = {instancePath:instancePath+"/address/city",schemaPath:"common.json#/definitions/address/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/address/city", "common.json#/definitions/address/properties/city/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/address/city",schemaPath:"common.json#/definitions/address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/address/city", "common.json#/definitions/address/properties/city/type", "string", errors++, maxErrors);
 }
 }
 if(data3.postalCode !== undefined){
 if(typeof data3.postalCode !== "string"){
-const err20 = {instancePath:instancePath+"/address/postalCode",schemaPath:"common.json#/definitions/address/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/address/postalCode", "common.json#/definitions/address/properties/postalCode/type", "string", errors++, maxErrors);
 }
 }
 if(data3.country !== undefined){
 let data8 = data3.country;
 if(typeof data8 === "string"){
 if(!pattern2.test(data8)){
-const err21 = {instancePath:instancePath+"/address/country",schemaPath:"common.json#/definitions/address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/address/country", "common.json#/definitions/address/properties/country/pattern", "pattern", {pattern: "^[A-Z]{2}$"}, "must match pattern \""+"^[A-Z]{2}$"+"\"", errors++, maxErrors);
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/address/country",schemaPath:"common.json#/definitions/address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/address/country", "common.json#/definitions/address/properties/country/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/address",schemaPath:"common.json#/definitions/address/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/address", "common.json#/definitions/address/type", "object", errors++, maxErrors);
 }
 }
 if(data.taxExempt !== undefined){
 if(typeof data.taxExempt !== "boolean"){
-const err24 = {instancePath:instancePath+"/taxExempt",schemaPath:"#/properties/taxExempt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/taxExempt", "#/properties/taxExempt/type", "boolean", errors++, maxErrors);
 }
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate11.errors = vErrors;
 validate11.errorCount = errors;
@@ -189,66 +163,55 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.description === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "description", errors++, maxErrors);
 }
 if(data.quantity === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "quantity", errors++, maxErrors);
 }
 if(data.unitAmount === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unitAmount"},message:"must have required property '"+"unitAmount"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "unitAmount", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "description") || (key0 === "quantity")) || (key0 === "unitAmount"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data0 = data.description;
 if(typeof data0 === "string"){
 if(data0.length < 2 && func2(data0) < 1){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/description", "#/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/description", "#/properties/description/type", "string", errors++, maxErrors);
 }
 }
 if(data.quantity !== undefined){
 let data1 = data.quantity;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/quantity", "#/properties/quantity/type", "integer", errors++, maxErrors);
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/quantity", "#/properties/quantity/minimum", 1, errors++, maxErrors);
 }
 }
 }
 if(data.unitAmount !== undefined){
 let data2 = data.unitAmount;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/unitAmount",schemaPath:"common.json#/definitions/money/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/unitAmount", "common.json#/definitions/money/type", "integer", errors++, maxErrors);
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/unitAmount",schemaPath:"common.json#/definitions/money/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/unitAmount", "common.json#/definitions/money/minimum", 0, errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate14.errors = vErrors;
 validate14.errorCount = errors;
@@ -263,42 +226,34 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "id", errors++, maxErrors);
 }
 if(data.customer === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customer"},message:"must have required property '"+"customer"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "customer", errors++, maxErrors);
 }
 if(data.currency === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "currency", errors++, maxErrors);
 }
 if(data.lines === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "lines", errors++, maxErrors);
 }
 if(data.status === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "status", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "customer")) || (key0 === "currency")) || (key0 === "lines")) || (key0 === "status")) || (key0 === "dueDate")) || (key0 === "memo"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^inv_[A-Za-z0-9]+$"},message:"must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\""};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/id", "#/properties/id/pattern", "pattern", {pattern: "^inv_[A-Za-z0-9]+$"}, "must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\"", errors++, maxErrors);
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/id", "#/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data.customer !== undefined){
@@ -315,20 +270,17 @@ errors += validate11.errorCount;
 if(data.currency !== undefined){
 let data2 = data.currency;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/currency",schemaPath:"common.json#/definitions/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/currency", "common.json#/definitions/currency/type", "string", errors++, maxErrors);
 }
 if(!(((data2 === "EUR") || (data2 === "USD")) || (data2 === "GBP"))){
-const err9 = {instancePath:instancePath+"/currency",schemaPath:"common.json#/definitions/currency/enum",keyword:"enum",params:{allowedValues: schema15.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/currency", "common.json#/definitions/currency/enum", schema15.enum, errors++, maxErrors);
 }
 }
 if(data.lines !== undefined){
 let data3 = data.lines;
 if(Array.isArray(data3)){
 if(data3.length < 1){
-const err10 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/lines", "#/properties/lines/minItems", "minItems", {limit: 1}, "must NOT have fewer than 1 items", errors++, maxErrors);
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
@@ -344,129 +296,50 @@ errors += validate14.errorCount;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/lines", "#/properties/lines/type", "array", errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 let data5 = data.status;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/status", "#/properties/status/type", "string", errors++, maxErrors);
 }
 if(!((((data5 === "draft") || (data5 === "open")) || (data5 === "paid")) || (data5 === "void"))){
-const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema11.properties.status.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "#/properties/status/enum", schema11.properties.status.enum, errors++, maxErrors);
 }
 }
 if(data.dueDate !== undefined){
 let data6 = data.dueDate;
 if(typeof data6 === "string"){
 if(!(formats2(data6))){
-const err14 = {instancePath:instancePath+"/dueDate",schemaPath:"#/properties/dueDate/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/dueDate", "#/properties/dueDate/format", "date", errors++, maxErrors);
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/dueDate",schemaPath:"#/properties/dueDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/dueDate", "#/properties/dueDate/type", "string", errors++, maxErrors);
 }
 }
 if(data.memo !== undefined){
 let data7 = data.memo;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema11.properties.memo.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/memo", "#/properties/memo/type", "type", {type: schema11.properties.memo.type}, "must be string,null", errors++, maxErrors);
 }
 if(typeof data7 === "string"){
 if(data7.length > 500 && func2(data7) > 500){
-const err17 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/memo", "#/properties/memo/maxLength", 500, errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate10.errors = vErrors;
 validate10.errorCount = errors;
 return errors === 0;
 }
 
-export const InvoiceLine: CompiledValidator = validate16;
-
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.description === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.quantity === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-if(data.unitAmount === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unitAmount"},message:"must have required property '"+"unitAmount"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-for(const key0 in data){
-if(!(((key0 === "description") || (key0 === "quantity")) || (key0 === "unitAmount"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-if(data.description !== undefined){
-let data0 = data.description;
-if(typeof data0 === "string"){
-if(data0.length < 2 && func2(data0) < 1){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-}
-if(data.quantity !== undefined){
-let data1 = data.quantity;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-}
-}
-if(data.unitAmount !== undefined){
-let data2 = data.unitAmount;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/unitAmount",schemaPath:"common.json#/definitions/money/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/unitAmount",schemaPath:"common.json#/definitions/money/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-validate16.errors = vErrors;
-validate16.errorCount = errors;
-return errors === 0;
-}
+export const InvoiceLine: CompiledValidator = validate14;
 
 export const Customer: CompiledValidator = validate11;
 
@@ -477,78 +350,65 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.line1 === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "line1"},message:"must have required property '"+"line1"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "line1", errors++, maxErrors);
 }
 if(data.city === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "city", errors++, maxErrors);
 }
 if(data.country === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "country"},message:"must have required property '"+"country"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "country", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "line1") || (key0 === "line2")) || (key0 === "city")) || (key0 === "postalCode")) || (key0 === "country"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.line1 !== undefined){
 let data0 = data.line1;
 if(typeof data0 === "string"){
 if(data0.length < 2 && func2(data0) < 1){
-const err4 = {instancePath:instancePath+"/line1",schemaPath:"#/properties/line1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/line1", "#/properties/line1/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/line1",schemaPath:"#/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/line1", "#/properties/line1/type", "string", errors++, maxErrors);
 }
 }
 if(data.line2 !== undefined){
 if(typeof data.line2 !== "string"){
-const err6 = {instancePath:instancePath+"/line2",schemaPath:"#/properties/line2/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/line2", "#/properties/line2/type", "string", errors++, maxErrors);
 }
 }
 if(data.city !== undefined){
 let data2 = data.city;
 if(typeof data2 === "string"){
 if(data2.length < 2 && func2(data2) < 1){
-const err7 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/city", "#/properties/city/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/city", "#/properties/city/type", "string", errors++, maxErrors);
 }
 }
 if(data.postalCode !== undefined){
 if(typeof data.postalCode !== "string"){
-const err9 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/postalCode", "#/properties/postalCode/type", "string", errors++, maxErrors);
 }
 }
 if(data.country !== undefined){
 let data4 = data.country;
 if(typeof data4 === "string"){
 if(!pattern2.test(data4)){
-const err10 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/country", "#/properties/country/pattern", "pattern", {pattern: "^[A-Z]{2}$"}, "must match pattern \""+"^[A-Z]{2}$"+"\"", errors++, maxErrors);
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/country", "#/properties/country/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate17.errors = vErrors;
 validate17.errorCount = errors;
@@ -563,5 +423,41 @@ if(count < maxErrors){
 list.push(error);
 }
 return list;
+}
+
+function addError_(list, instancePath, schemaPath, keyword, params, message, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
+}
+
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
+}
+
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
+}
+
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+function addMinLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minLength", params: {limit: v}, message: "must NOT have fewer than " + v + " characters"}, count, maxErrors);
+}
+
+function addMaxLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "maxLength", params: {limit: v}, message: "must NOT have more than " + v + " characters"}, count, maxErrors);
+}
+
+function addMinimumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minimum", params: {comparison: ">=", limit: v}, message: "must be >= " + v}, count, maxErrors);
+}
+
+function addEnumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "enum", params: {allowedValues: v}, message: "must be equal to one of the allowed values"}, count, maxErrors);
+}
+
+function addFormatError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "format", params: {format: v}, message: "must match format \"" + v + "\""}, count, maxErrors);
 }
 

@@ -45,77 +45,64 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "type", errors++, maxErrors);
 }
 if(data.mimeType === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "mimeType", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((((key0 === "type") || (key0 === "mimeType")) || (key0 === "id")) || (key0 === "url")) || (key0 === "data")) || (key0 === "filename"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("binary" !== data.type){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "binary"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/properties/type/const", "binary", errors++, maxErrors);
 }
 }
 if(data.mimeType !== undefined){
 if(typeof data.mimeType !== "string"){
-const err4 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/mimeType", "#/properties/mimeType/type", "string", errors++, maxErrors);
 }
 }
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
 if(data2.length > 256 && func1(data2) > 256){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data2.length < 2 && func1(data2) < 1){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 if(data.url !== undefined){
 let data3 = data.url;
 if(typeof data3 === "string"){
 if(!(formats0(data3))){
-const err8 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/url", "#/properties/url/format", "uri", errors++, maxErrors);
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/url", "#/properties/url/type", "string", errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
 if(typeof data.data !== "string"){
-const err10 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/data", "#/properties/data/type", "string", errors++, maxErrors);
 }
 }
 if(data.filename !== undefined){
 if(typeof data.filename !== "string"){
-const err11 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/filename", "#/properties/filename/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate26.errors = vErrors;
 validate26.errorCount = errors;
@@ -132,35 +119,29 @@ let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/TextContent/required", "type", errors++, maxErrors);
 }
 if(data.text === undefined){
-const err1 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/TextContent/required", "text", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-const err2 = {instancePath,schemaPath:"#/$defs/TextContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/TextContent/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("text" !== data.type){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TextContent/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/$defs/TextContent/properties/type/const", "text", errors++, maxErrors);
 }
 }
 if(data.text !== undefined){
 if(typeof data.text !== "string"){
-const err4 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/TextContent/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/text", "#/$defs/TextContent/properties/text/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/$defs/TextContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/$defs/TextContent/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -190,23 +171,19 @@ passing0 = 1;
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err6 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/DataContent/required", "type", errors++, maxErrors);
 }
 if(data.data === undefined){
-const err7 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/DataContent/required", "data", errors++, maxErrors);
 }
 for(const key1 in data){
 if(!((key1 === "type") || (key1 === "data"))){
-const err8 = {instancePath,schemaPath:"#/$defs/DataContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/DataContent/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data.type !== undefined){
 if("data" !== data.type){
-const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/DataContent/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/$defs/DataContent/properties/type/const", "data", errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -214,14 +191,12 @@ let data3 = data.data;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err10 = {instancePath:instancePath+"/data",schemaPath:"#/$defs/DataContent/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/data", "#/$defs/DataContent/properties/data/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/$defs/DataContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/$defs/DataContent/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0 && valid0){
@@ -236,8 +211,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -263,39 +237,32 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "role", errors++, maxErrors);
 }
 if(data.content === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "content", errors++, maxErrors);
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/id", "../common/identity.json#/$defs/messageId/type", "string", errors++, maxErrors);
 }
 }
 if(data.role !== undefined){
 let data1 = data.role;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/role", "#/properties/role/type", "string", errors++, maxErrors);
 }
 if(!((((data1 === "user") || (data1 === "assistant")) || (data1 === "system")) || (data1 === "tool"))){
-const err6 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema34.properties.role.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/role", "#/properties/role/enum", schema34.properties.role.enum, errors++, maxErrors);
 }
 }
 if(data.content !== undefined){
@@ -305,8 +272,7 @@ let valid2 = false;
 let passing0 = null;
 const _errs9 = errors;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/content", "#/properties/content/oneOf/0/type", "string", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0){
@@ -329,8 +295,7 @@ errors += validate25.errorCount;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/content", "#/properties/content/oneOf/1/type", "array", errors++, maxErrors);
 }
 var _valid0 = _errs11 === errors;
 if(_valid0 && valid2){
@@ -344,8 +309,7 @@ passing0 = 1;
 }
 }
 if(!valid2){
-const err9 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/content", "#/properties/content/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -366,14 +330,12 @@ let data4 = data.metadata;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/metadata", "#/properties/metadata/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate23.errors = vErrors;
 validate23.errorCount = errors;
@@ -423,8 +385,7 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
-const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "inject", errors++, maxErrors);
 }
 }
 }
@@ -437,8 +398,7 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
-const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "invoke", errors++, maxErrors);
 }
 }
 }
@@ -447,99 +407,81 @@ valid1 = _valid0;
 ifClause0 = "else";
 }
 if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/allOf/0/if", "if", {failingKeyword: ifClause0}, "must match \""+ifClause0+"\" schema", errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "alias", errors++, maxErrors);
 }
 if(data.resourceType === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "resourceType", errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "bindingMode", errors++, maxErrors);
 }
 if(data.resourceId === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "resourceId", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
-const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/alias", "#/properties/alias/type", "string", errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
-const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/type", "string", errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
-const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", schema47.enum, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
 let data6 = data.resourceId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
 let data7 = data.releaseChannelId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/type", "string", errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -550,19 +492,16 @@ for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
-const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/includeToolNames", "#/properties/includeToolNames/type", "array", errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -570,14 +509,12 @@ let data10 = data.metadata;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
-const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/metadata", "#/properties/metadata/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate32.errors = vErrors;
 validate32.errorCount = errors;
@@ -625,8 +562,7 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("inject" !== data.bindingMode){
-const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/then/properties/bindingMode/const", "inject", errors++, maxErrors);
 }
 }
 }
@@ -639,8 +575,7 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.bindingMode !== undefined){
 if("invoke" !== data.bindingMode){
-const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/bindingMode", "#/allOf/0/else/properties/bindingMode/const", "invoke", errors++, maxErrors);
 }
 }
 }
@@ -649,82 +584,67 @@ valid1 = _valid0;
 ifClause0 = "else";
 }
 if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/allOf/0/if", "if", {failingKeyword: ifClause0}, "must match \""+ifClause0+"\" schema", errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.alias === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "alias", errors++, maxErrors);
 }
 if(data.resourceType === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "resourceType", errors++, maxErrors);
 }
 if(data.bindingMode === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "bindingMode", errors++, maxErrors);
 }
 if(data.grantId === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "grantId"},message:"must have required property '"+"grantId"+"'"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "grantId", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.alias !== undefined){
 let data3 = data.alias;
 if(typeof data3 === "string"){
 if(data3.length < 2 && func1(data3) < 1){
-const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/alias", "#/properties/alias/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/alias", "#/properties/alias/type", "string", errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data4 = data.resourceType;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
-const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.bindingMode !== undefined){
 let data5 = data.bindingMode;
 if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/type", "string", errors++, maxErrors);
 }
 if(!((data5 === "invoke") || (data5 === "inject"))){
-const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/bindingMode", "../common/enums.json#/$defs/callableBindingMode/enum", schema47.enum, errors++, maxErrors);
 }
 }
 if(data.grantId !== undefined){
 let data6 = data.grantId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/grantId", "../common/identity.json#/$defs/callableGrantId/type", "string", errors++, maxErrors);
 }
 }
 if(data.includeToolNames !== undefined){
@@ -735,19 +655,16 @@ for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
-const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/includeToolNames/" + i0, "#/properties/includeToolNames/items/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/includeToolNames", "#/properties/includeToolNames/type", "array", errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -755,14 +672,12 @@ let data9 = data.metadata;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 }
 else {
-const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/metadata", "#/properties/metadata/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate35.errors = vErrors;
 validate35.errorCount = errors;
@@ -813,8 +728,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -840,23 +754,19 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "mode", errors++, maxErrors);
 }
 if(data.messages === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "messages", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("agent" !== data.mode){
-const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "agent", errors++, maxErrors);
 }
 }
 if(data.messages !== undefined){
@@ -876,8 +786,7 @@ errors += validate23.errorCount;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/messages", "#/properties/messages/type", "array", errors++, maxErrors);
 }
 }
 if(data.callableAliases !== undefined){
@@ -888,19 +797,16 @@ for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/callableAliases/" + i1, "#/properties/callableAliases/items/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/callableAliases",schemaPath:"#/properties/callableAliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/callableAliases", "#/properties/callableAliases/type", "array", errors++, maxErrors);
 }
 }
 if(data.additionalCallableRefs !== undefined){
@@ -920,8 +826,7 @@ errors += validate31.errorCount;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/additionalCallableRefs",schemaPath:"#/properties/additionalCallableRefs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/additionalCallableRefs", "#/properties/additionalCallableRefs/type", "array", errors++, maxErrors);
 }
 }
 if(data.ephemeralTools !== undefined){
@@ -932,43 +837,36 @@ for(let i3=0; i3<len3; i3++){
 let data8 = data7[i3];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.name === undefined){
-const err9 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/required", "name", errors++, maxErrors);
 }
 if(data8.description === undefined){
-const err10 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/required", "description", errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
-const err11 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.name !== undefined){
 let data9 = data8.name;
 if(typeof data9 === "string"){
 if(data9.length < 2 && func1(data9) < 1){
-const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/name", "#/$defs/EphemeralToolDescriptor/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data8.description !== undefined){
 let data10 = data8.description;
 if(typeof data10 === "string"){
 if(data10.length < 2 && func1(data10) < 1){
-const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/description", "#/$defs/EphemeralToolDescriptor/properties/description/type", "string", errors++, maxErrors);
 }
 }
 if(data8.parametersSchema !== undefined){
@@ -976,26 +874,22 @@ let data11 = data8.parametersSchema;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
-const err16 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/parametersSchema",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools/" + i3+"/parametersSchema", "#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools/" + i3, "#/$defs/EphemeralToolDescriptor/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/ephemeralTools",schemaPath:"#/properties/ephemeralTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/ephemeralTools", "#/properties/ephemeralTools/type", "array", errors++, maxErrors);
 }
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate21.errors = vErrors;
 validate21.errorCount = errors;
@@ -1028,23 +922,19 @@ passing0 = 0;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/ToolRunInput/required", "mode", errors++, maxErrors);
 }
 if(data.arguments === undefined){
-const err1 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/ToolRunInput/required", "arguments", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-const err2 = {instancePath,schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
-const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -1052,8 +942,7 @@ let data1 = data.arguments;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/arguments", "#/$defs/ToolRunInput/properties/arguments/type", "object", errors++, maxErrors);
 }
 }
 if(data.callerContext !== undefined){
@@ -1061,14 +950,12 @@ let data2 = data.callerContext;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/callerContext", "#/$defs/ToolRunInput/properties/callerContext/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/$defs/ToolRunInput/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -1083,27 +970,22 @@ passing0 = 1;
 const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
-const err7 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/required", "mode", errors++, maxErrors);
 }
 if(data.clientInfo === undefined){
-const err8 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/required", "clientInfo", errors++, maxErrors);
 }
 if(data.clientCapabilities === undefined){
-const err9 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/McpServerRunInput/required", "clientCapabilities", errors++, maxErrors);
 }
 for(const key1 in data){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-const err10 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
-const err11 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -1111,8 +993,7 @@ let data4 = data.clientInfo;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-const err12 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/clientInfo", "#/$defs/McpServerRunInput/properties/clientInfo/type", "object", errors++, maxErrors);
 }
 }
 if(data.clientCapabilities !== undefined){
@@ -1120,8 +1001,7 @@ let data5 = data.clientCapabilities;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
-const err13 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/clientCapabilities", "#/$defs/McpServerRunInput/properties/clientCapabilities/type", "object", errors++, maxErrors);
 }
 }
 if(data.sessionContext !== undefined){
@@ -1129,8 +1009,7 @@ let data6 = data.sessionContext;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
-const err14 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sessionContext", "#/$defs/McpServerRunInput/properties/sessionContext/type", "object", errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -1138,14 +1017,12 @@ let data7 = data.metadata;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 }
 else {
-const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/metadata", "#/$defs/McpServerRunInput/properties/metadata/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/$defs/McpServerRunInput/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 if(_valid0 && valid0){
@@ -1160,8 +1037,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err17 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1192,31 +1068,26 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runEnv !== undefined){
 let data0 = data.runEnv;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runEnv", "./enums.json#/$defs/taskRunEnv/type", "string", errors++, maxErrors);
 }
 if(!((data0 === "cloud") || (data0 === "local"))){
-const err1 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/runEnv", "./enums.json#/$defs/taskRunEnv/enum", schema71.enum, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
 let data1 = data.providerType;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
-const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/providerType", "./enums.json#/$defs/providerType/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate43.errors = vErrors;
 validate43.errorCount = errors;
@@ -1236,60 +1107,49 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.surface === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "surface", errors++, maxErrors);
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 if(data.supportLevel === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportLevel"},message:"must have required property '"+"supportLevel"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "supportLevel", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.surface !== undefined){
 let data0 = data.surface;
 if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/surface", "#/properties/surface/type", "string", errors++, maxErrors);
 }
 if("core" !== data0){
-const err5 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/const",keyword:"const",params:{allowedValue: "core"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/surface", "#/properties/surface/const", "core", errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/CoreCapabilityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/$defs/CoreCapabilityName/type", "string", errors++, maxErrors);
 }
 if(!(((((((((((data1 === "input.receive") || (data1 === "output.publish")) || (data1 === "tool.call")) || (data1 === "interaction.request")) || (data1 === "tracing")) || (data1 === "config.read")) || (data1 === "secrets.read")) || (data1 === "kv.read")) || (data1 === "kv.write")) || (data1 === "checkpoint.save")) || (data1 === "checkpoint.load"))){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/CoreCapabilityName/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/name", "#/$defs/CoreCapabilityName/enum", schema88.enum, errors++, maxErrors);
 }
 }
 if(data.supportLevel !== undefined){
 let data2 = data.supportLevel;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/CoreCapabilitySupportLevel/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/supportLevel", "#/$defs/CoreCapabilitySupportLevel/type", "string", errors++, maxErrors);
 }
 if(!(((data2 === "native") || (data2 === "polyfilled")) || (data2 === "unsupported"))){
-const err9 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/CoreCapabilitySupportLevel/enum",keyword:"enum",params:{allowedValues: schema89.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/supportLevel", "#/$defs/CoreCapabilitySupportLevel/enum", schema89.enum, errors++, maxErrors);
 }
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate48.errors = vErrors;
 validate48.errorCount = errors;
@@ -1305,60 +1165,49 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.surface === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"},message:"must have required property '"+"surface"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "surface", errors++, maxErrors);
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 if(data.supportLevel === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportLevel"},message:"must have required property '"+"supportLevel"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "supportLevel", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "surface") || (key0 === "name")) || (key0 === "supportLevel"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.surface !== undefined){
 let data0 = data.surface;
 if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/surface", "#/properties/surface/type", "string", errors++, maxErrors);
 }
 if("platform" !== data0){
-const err5 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/const",keyword:"const",params:{allowedValue: "platform"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/surface", "#/properties/surface/const", "platform", errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/PlatformCapabilityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/$defs/PlatformCapabilityName/type", "string", errors++, maxErrors);
 }
 if(!(((((((data1 === "fs.read") || (data1 === "fs.write")) || (data1 === "fs.list")) || (data1 === "workspace.snapshot")) || (data1 === "workspace.restore")) || (data1 === "terminal.exec")) || (data1 === "browser.open"))){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/PlatformCapabilityName/enum",keyword:"enum",params:{allowedValues: schema91.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/name", "#/$defs/PlatformCapabilityName/enum", schema91.enum, errors++, maxErrors);
 }
 }
 if(data.supportLevel !== undefined){
 let data2 = data.supportLevel;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/PlatformCapabilitySupportLevel/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/supportLevel", "#/$defs/PlatformCapabilitySupportLevel/type", "string", errors++, maxErrors);
 }
 if(!((data2 === "native") || (data2 === "unsupported"))){
-const err9 = {instancePath:instancePath+"/supportLevel",schemaPath:"#/$defs/PlatformCapabilitySupportLevel/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/supportLevel", "#/$defs/PlatformCapabilitySupportLevel/enum", schema92.enum, errors++, maxErrors);
 }
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate50.errors = vErrors;
 validate50.errorCount = errors;
@@ -1409,8 +1258,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1436,176 +1284,146 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.attemptId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "attemptId", errors++, maxErrors);
 }
 if(data.attemptNo === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptNo"},message:"must have required property '"+"attemptNo"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "attemptNo", errors++, maxErrors);
 }
 if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "status", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(func18.call(schema74.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.attemptId !== undefined){
 let data0 = data.attemptId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/attemptId", "../common/identity.json#/$defs/attemptId/type", "string", errors++, maxErrors);
 }
 }
 if(data.attemptNo !== undefined){
 let data1 = data.attemptNo;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err7 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/type", "integer", errors++, maxErrors);
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/attemptNo", "#/properties/attemptNo/minimum", 1, errors++, maxErrors);
 }
 }
 }
 if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
 }
 if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
-const err10 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", schema65.enum, errors++, maxErrors);
 }
 }
 if(data.runEnv !== undefined){
 let data3 = data.runEnv;
 if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runEnv", "../common/enums.json#/$defs/taskRunEnv/type", "string", errors++, maxErrors);
 }
 if(!((data3 === "cloud") || (data3 === "local"))){
-const err12 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/runEnv", "../common/enums.json#/$defs/taskRunEnv/enum", schema71.enum, errors++, maxErrors);
 }
 }
 if(data.providerType !== undefined){
 let data4 = data.providerType;
 if(typeof data4 === "string"){
 if(data4.length < 2 && func1(data4) < 1){
-const err13 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/providerType", "../common/enums.json#/$defs/providerType/type", "string", errors++, maxErrors);
 }
 }
 if(data.runSpaceId !== undefined){
 let data5 = data.runSpaceId;
 if(typeof data5 === "string"){
 if(data5.length > 256 && func1(data5) > 256){
-const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/maxLength", 256, errors++, maxErrors);
 }
 if(data5.length < 2 && func1(data5) < 1){
-const err16 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runSpaceId", "../common/identity.json#/$defs/runSpaceId/type", "string", errors++, maxErrors);
 }
 }
 if(data.sessionId !== undefined){
 let data6 = data.sessionId;
 if(typeof data6 === "string"){
 if(data6.length > 256 && func1(data6) > 256){
-const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/maxLength", 256, errors++, maxErrors);
 }
 if(data6.length < 2 && func1(data6) < 1){
-const err19 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sessionId", "../common/identity.json#/$defs/sessionId/type", "string", errors++, maxErrors);
 }
 }
 if(data.runtimeConnectionId !== undefined){
 let data7 = data.runtimeConnectionId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-const err22 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runtimeConnectionId", "../common/identity.json#/$defs/runtimeConnectionId/type", "string", errors++, maxErrors);
 }
 }
 if(data.startedAt !== undefined){
 let data8 = data.startedAt;
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
-const err24 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/startedAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 if(data.finishedAt !== undefined){
 let data9 = data.finishedAt;
 if(typeof data9 === "string"){
 if(!(formats2(data9))){
-const err26 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 if(data.lastKeepAliveAt !== undefined){
 let data10 = data.lastKeepAliveAt;
 if(typeof data10 === "string"){
 if(!(formats2(data10))){
-const err28 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/lastKeepAliveAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 if(data.sdkCapabilitySnapshot !== undefined){
@@ -1625,20 +1443,17 @@ errors += validate47.errorCount;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/sdkCapabilitySnapshot",schemaPath:"#/properties/sdkCapabilitySnapshot/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sdkCapabilitySnapshot", "#/properties/sdkCapabilitySnapshot/type", "array", errors++, maxErrors);
 }
 }
 if(data.errorSummary !== undefined){
 if(typeof data.errorSummary !== "string"){
-const err31 = {instancePath:instancePath+"/errorSummary",schemaPath:"#/properties/errorSummary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/errorSummary", "#/properties/errorSummary/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate45.errors = vErrors;
 validate45.errorCount = errors;
@@ -1654,20 +1469,17 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "url", errors++, maxErrors);
 }
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err1 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/url", "#/properties/url/format", "uri", errors++, maxErrors);
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/url", "#/properties/url/type", "string", errors++, maxErrors);
 }
 }
 if(data.eventTypes !== undefined){
@@ -1678,19 +1490,16 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(data2.length < 2 && func1(data2) < 1){
-const err3 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/eventTypes/" + i0, "#/properties/eventTypes/items/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/eventTypes/" + i0,schemaPath:"#/properties/eventTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/eventTypes/" + i0, "#/properties/eventTypes/items/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/eventTypes",schemaPath:"#/properties/eventTypes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/eventTypes", "#/properties/eventTypes/type", "array", errors++, maxErrors);
 }
 }
 if(data.headers !== undefined){
@@ -1698,27 +1507,23 @@ let data3 = data.headers;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key0 in data3){
 if(typeof data3[key0] !== "string"){
-const err6 = {instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/headers/additionalProperties/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/headers", "#/properties/headers/type", "object", errors++, maxErrors);
 }
 }
 if(data.algorithm !== undefined){
 let data5 = data.algorithm;
 if(typeof data5 === "string"){
 if(data5.length < 2 && func1(data5) < 1){
-const err8 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/algorithm", "#/properties/algorithm/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/algorithm",schemaPath:"#/properties/algorithm/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/algorithm", "#/properties/algorithm/type", "string", errors++, maxErrors);
 }
 }
 if(data.secretRef !== undefined){
@@ -1728,13 +1533,11 @@ let valid4 = false;
 const _errs17 = errors;
 if(typeof data6 === "string"){
 if(data6.length < 2 && func1(data6) < 1){
-const err10 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/secretRef", "#/properties/secretRef/anyOf/0/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/secretRef", "#/properties/secretRef/anyOf/0/type", "string", errors++, maxErrors);
 }
 var _valid0 = _errs17 === errors;
 valid4 = valid4 || _valid0;
@@ -1742,56 +1545,47 @@ if(!valid4){
 const _errs19 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.name === undefined){
-const err12 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/secretRef", "../common/execution-profile.json#/$defs/SecretRef/required", "name", errors++, maxErrors);
 }
 if(data6.ref === undefined){
-const err13 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/required",keyword:"required",params:{missingProperty: "ref"},message:"must have required property '"+"ref"+"'"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/secretRef", "../common/execution-profile.json#/$defs/SecretRef/required", "ref", errors++, maxErrors);
 }
 if(data6.name !== undefined){
 let data7 = data6.name;
 if(typeof data7 === "string"){
 if(data7.length < 2 && func1(data7) < 1){
-const err14 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/secretRef/name", "../common/execution-profile.json#/$defs/SecretRef/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/secretRef/name",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/secretRef/name", "../common/execution-profile.json#/$defs/SecretRef/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data6.ref !== undefined){
 let data8 = data6.ref;
 if(typeof data8 === "string"){
 if(data8.length < 2 && func1(data8) < 1){
-const err16 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/secretRef/ref", "../common/execution-profile.json#/$defs/SecretRef/properties/ref/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/secretRef/ref",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/secretRef/ref", "../common/execution-profile.json#/$defs/SecretRef/properties/ref/type", "string", errors++, maxErrors);
 }
 }
 if(data6.required !== undefined){
 if(typeof data6.required !== "boolean"){
-const err18 = {instancePath:instancePath+"/secretRef/required",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/secretRef/required", "../common/execution-profile.json#/$defs/SecretRef/properties/required/type", "boolean", errors++, maxErrors);
 }
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/secretRef",schemaPath:"../common/execution-profile.json#/$defs/SecretRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/secretRef", "../common/execution-profile.json#/$defs/SecretRef/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs19 === errors;
 valid4 = valid4 || _valid0;
 }
 if(!valid4){
-const err20 = {instancePath:instancePath+"/secretRef",schemaPath:"#/properties/secretRef/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/secretRef", "#/properties/secretRef/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs16;
@@ -1809,8 +1603,7 @@ vErrors = null;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate54.errors = vErrors;
 validate54.errorCount = errors;
@@ -1871,8 +1664,7 @@ var _valid0 = _errs5 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/allOf/0/if", "if", {failingKeyword: "then"}, "must match \"then\" schema", errors++, maxErrors);
 }
 const _errs8 = errors;
 let valid4 = true;
@@ -1911,23 +1703,19 @@ if(data.input !== undefined){
 let data3 = data.input;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.mode === undefined){
-const err5 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInput/required", "mode", errors++, maxErrors);
 }
 if(data3.arguments === undefined){
-const err6 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInput/required", "arguments", errors++, maxErrors);
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-const err7 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
-const err8 = {instancePath:instancePath+"/input/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -1935,8 +1723,7 @@ let data5 = data3.arguments;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
-const err9 = {instancePath:instancePath+"/input/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/arguments", "#/$defs/ToolRunInput/properties/arguments/type", "object", errors++, maxErrors);
 }
 }
 if(data3.callerContext !== undefined){
@@ -1944,14 +1731,12 @@ let data6 = data3.callerContext;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
-const err10 = {instancePath:instancePath+"/input/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/callerContext", "#/$defs/ToolRunInput/properties/callerContext/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input", "#/$defs/ToolRunInput/type", "object", errors++, maxErrors);
 }
 }
 }
@@ -1959,8 +1744,7 @@ var _valid1 = _errs11 === errors;
 valid4 = _valid1;
 }
 if(!valid4){
-const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/allOf/1/if", "if", {failingKeyword: "then"}, "must match \"then\" schema", errors++, maxErrors);
 }
 const _errs24 = errors;
 let valid9 = true;
@@ -1999,27 +1783,22 @@ if(data.input !== undefined){
 let data8 = data.input;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.mode === undefined){
-const err15 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "#/$defs/McpServerRunInput/required", "mode", errors++, maxErrors);
 }
 if(data8.clientInfo === undefined){
-const err16 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "#/$defs/McpServerRunInput/required", "clientInfo", errors++, maxErrors);
 }
 if(data8.clientCapabilities === undefined){
-const err17 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "#/$defs/McpServerRunInput/required", "clientCapabilities", errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-const err18 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
-const err19 = {instancePath:instancePath+"/input/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -2027,8 +1806,7 @@ let data10 = data8.clientInfo;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
-const err20 = {instancePath:instancePath+"/input/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/clientInfo", "#/$defs/McpServerRunInput/properties/clientInfo/type", "object", errors++, maxErrors);
 }
 }
 if(data8.clientCapabilities !== undefined){
@@ -2036,8 +1814,7 @@ let data11 = data8.clientCapabilities;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
-const err21 = {instancePath:instancePath+"/input/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/clientCapabilities", "#/$defs/McpServerRunInput/properties/clientCapabilities/type", "object", errors++, maxErrors);
 }
 }
 if(data8.sessionContext !== undefined){
@@ -2045,8 +1822,7 @@ let data12 = data8.sessionContext;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
-const err22 = {instancePath:instancePath+"/input/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/sessionContext", "#/$defs/McpServerRunInput/properties/sessionContext/type", "object", errors++, maxErrors);
 }
 }
 if(data8.metadata !== undefined){
@@ -2054,14 +1830,12 @@ let data13 = data8.metadata;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 }
 else {
-const err23 = {instancePath:instancePath+"/input/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/metadata", "#/$defs/McpServerRunInput/properties/metadata/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input", "#/$defs/McpServerRunInput/type", "object", errors++, maxErrors);
 }
 }
 }
@@ -2069,191 +1843,155 @@ var _valid2 = _errs27 === errors;
 valid9 = _valid2;
 }
 if(!valid9){
-const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/allOf/2/if", "if", {failingKeyword: "then"}, "must match \"then\" schema", errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
-const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "runId", errors++, maxErrors);
 }
 if(data.orgId === undefined){
-const err27 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orgId"},message:"must have required property '"+"orgId"+"'"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "orgId", errors++, maxErrors);
 }
 if(data.resourceType === undefined){
-const err28 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "resourceType", errors++, maxErrors);
 }
 if(data.resourceId === undefined){
-const err29 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "resourceId", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err30 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.attempts === undefined){
-const err31 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempts"},message:"must have required property '"+"attempts"+"'"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "attempts", errors++, maxErrors);
 }
 if(data.eventSequence === undefined){
-const err32 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventSequence"},message:"must have required property '"+"eventSequence"+"'"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "eventSequence", errors++, maxErrors);
 }
 if(data.createdAt === undefined){
-const err33 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
-vErrors = pushError_(vErrors, err33, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "createdAt", errors++, maxErrors);
 }
 if(data.updatedAt === undefined){
-const err34 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
-vErrors = pushError_(vErrors, err34, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "updatedAt", errors++, maxErrors);
 }
 for(const key2 in data){
 if(!(func18.call(schema31.properties, key2))){
-const err35 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err35, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key2, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data14 = data.runId;
 if(typeof data14 === "string"){
 if(data14.length > 256 && func1(data14) > 256){
-const err36 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err36, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data14.length < 2 && func1(data14) < 1){
-const err37 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err37, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err38, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/type", "string", errors++, maxErrors);
 }
 }
 if(data.orgId !== undefined){
 let data15 = data.orgId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
-const err39 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err39, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/maxLength", 256, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
-const err40 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err40, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/orgId",schemaPath:"../common/identity.json#/$defs/orgId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err41, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/orgId", "../common/identity.json#/$defs/orgId/type", "string", errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data16 = data.resourceType;
 if(typeof data16 !== "string"){
-const err42 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err42, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data16 === "agent") || (data16 === "tool")) || (data16 === "mcp_server"))){
-const err43 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err43, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
 let data17 = data.resourceId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
-const err44 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err44, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
-const err45 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err45, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err46, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/resourceId", "../common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 if(data.resourceRevisionId !== undefined){
 let data18 = data.resourceRevisionId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
-const err47 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err47, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
-const err48 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err48, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err49, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/resourceRevisionId", "../common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
 let data19 = data.releaseChannelId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
-const err50 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err50, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/maxLength", 256, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
-const err51 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err51, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err52 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err52, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/releaseChannelId", "../common/identity.json#/$defs/releaseChannelId/type", "string", errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
 let data20 = data.threadId;
 if(typeof data20 === "string"){
 if(data20.length > 256 && func1(data20) > 256){
-const err53 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err53, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data20.length < 2 && func1(data20) < 1){
-const err54 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err54, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err55, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/type", "string", errors++, maxErrors);
 }
 }
 if(data.contextId !== undefined){
 let data21 = data.contextId;
 if(typeof data21 === "string"){
 if(data21.length > 256 && func1(data21) > 256){
-const err56 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err56, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data21.length < 2 && func1(data21) < 1){
-const err57 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err57, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/contextId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err58, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/contextId", "../common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 let data22 = data.status;
 if(typeof data22 !== "string"){
-const err59 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err59, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
 }
 if(!(((((((((data22 === "queued") || (data22 === "running")) || (data22 === "blocked")) || (data22 === "cancelling")) || (data22 === "completed")) || (data22 === "failed")) || (data22 === "canceled")) || (data22 === "timed_out")) || (data22 === "rejected"))){
-const err60 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err60, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", schema65.enum, errors++, maxErrors);
 }
 }
 if(data.input !== undefined){
@@ -2284,20 +2022,17 @@ if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 if(data25.maxRetries !== undefined){
 let data26 = data25.maxRetries;
 if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-const err61 = {instancePath:instancePath+"/runPolicySnapshot/maxRetries",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err61, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runPolicySnapshot/maxRetries", "../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type", "integer", errors++, maxErrors);
 }
 if((typeof data26 == "number") && (isFinite(data26))){
 if(data26 < 0 || isNaN(data26)){
-const err62 = {instancePath:instancePath+"/runPolicySnapshot/maxRetries",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err62, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/runPolicySnapshot/maxRetries", "../common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err63 = {instancePath:instancePath+"/runPolicySnapshot",schemaPath:"../common/execution-profile.json#/$defs/RunPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err63, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runPolicySnapshot", "../common/execution-profile.json#/$defs/RunPolicy/type", "object", errors++, maxErrors);
 }
 }
 if(data.attempts !== undefined){
@@ -2317,78 +2052,65 @@ errors += validate45.errorCount;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/attempts",schemaPath:"#/properties/attempts/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err64, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/attempts", "#/properties/attempts/type", "array", errors++, maxErrors);
 }
 }
 if(data.currentAttemptId !== undefined){
 let data29 = data.currentAttemptId;
 if(typeof data29 === "string"){
 if(data29.length > 256 && func1(data29) > 256){
-const err65 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err65, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/maxLength", 256, errors++, maxErrors);
 }
 if(data29.length < 2 && func1(data29) < 1){
-const err66 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err66, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err67 = {instancePath:instancePath+"/currentAttemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err67, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/currentAttemptId", "../common/identity.json#/$defs/attemptId/type", "string", errors++, maxErrors);
 }
 }
 if(data.blockingInteractionId !== undefined){
 let data30 = data.blockingInteractionId;
 if(typeof data30 === "string"){
 if(data30.length > 256 && func1(data30) > 256){
-const err68 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err68, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/maxLength", 256, errors++, maxErrors);
 }
 if(data30.length < 2 && func1(data30) < 1){
-const err69 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err69, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/blockingInteractionId",schemaPath:"../common/identity.json#/$defs/interactionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err70, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/blockingInteractionId", "../common/identity.json#/$defs/interactionId/type", "string", errors++, maxErrors);
 }
 }
 if(data.blockedReason !== undefined){
 let data31 = data.blockedReason;
 if(typeof data31 !== "string"){
-const err71 = {instancePath:instancePath+"/blockedReason",schemaPath:"../common/enums.json#/$defs/taskBlockedReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err71, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/blockedReason", "../common/enums.json#/$defs/taskBlockedReason/type", "string", errors++, maxErrors);
 }
 if(!((((((data31 === "interaction_required") || (data31 === "approval_required")) || (data31 === "auth_required")) || (data31 === "tool_result_required")) || (data31 === "child_run_pending")) || (data31 === "runtime_pending"))){
-const err72 = {instancePath:instancePath+"/blockedReason",schemaPath:"../common/enums.json#/$defs/taskBlockedReason/enum",keyword:"enum",params:{allowedValues: schema95.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err72, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/blockedReason", "../common/enums.json#/$defs/taskBlockedReason/enum", schema95.enum, errors++, maxErrors);
 }
 }
 if(data.waitingSince !== undefined){
 let data32 = data.waitingSince;
 if(typeof data32 === "string"){
 if(!(formats2(data32))){
-const err73 = {instancePath:instancePath+"/waitingSince",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err73, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/waitingSince", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/waitingSince",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err74, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/waitingSince", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 if(data.openInteractionCount !== undefined){
 let data33 = data.openInteractionCount;
 if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err75 = {instancePath:instancePath+"/openInteractionCount",schemaPath:"#/properties/openInteractionCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err75, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/openInteractionCount", "#/properties/openInteractionCount/type", "integer", errors++, maxErrors);
 }
 if((typeof data33 == "number") && (isFinite(data33))){
 if(data33 < 0 || isNaN(data33)){
-const err76 = {instancePath:instancePath+"/openInteractionCount",schemaPath:"#/properties/openInteractionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err76, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/openInteractionCount", "#/properties/openInteractionCount/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -2396,38 +2118,32 @@ if(data.deadlineAt !== undefined){
 let data34 = data.deadlineAt;
 if(typeof data34 === "string"){
 if(!(formats2(data34))){
-const err77 = {instancePath:instancePath+"/deadlineAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err77, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/deadlineAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err78 = {instancePath:instancePath+"/deadlineAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err78, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/deadlineAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 if(data.eventSequence !== undefined){
 let data35 = data.eventSequence;
 if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err79 = {instancePath:instancePath+"/eventSequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err79, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/eventSequence", "../common/identity.json#/$defs/sequence/type", "integer", errors++, maxErrors);
 }
 if((typeof data35 == "number") && (isFinite(data35))){
 if(data35 < 0 || isNaN(data35)){
-const err80 = {instancePath:instancePath+"/eventSequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err80, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/eventSequence", "../common/identity.json#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
 if(data.version !== undefined){
 let data36 = data.version;
 if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-const err81 = {instancePath:instancePath+"/version",schemaPath:"../common/identity.json#/$defs/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err81, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/version", "../common/identity.json#/$defs/version/type", "integer", errors++, maxErrors);
 }
 if((typeof data36 == "number") && (isFinite(data36))){
 if(data36 < 0 || isNaN(data36)){
-const err82 = {instancePath:instancePath+"/version",schemaPath:"../common/identity.json#/$defs/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err82, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/version", "../common/identity.json#/$defs/version/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -2446,404 +2162,52 @@ if(data.createdAt !== undefined){
 let data38 = data.createdAt;
 if(typeof data38 === "string"){
 if(!(formats2(data38))){
-const err83 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err83, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err84 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err84, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 if(data.updatedAt !== undefined){
 let data39 = data.updatedAt;
 if(typeof data39 === "string"){
 if(!(formats2(data39))){
-const err85 = {instancePath:instancePath+"/updatedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err85, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/updatedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err86 = {instancePath:instancePath+"/updatedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err86, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/updatedAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 if(data.finishedAt !== undefined){
 let data40 = data.finishedAt;
 if(typeof data40 === "string"){
 if(!(formats2(data40))){
-const err87 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err87, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err88 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err88, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/finishedAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 if(data.statusMessage !== undefined){
 if(typeof data.statusMessage !== "string"){
-const err89 = {instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err89, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/statusMessage", "#/properties/statusMessage/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err90 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err90, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate20.errors = vErrors;
 validate20.errorCount = errors;
 return errors === 0;
 }
 
-export const RunInput: CompiledValidator = validate56;
+export const RunInput: CompiledValidator = validate39;
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate21.errors;
-}
-else {
-for(const err of validate21.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate21.errorCount;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs2 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.arguments === undefined){
-const err1 = {instancePath,schemaPath:"#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-for(const key0 in data){
-if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-const err2 = {instancePath,schemaPath:"#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-if(data.mode !== undefined){
-if("tool" !== data.mode){
-const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-if(data.arguments !== undefined){
-let data1 = data.arguments;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-}
-else {
-const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-}
-if(data.callerContext !== undefined){
-let data2 = data.callerContext;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-}
-else {
-const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs13 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-const err7 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-if(data.clientInfo === undefined){
-const err8 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-if(data.clientCapabilities === undefined){
-const err9 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-for(const key1 in data){
-if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-const err10 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-}
-if(data.mode !== undefined){
-if("mcp_server" !== data.mode){
-const err11 = {instancePath:instancePath+"/mode",schemaPath:"#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-}
-if(data.clientInfo !== undefined){
-let data4 = data.clientInfo;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-}
-else {
-const err12 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
-}
-}
-if(data.clientCapabilities !== undefined){
-let data5 = data.clientCapabilities;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-}
-else {
-const err13 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
-}
-}
-if(data.sessionContext !== undefined){
-let data6 = data.sessionContext;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-}
-else {
-const err14 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
-}
-}
-if(data.metadata !== undefined){
-let data7 = data.metadata;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-}
-else {
-const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
-}
-var _valid0 = _errs13 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-}
-}
-}
-if(!valid0){
-const err17 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-if(vErrors.length > _errs0){
-vErrors.length = _errs0;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-validate56.errors = vErrors;
-validate56.errorCount = errors;
-return errors === 0;
-}
-
-export const AgentRunInput: CompiledValidator = validate58;
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.messages === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-for(const key0 in data){
-if(!(((((key0 === "mode") || (key0 === "messages")) || (key0 === "callableAliases")) || (key0 === "additionalCallableRefs")) || (key0 === "ephemeralTools"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-if(data.mode !== undefined){
-if("agent" !== data.mode){
-const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-if(data.messages !== undefined){
-let data1 = data.messages;
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate23(data1[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data1,parentDataProperty:i0,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate23.errors;
-}
-else {
-for(const err of validate23.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate23.errorCount;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-}
-if(data.callableAliases !== undefined){
-let data3 = data.callableAliases;
-if(Array.isArray(data3)){
-const len1 = data3.length;
-for(let i1=0; i1<len1; i1++){
-let data4 = data3[i1];
-if(typeof data4 === "string"){
-if(data4.length < 2 && func1(data4) < 1){
-const err5 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/callableAliases/" + i1,schemaPath:"#/properties/callableAliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/callableAliases",schemaPath:"#/properties/callableAliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-}
-if(data.additionalCallableRefs !== undefined){
-let data5 = data.additionalCallableRefs;
-if(Array.isArray(data5)){
-const len2 = data5.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate31(data5[i2], {instancePath:instancePath+"/additionalCallableRefs/" + i2,parentData:data5,parentDataProperty:i2,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate31.errors;
-}
-else {
-for(const err of validate31.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate31.errorCount;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/additionalCallableRefs",schemaPath:"#/properties/additionalCallableRefs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-}
-if(data.ephemeralTools !== undefined){
-let data7 = data.ephemeralTools;
-if(Array.isArray(data7)){
-const len3 = data7.length;
-for(let i3=0; i3<len3; i3++){
-let data8 = data7[i3];
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.name === undefined){
-const err9 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-if(data8.description === undefined){
-const err10 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-for(const key1 in data8){
-if(!(((key1 === "name") || (key1 === "description")) || (key1 === "parametersSchema"))){
-const err11 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-}
-if(data8.name !== undefined){
-let data9 = data8.name;
-if(typeof data9 === "string"){
-if(data9.length < 2 && func1(data9) < 1){
-const err12 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/name",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
-}
-}
-if(data8.description !== undefined){
-let data10 = data8.description;
-if(typeof data10 === "string"){
-if(data10.length < 2 && func1(data10) < 1){
-const err14 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/description",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
-}
-}
-if(data8.parametersSchema !== undefined){
-let data11 = data8.parametersSchema;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-}
-else {
-const err16 = {instancePath:instancePath+"/ephemeralTools/" + i3+"/parametersSchema",schemaPath:"#/$defs/EphemeralToolDescriptor/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/ephemeralTools/" + i3,schemaPath:"#/$defs/EphemeralToolDescriptor/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/ephemeralTools",schemaPath:"#/properties/ephemeralTools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
-}
-validate58.errors = vErrors;
-validate58.errorCount = errors;
-return errors === 0;
-}
+export const AgentRunInput: CompiledValidator = validate21;
 
 export const ToolRunInput: CompiledValidator = validate61;
 
@@ -2852,23 +2216,19 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "mode", errors++, maxErrors);
 }
 if(data.arguments === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "arguments", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("tool" !== data.mode){
-const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data.arguments !== undefined){
@@ -2876,8 +2236,7 @@ let data1 = data.arguments;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-const err4 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/arguments", "#/properties/arguments/type", "object", errors++, maxErrors);
 }
 }
 if(data.callerContext !== undefined){
@@ -2885,14 +2244,12 @@ let data2 = data.callerContext;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err5 = {instancePath:instancePath+"/callerContext",schemaPath:"#/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/callerContext", "#/properties/callerContext/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate61.errors = vErrors;
 validate61.errorCount = errors;
@@ -2906,27 +2263,22 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "mode", errors++, maxErrors);
 }
 if(data.clientInfo === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "clientInfo", errors++, maxErrors);
 }
 if(data.clientCapabilities === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "clientCapabilities", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((((key0 === "mode") || (key0 === "clientInfo")) || (key0 === "clientCapabilities")) || (key0 === "sessionContext")) || (key0 === "metadata"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.mode !== undefined){
 if("mcp_server" !== data.mode){
-const err4 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/mode", "#/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data.clientInfo !== undefined){
@@ -2934,8 +2286,7 @@ let data1 = data.clientInfo;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-const err5 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/clientInfo", "#/properties/clientInfo/type", "object", errors++, maxErrors);
 }
 }
 if(data.clientCapabilities !== undefined){
@@ -2943,8 +2294,7 @@ let data2 = data.clientCapabilities;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err6 = {instancePath:instancePath+"/clientCapabilities",schemaPath:"#/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/clientCapabilities", "#/properties/clientCapabilities/type", "object", errors++, maxErrors);
 }
 }
 if(data.sessionContext !== undefined){
@@ -2952,8 +2302,7 @@ let data3 = data.sessionContext;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err7 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sessionContext", "#/properties/sessionContext/type", "object", errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -2961,14 +2310,12 @@ let data4 = data.metadata;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-const err8 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/metadata", "#/properties/metadata/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate62.errors = vErrors;
 validate62.errorCount = errors;
@@ -2982,43 +2329,36 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 if(data.description === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "description", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "parametersSchema"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(data0.length < 2 && func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/name", "#/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
 if(data1.length < 2 && func1(data1) < 1){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/description", "#/properties/description/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/description", "#/properties/description/type", "string", errors++, maxErrors);
 }
 }
 if(data.parametersSchema !== undefined){
@@ -3026,988 +2366,31 @@ let data2 = data.parametersSchema;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err7 = {instancePath:instancePath+"/parametersSchema",schemaPath:"#/properties/parametersSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/parametersSchema", "#/properties/parametersSchema/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate63.errors = vErrors;
 validate63.errorCount = errors;
 return errors === 0;
 }
 
-export const Attempt: CompiledValidator = validate64;
+export const Attempt: CompiledValidator = validate45;
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.attemptId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptId"},message:"must have required property '"+"attemptId"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.attemptNo === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attemptNo"},message:"must have required property '"+"attemptNo"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-for(const key0 in data){
-if(!(func18.call(schema74.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-if(data.attemptId !== undefined){
-let data0 = data.attemptId;
-if(typeof data0 === "string"){
-if(data0.length > 256 && func1(data0) > 256){
-const err4 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-if(data0.length < 2 && func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/attemptId",schemaPath:"../common/identity.json#/$defs/attemptId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-}
-if(data.attemptNo !== undefined){
-let data1 = data.attemptNo;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err7 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/attemptNo",schemaPath:"#/properties/attemptNo/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
-const err10 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-}
-if(data.runEnv !== undefined){
-let data3 = data.runEnv;
-if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-if(!((data3 === "cloud") || (data3 === "local"))){
-const err12 = {instancePath:instancePath+"/runEnv",schemaPath:"../common/enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
-}
-}
-if(data.providerType !== undefined){
-let data4 = data.providerType;
-if(typeof data4 === "string"){
-if(data4.length < 2 && func1(data4) < 1){
-const err13 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/providerType",schemaPath:"../common/enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
-}
-}
-if(data.runSpaceId !== undefined){
-let data5 = data.runSpaceId;
-if(typeof data5 === "string"){
-if(data5.length > 256 && func1(data5) > 256){
-const err15 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
-}
-if(data5.length < 2 && func1(data5) < 1){
-const err16 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/runSpaceId",schemaPath:"../common/identity.json#/$defs/runSpaceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
-}
-}
-if(data.sessionId !== undefined){
-let data6 = data.sessionId;
-if(typeof data6 === "string"){
-if(data6.length > 256 && func1(data6) > 256){
-const err18 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
-}
-if(data6.length < 2 && func1(data6) < 1){
-const err19 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/sessionId",schemaPath:"../common/identity.json#/$defs/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
-}
-}
-if(data.runtimeConnectionId !== undefined){
-let data7 = data.runtimeConnectionId;
-if(typeof data7 === "string"){
-if(data7.length > 256 && func1(data7) > 256){
-const err21 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
-}
-if(data7.length < 2 && func1(data7) < 1){
-const err22 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/runtimeConnectionId",schemaPath:"../common/identity.json#/$defs/runtimeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
-}
-}
-if(data.startedAt !== undefined){
-let data8 = data.startedAt;
-if(typeof data8 === "string"){
-if(!(formats2(data8))){
-const err24 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/startedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
-}
-}
-if(data.finishedAt !== undefined){
-let data9 = data.finishedAt;
-if(typeof data9 === "string"){
-if(!(formats2(data9))){
-const err26 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/finishedAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
-}
-}
-if(data.lastKeepAliveAt !== undefined){
-let data10 = data.lastKeepAliveAt;
-if(typeof data10 === "string"){
-if(!(formats2(data10))){
-const err28 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/lastKeepAliveAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
-}
-}
-if(data.sdkCapabilitySnapshot !== undefined){
-let data11 = data.sdkCapabilitySnapshot;
-if(Array.isArray(data11)){
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate47(data11[i0], {instancePath:instancePath+"/sdkCapabilitySnapshot/" + i0,parentData:data11,parentDataProperty:i0,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate47.errors;
-}
-else {
-for(const err of validate47.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate47.errorCount;
-}
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/sdkCapabilitySnapshot",schemaPath:"#/properties/sdkCapabilitySnapshot/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
-}
-}
-if(data.errorSummary !== undefined){
-if(typeof data.errorSummary !== "string"){
-const err31 = {instancePath:instancePath+"/errorSummary",schemaPath:"#/properties/errorSummary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
-}
-}
-}
-else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
-}
-validate64.errors = vErrors;
-validate64.errorCount = errors;
-return errors === 0;
-}
+export const TaskInputMessage: CompiledValidator = validate23;
 
-export const TaskInputMessage: CompiledValidator = validate66;
+export const TaskContent: CompiledValidator = validate25;
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.role === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.content === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(data0.length > 256 && func1(data0) > 256){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-if(data0.length < 2 && func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/id",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-}
-if(data.role !== undefined){
-let data1 = data.role;
-if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-if(!((((data1 === "user") || (data1 === "assistant")) || (data1 === "system")) || (data1 === "tool"))){
-const err6 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema34.properties.role.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-}
-if(data.content !== undefined){
-let data2 = data.content;
-const _errs8 = errors;
-let valid2 = false;
-let passing0 = null;
-const _errs9 = errors;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-var _valid0 = _errs9 === errors;
-if(_valid0){
-valid2 = true;
-passing0 = 0;
-}
-const _errs11 = errors;
-if(Array.isArray(data2)){
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate25(data2[i0], {instancePath:instancePath+"/content/" + i0,parentData:data2,parentDataProperty:i0,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate25.errors;
-}
-else {
-for(const err of validate25.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate25.errorCount;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-var _valid0 = _errs11 === errors;
-if(_valid0 && valid2){
-valid2 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid2 = true;
-passing0 = 1;
-}
-}
-if(!valid2){
-const err9 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-if(vErrors.length > _errs8){
-vErrors.length = _errs8;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.metadata !== undefined){
-let data4 = data.metadata;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-}
-else {
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-validate66.errors = vErrors;
-validate66.errorCount = errors;
-return errors === 0;
-}
+export const CallableRef: CompiledValidator = validate31;
 
-export const TaskContent: CompiledValidator = validate68;
+export const LocalCallableRef: CompiledValidator = validate32;
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.text === undefined){
-const err1 = {instancePath,schemaPath:"#/$defs/TextContent/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-for(const key0 in data){
-if(!((key0 === "type") || (key0 === "text"))){
-const err2 = {instancePath,schemaPath:"#/$defs/TextContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-if(data.type !== undefined){
-if("text" !== data.type){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TextContent/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-if(data.text !== undefined){
-if(typeof data.text !== "string"){
-const err4 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/TextContent/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/$defs/TextContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs8 = errors;
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate26.errors;
-}
-else {
-for(const err of validate26.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate26.errorCount;
-}
-var _valid0 = _errs8 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs9 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err6 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-if(data.data === undefined){
-const err7 = {instancePath,schemaPath:"#/$defs/DataContent/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-for(const key1 in data){
-if(!((key1 === "type") || (key1 === "data"))){
-const err8 = {instancePath,schemaPath:"#/$defs/DataContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-}
-if(data.type !== undefined){
-if("data" !== data.type){
-const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/DataContent/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-}
-if(data.data !== undefined){
-let data3 = data.data;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-}
-else {
-const err10 = {instancePath:instancePath+"/data",schemaPath:"#/$defs/DataContent/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/$defs/DataContent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-var _valid0 = _errs9 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-}
-}
-}
-if(!valid0){
-const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-if(vErrors.length > _errs0){
-vErrors.length = _errs0;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-validate68.errors = vErrors;
-validate68.errorCount = errors;
-return errors === 0;
-}
+export const GrantedCallableRef: CompiledValidator = validate35;
 
-export const CallableRef: CompiledValidator = validate70;
-
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate32.errors;
-}
-else {
-for(const err of validate32.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate32.errorCount;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs2 = errors;
-if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate35.errors;
-}
-else {
-for(const err of validate35.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate35.errorCount;
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-if(vErrors.length > _errs0){
-vErrors.length = _errs0;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-validate70.errors = vErrors;
-validate70.errorCount = errors;
-return errors === 0;
-}
-
-export const LocalCallableRef: CompiledValidator = validate73;
-
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-const _errs2 = errors;
-let valid1 = true;
-const _errs3 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.resourceType === undefined) && (missing0 = "resourceType")){
-const err0 = {};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-else {
-if(data.resourceType !== undefined){
-if("mcp_server" !== data.resourceType){
-const err1 = {};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-}
-}
-}
-var _valid0 = _errs3 === errors;
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-if(vErrors.length > _errs2){
-vErrors.length = _errs2;
-}
-}
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs5 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.bindingMode !== undefined){
-if("inject" !== data.bindingMode){
-const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-}
-var _valid0 = _errs5 === errors;
-valid1 = _valid0;
-ifClause0 = "then";
-}
-else {
-const _errs7 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.bindingMode !== undefined){
-if("invoke" !== data.bindingMode){
-const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-}
-var _valid0 = _errs7 === errors;
-valid1 = _valid0;
-ifClause0 = "else";
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.alias === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-if(data.resourceType === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-if(data.bindingMode === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-if(data.resourceId === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-for(const key0 in data){
-if(!(((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "resourceId")) || (key0 === "releaseChannelId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-}
-if(data.alias !== undefined){
-let data3 = data.alias;
-if(typeof data3 === "string"){
-if(data3.length < 2 && func1(data3) < 1){
-const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-}
-if(data.resourceType !== undefined){
-let data4 = data.resourceType;
-if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
-}
-if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
-const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
-}
-}
-if(data.bindingMode !== undefined){
-let data5 = data.bindingMode;
-if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
-}
-if(!((data5 === "invoke") || (data5 === "inject"))){
-const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
-}
-}
-if(data.resourceId !== undefined){
-let data6 = data.resourceId;
-if(typeof data6 === "string"){
-if(data6.length > 256 && func1(data6) > 256){
-const err16 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
-}
-if(data6.length < 2 && func1(data6) < 1){
-const err17 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/resourceId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
-}
-}
-if(data.releaseChannelId !== undefined){
-let data7 = data.releaseChannelId;
-if(typeof data7 === "string"){
-if(data7.length > 256 && func1(data7) > 256){
-const err19 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
-}
-if(data7.length < 2 && func1(data7) < 1){
-const err20 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"../common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
-}
-}
-if(data.includeToolNames !== undefined){
-let data8 = data.includeToolNames;
-if(Array.isArray(data8)){
-const len0 = data8.length;
-for(let i0=0; i0<len0; i0++){
-let data9 = data8[i0];
-if(typeof data9 === "string"){
-if(data9.length < 2 && func1(data9) < 1){
-const err22 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
-}
-}
-if(data.metadata !== undefined){
-let data10 = data.metadata;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-}
-else {
-const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
-}
-validate73.errors = vErrors;
-validate73.errorCount = errors;
-return errors === 0;
-}
-
-export const GrantedCallableRef: CompiledValidator = validate74;
-
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-const _errs2 = errors;
-let valid1 = true;
-const _errs3 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.resourceType === undefined) && (missing0 = "resourceType")){
-const err0 = {};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-else {
-if(data.resourceType !== undefined){
-if("mcp_server" !== data.resourceType){
-const err1 = {};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-}
-}
-}
-var _valid0 = _errs3 === errors;
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-if(vErrors.length > _errs2){
-vErrors.length = _errs2;
-}
-}
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs5 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.bindingMode !== undefined){
-if("inject" !== data.bindingMode){
-const err2 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/then/properties/bindingMode/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-}
-var _valid0 = _errs5 === errors;
-valid1 = _valid0;
-ifClause0 = "then";
-}
-else {
-const _errs7 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.bindingMode !== undefined){
-if("invoke" !== data.bindingMode){
-const err3 = {instancePath:instancePath+"/bindingMode",schemaPath:"#/allOf/0/else/properties/bindingMode/const",keyword:"const",params:{allowedValue: "invoke"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-}
-var _valid0 = _errs7 === errors;
-valid1 = _valid0;
-ifClause0 = "else";
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.alias === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-if(data.resourceType === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-if(data.bindingMode === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bindingMode"},message:"must have required property '"+"bindingMode"+"'"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-if(data.grantId === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "grantId"},message:"must have required property '"+"grantId"+"'"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-for(const key0 in data){
-if(!((((((key0 === "alias") || (key0 === "resourceType")) || (key0 === "bindingMode")) || (key0 === "grantId")) || (key0 === "includeToolNames")) || (key0 === "metadata"))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-}
-if(data.alias !== undefined){
-let data3 = data.alias;
-if(typeof data3 === "string"){
-if(data3.length < 2 && func1(data3) < 1){
-const err10 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-}
-if(data.resourceType !== undefined){
-let data4 = data.resourceType;
-if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
-}
-if(!(((data4 === "agent") || (data4 === "tool")) || (data4 === "mcp_server"))){
-const err13 = {instancePath:instancePath+"/resourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
-}
-}
-if(data.bindingMode !== undefined){
-let data5 = data.bindingMode;
-if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
-}
-if(!((data5 === "invoke") || (data5 === "inject"))){
-const err15 = {instancePath:instancePath+"/bindingMode",schemaPath:"../common/enums.json#/$defs/callableBindingMode/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
-}
-}
-if(data.grantId !== undefined){
-let data6 = data.grantId;
-if(typeof data6 === "string"){
-if(data6.length > 256 && func1(data6) > 256){
-const err16 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
-}
-if(data6.length < 2 && func1(data6) < 1){
-const err17 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/grantId",schemaPath:"../common/identity.json#/$defs/callableGrantId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
-}
-}
-if(data.includeToolNames !== undefined){
-let data7 = data.includeToolNames;
-if(Array.isArray(data7)){
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(typeof data8 === "string"){
-if(data8.length < 2 && func1(data8) < 1){
-const err19 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/includeToolNames/" + i0,schemaPath:"#/properties/includeToolNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/includeToolNames",schemaPath:"#/properties/includeToolNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
-}
-}
-if(data.metadata !== undefined){
-let data9 = data.metadata;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-}
-else {
-const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
-}
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
-}
-validate74.errors = vErrors;
-validate74.errorCount = errors;
-return errors === 0;
-}
-
-export const ExecutionProfile: CompiledValidator = validate75;
-
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.runEnv !== undefined){
-let data0 = data.runEnv;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(!((data0 === "cloud") || (data0 === "local"))){
-const err1 = {instancePath:instancePath+"/runEnv",schemaPath:"./enums.json#/$defs/taskRunEnv/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-}
-if(data.providerType !== undefined){
-let data1 = data.providerType;
-if(typeof data1 === "string"){
-if(data1.length < 2 && func1(data1) < 1){
-const err2 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/providerType",schemaPath:"./enums.json#/$defs/providerType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-validate75.errors = vErrors;
-validate75.errorCount = errors;
-return errors === 0;
-}
+export const ExecutionProfile: CompiledValidator = validate43;
 
 export const RunPolicy: CompiledValidator = validate76;
 
@@ -4018,20 +2401,17 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxRetries !== undefined){
 let data0 = data.maxRetries;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err0 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/type", "integer", errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate76.errors = vErrors;
 validate76.errorCount = errors;
@@ -4081,14 +2461,14 @@ if(_valid0){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input !== undefined){
-if(!(validate58(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
+if(!(validate21(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
 if(vErrors === null){
-vErrors = validate58.errors;
+vErrors = validate21.errors;
 }
 else {
-for(const err of validate58.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+for(const err of validate21.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
 }
-errors += validate58.errorCount;
+errors += validate21.errorCount;
 }
 }
 }
@@ -4096,8 +2476,7 @@ var _valid0 = _errs5 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/allOf/0/if", "if", {failingKeyword: "then"}, "must match \"then\" schema", errors++, maxErrors);
 }
 const _errs8 = errors;
 let valid4 = true;
@@ -4136,23 +2515,19 @@ if(data.input !== undefined){
 let data3 = data.input;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.mode === undefined){
-const err5 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required", "mode", errors++, maxErrors);
 }
 if(data3.arguments === undefined){
-const err6 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required",keyword:"required",params:{missingProperty: "arguments"},message:"must have required property '"+"arguments"+"'"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/required", "arguments", errors++, maxErrors);
 }
 for(const key0 in data3){
 if(!(((key0 === "mode") || (key0 === "arguments")) || (key0 === "callerContext"))){
-const err7 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data3.mode !== undefined){
 if("tool" !== data3.mode){
-const err8 = {instancePath:instancePath+"/input/mode",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/mode/const", "tool", errors++, maxErrors);
 }
 }
 if(data3.arguments !== undefined){
@@ -4160,8 +2535,7 @@ let data5 = data3.arguments;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
-const err9 = {instancePath:instancePath+"/input/arguments",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/arguments", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/arguments/type", "object", errors++, maxErrors);
 }
 }
 if(data3.callerContext !== undefined){
@@ -4169,14 +2543,12 @@ let data6 = data3.callerContext;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
-const err10 = {instancePath:instancePath+"/input/callerContext",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/callerContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/callerContext", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/properties/callerContext/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/ToolRunInput/type", "object", errors++, maxErrors);
 }
 }
 }
@@ -4184,8 +2556,7 @@ var _valid1 = _errs11 === errors;
 valid4 = _valid1;
 }
 if(!valid4){
-const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/allOf/1/if", "if", {failingKeyword: "then"}, "must match \"then\" schema", errors++, maxErrors);
 }
 const _errs24 = errors;
 let valid9 = true;
@@ -4224,27 +2595,22 @@ if(data.input !== undefined){
 let data8 = data.input;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.mode === undefined){
-const err15 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required", "mode", errors++, maxErrors);
 }
 if(data8.clientInfo === undefined){
-const err16 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientInfo"},message:"must have required property '"+"clientInfo"+"'"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required", "clientInfo", errors++, maxErrors);
 }
 if(data8.clientCapabilities === undefined){
-const err17 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required",keyword:"required",params:{missingProperty: "clientCapabilities"},message:"must have required property '"+"clientCapabilities"+"'"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/required", "clientCapabilities", errors++, maxErrors);
 }
 for(const key1 in data8){
 if(!(((((key1 === "mode") || (key1 === "clientInfo")) || (key1 === "clientCapabilities")) || (key1 === "sessionContext")) || (key1 === "metadata"))){
-const err18 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data8.mode !== undefined){
 if("mcp_server" !== data8.mode){
-const err19 = {instancePath:instancePath+"/input/mode",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/mode/const",keyword:"const",params:{allowedValue: "mcp_server"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/input/mode", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/mode/const", "mcp_server", errors++, maxErrors);
 }
 }
 if(data8.clientInfo !== undefined){
@@ -4252,8 +2618,7 @@ let data10 = data8.clientInfo;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
-const err20 = {instancePath:instancePath+"/input/clientInfo",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/clientInfo", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientInfo/type", "object", errors++, maxErrors);
 }
 }
 if(data8.clientCapabilities !== undefined){
@@ -4261,8 +2626,7 @@ let data11 = data8.clientCapabilities;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
-const err21 = {instancePath:instancePath+"/input/clientCapabilities",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientCapabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/clientCapabilities", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/clientCapabilities/type", "object", errors++, maxErrors);
 }
 }
 if(data8.sessionContext !== undefined){
@@ -4270,8 +2634,7 @@ let data12 = data8.sessionContext;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
-const err22 = {instancePath:instancePath+"/input/sessionContext",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/sessionContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/sessionContext", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/sessionContext/type", "object", errors++, maxErrors);
 }
 }
 if(data8.metadata !== undefined){
@@ -4279,14 +2642,12 @@ let data13 = data8.metadata;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 }
 else {
-const err23 = {instancePath:instancePath+"/input/metadata",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input/metadata", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/properties/metadata/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/input",schemaPath:"https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input", "https://agent-service.spec/v1/schemas/resources/run.json#/$defs/McpServerRunInput/type", "object", errors++, maxErrors);
 }
 }
 }
@@ -4294,144 +2655,122 @@ var _valid2 = _errs27 === errors;
 valid9 = _valid2;
 }
 if(!valid9){
-const err25 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/allOf/2/if", "if", {failingKeyword: "then"}, "must match \"then\" schema", errors++, maxErrors);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceType === undefined){
-const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "resourceType", errors++, maxErrors);
 }
 if(data.resourceId === undefined){
-const err27 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "resourceId", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err28 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 for(const key2 in data){
 if(!(func18.call(schema143.properties, key2))){
-const err29 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key2, errors++, maxErrors);
 }
 }
 if(data.resourceType !== undefined){
 let data14 = data.resourceType;
 if(typeof data14 !== "string"){
-const err30 = {instancePath:instancePath+"/resourceType",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/resourceType", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data14 === "agent") || (data14 === "tool")) || (data14 === "mcp_server"))){
-const err31 = {instancePath:instancePath+"/resourceType",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/resourceType", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.resourceId !== undefined){
 let data15 = data.resourceId;
 if(typeof data15 === "string"){
 if(data15.length > 256 && func1(data15) > 256){
-const err32 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data15.length < 2 && func1(data15) < 1){
-const err33 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err33, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/resourceId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err34, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/resourceId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 if(data.resourceRevisionId !== undefined){
 let data16 = data.resourceRevisionId;
 if(typeof data16 === "string"){
 if(data16.length > 256 && func1(data16) > 256){
-const err35 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err35, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data16.length < 2 && func1(data16) < 1){
-const err36 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err36, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/resourceRevisionId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err37, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/resourceRevisionId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 if(data.releaseChannelId !== undefined){
 let data17 = data.releaseChannelId;
 if(typeof data17 === "string"){
 if(data17.length > 256 && func1(data17) > 256){
-const err38 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err38, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/maxLength", 256, errors++, maxErrors);
 }
 if(data17.length < 2 && func1(data17) < 1){
-const err39 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err39, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/releaseChannelId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err40, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/releaseChannelId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/releaseChannelId/type", "string", errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
 let data18 = data.threadId;
 if(typeof data18 === "string"){
 if(data18.length > 256 && func1(data18) > 256){
-const err41 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err41, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data18.length < 2 && func1(data18) < 1){
-const err42 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err42, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/threadId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err43, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/threadId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/threadId/type", "string", errors++, maxErrors);
 }
 }
 if(data.contextId !== undefined){
 let data19 = data.contextId;
 if(typeof data19 === "string"){
 if(data19.length > 256 && func1(data19) > 256){
-const err44 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err44, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data19.length < 2 && func1(data19) < 1){
-const err45 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err45, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/contextId",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err46, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/contextId", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 if(data.input !== undefined){
-if(!(validate56(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
+if(!(validate39(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
 if(vErrors === null){
-vErrors = validate56.errors;
+vErrors = validate39.errors;
 }
 else {
-for(const err of validate56.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+for(const err of validate39.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
 }
-errors += validate56.errorCount;
+errors += validate39.errorCount;
 }
 }
 if(data.executionProfile !== undefined){
-if(!(validate75(data.executionProfile, {instancePath:instancePath+"/executionProfile",parentData:data,parentDataProperty:"executionProfile",rootData,maxErrors}))){
+if(!(validate43(data.executionProfile, {instancePath:instancePath+"/executionProfile",parentData:data,parentDataProperty:"executionProfile",rootData,maxErrors}))){
 if(vErrors === null){
-vErrors = validate75.errors;
+vErrors = validate43.errors;
 }
 else {
-for(const err of validate75.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+for(const err of validate43.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
 }
-errors += validate75.errorCount;
+errors += validate43.errorCount;
 }
 }
 if(data.runPolicy !== undefined){
@@ -4440,45 +2779,38 @@ if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.maxRetries !== undefined){
 let data23 = data22.maxRetries;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err47 = {instancePath:instancePath+"/runPolicy/maxRetries",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err47, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runPolicy/maxRetries", "https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/type", "integer", errors++, maxErrors);
 }
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 < 0 || isNaN(data23)){
-const err48 = {instancePath:instancePath+"/runPolicy/maxRetries",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err48, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/runPolicy/maxRetries", "https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/runPolicy",schemaPath:"https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err49, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runPolicy", "https://agent-service.spec/v1/schemas/common/execution-profile.json#/$defs/RunPolicy/type", "object", errors++, maxErrors);
 }
 }
 if(data.deadlineAt !== undefined){
 let data24 = data.deadlineAt;
 if(typeof data24 === "string"){
 if(!(formats2(data24))){
-const err50 = {instancePath:instancePath+"/deadlineAt",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err50, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/deadlineAt", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/deadlineAt",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err51, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/deadlineAt", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 if(data.maxRetries !== undefined){
 let data25 = data.maxRetries;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err52 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err52, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/type", "integer", errors++, maxErrors);
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
-const err53 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err53, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/maxRetries", "#/properties/maxRetries/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -4497,23 +2829,19 @@ if(data.idempotencyKey !== undefined){
 let data27 = data.idempotencyKey;
 if(typeof data27 === "string"){
 if(data27.length > 256 && func1(data27) > 256){
-const err54 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err54, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data27.length < 2 && func1(data27) < 1){
-const err55 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err55, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err56 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err56, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/idempotencyKey", "https://agent-service.spec/v1/schemas/common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err57, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate77.errors = vErrors;
 validate77.errorCount = errors;
@@ -4530,30 +2858,25 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/minProperties", "minProperties", {limit: 1}, "must NOT have fewer than 1 properties", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((key0 === "decision") || (key0 === "selectedOptionId")) || (key0 === "payload")) || (key0 === "metadata"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.decision !== undefined){
 let data0 = data.decision;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/decision",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/decision", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/type", "string", errors++, maxErrors);
 }
 if(!((((data0 === "approve") || (data0 === "edit")) || (data0 === "reject")) || (data0 === "respond"))){
-const err3 = {instancePath:instancePath+"/decision",schemaPath:"https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/enum",keyword:"enum",params:{allowedValues: schema156.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/decision", "https://agent-service.spec/v1/schemas/common/enums.json#/$defs/interactionDecision/enum", schema156.enum, errors++, maxErrors);
 }
 }
 if(data.selectedOptionId !== undefined){
 if(typeof data.selectedOptionId !== "string"){
-const err4 = {instancePath:instancePath+"/selectedOptionId",schemaPath:"#/properties/selectedOptionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/selectedOptionId", "#/properties/selectedOptionId/type", "string", errors++, maxErrors);
 }
 }
 if(data.metadata !== undefined){
@@ -4561,14 +2884,12 @@ let data2 = data.metadata;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err5 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/metadata", "#/properties/metadata/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate82.errors = vErrors;
 validate82.errorCount = errors;
@@ -4585,203 +2906,167 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "type", errors++, maxErrors);
 }
 if(data.eventId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventId"},message:"must have required property '"+"eventId"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "eventId", errors++, maxErrors);
 }
 if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "createdAt", errors++, maxErrors);
 }
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OutputEventType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/type", "#/$defs/OutputEventType/type", "string", errors++, maxErrors);
 }
 if(!(((((((((((((data0 === "run.status.changed") || (data0 === "message.delta")) || (data0 === "message.completed")) || (data0 === "reasoning.delta")) || (data0 === "reasoning.completed")) || (data0 === "tool_call.delta")) || (data0 === "tool_call.completed")) || (data0 === "tool_result")) || (data0 === "artifact.updated")) || (data0 === "interaction.requested")) || (data0 === "interaction.updated")) || (data0 === "interaction.responded")) || (data0 === "state.updated"))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OutputEventType/enum",keyword:"enum",params:{allowedValues: schema159.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/type", "#/$defs/OutputEventType/enum", schema159.enum, errors++, maxErrors);
 }
 }
 if(data.eventId !== undefined){
 let data1 = data.eventId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-const err5 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/eventId",schemaPath:"../common/identity.json#/$defs/eventId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/eventId", "../common/identity.json#/$defs/eventId/type", "string", errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
 let data2 = data.threadId;
 if(typeof data2 === "string"){
 if(data2.length > 256 && func1(data2) > 256){
-const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data2.length < 2 && func1(data2) < 1){
-const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/type", "string", errors++, maxErrors);
 }
 }
 if(data.messageId !== undefined){
 let data3 = data.messageId;
 if(typeof data3 === "string"){
 if(data3.length > 256 && func1(data3) > 256){
-const err11 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/maxLength", 256, errors++, maxErrors);
 }
 if(data3.length < 2 && func1(data3) < 1){
-const err12 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/messageId",schemaPath:"../common/identity.json#/$defs/messageId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/messageId", "../common/identity.json#/$defs/messageId/type", "string", errors++, maxErrors);
 }
 }
 if(data.toolCallId !== undefined){
 let data4 = data.toolCallId;
 if(typeof data4 === "string"){
 if(data4.length > 256 && func1(data4) > 256){
-const err14 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/maxLength", 256, errors++, maxErrors);
 }
 if(data4.length < 2 && func1(data4) < 1){
-const err15 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/toolCallId",schemaPath:"../common/identity.json#/$defs/opaqueId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/toolCallId", "../common/identity.json#/$defs/opaqueId/type", "string", errors++, maxErrors);
 }
 }
 if(data.callableAlias !== undefined){
 if(typeof data.callableAlias !== "string"){
-const err17 = {instancePath:instancePath+"/callableAlias",schemaPath:"#/properties/callableAlias/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/callableAlias", "#/properties/callableAlias/type", "string", errors++, maxErrors);
 }
 }
 if(data.calledResourceType !== undefined){
 let data6 = data.calledResourceType;
 if(typeof data6 !== "string"){
-const err18 = {instancePath:instancePath+"/calledResourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/calledResourceType", "../common/enums.json#/$defs/taskResourceType/type", "string", errors++, maxErrors);
 }
 if(!(((data6 === "agent") || (data6 === "tool")) || (data6 === "mcp_server"))){
-const err19 = {instancePath:instancePath+"/calledResourceType",schemaPath:"../common/enums.json#/$defs/taskResourceType/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/calledResourceType", "../common/enums.json#/$defs/taskResourceType/enum", schema46.enum, errors++, maxErrors);
 }
 }
 if(data.childRunId !== undefined){
 let data7 = data.childRunId;
 if(typeof data7 === "string"){
 if(data7.length > 256 && func1(data7) > 256){
-const err20 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data7.length < 2 && func1(data7) < 1){
-const err21 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/childRunId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/childRunId", "../common/identity.json#/$defs/runId/type", "string", errors++, maxErrors);
 }
 }
 if(data.providerOrgId !== undefined){
 let data8 = data.providerOrgId;
 if(typeof data8 === "string"){
 if(data8.length > 256 && func1(data8) > 256){
-const err23 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/maxLength", 256, errors++, maxErrors);
 }
 if(data8.length < 2 && func1(data8) < 1){
-const err24 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/providerOrgId",schemaPath:"../common/identity.json#/$defs/orgId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/providerOrgId", "../common/identity.json#/$defs/orgId/type", "string", errors++, maxErrors);
 }
 }
 if(data.artifactId !== undefined){
 let data9 = data.artifactId;
 if(typeof data9 === "string"){
 if(data9.length > 256 && func1(data9) > 256){
-const err26 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/maxLength", 256, errors++, maxErrors);
 }
 if(data9.length < 2 && func1(data9) < 1){
-const err27 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/artifactId",schemaPath:"../common/identity.json#/$defs/artifactId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/artifactId", "../common/identity.json#/$defs/artifactId/type", "string", errors++, maxErrors);
 }
 }
 if(data.interactionId !== undefined){
 let data10 = data.interactionId;
 if(typeof data10 === "string"){
 if(data10.length > 256 && func1(data10) > 256){
-const err29 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/maxLength", 256, errors++, maxErrors);
 }
 if(data10.length < 2 && func1(data10) < 1){
-const err30 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/interactionId",schemaPath:"../common/identity.json#/$defs/interactionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/interactionId", "../common/identity.json#/$defs/interactionId/type", "string", errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 let data11 = data.status;
 if(typeof data11 !== "string"){
-const err32 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
 }
 if(!(((((((((data11 === "queued") || (data11 === "running")) || (data11 === "blocked")) || (data11 === "cancelling")) || (data11 === "completed")) || (data11 === "failed")) || (data11 === "canceled")) || (data11 === "timed_out")) || (data11 === "rejected"))){
-const err33 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err33, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", schema65.enum, errors++, maxErrors);
 }
 }
 if(data.visibility !== undefined){
 let data12 = data.visibility;
 if(typeof data12 === "string"){
 if(data12.length < 2 && func1(data12) < 1){
-const err34 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err34, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/visibility", "../common/enums.json#/$defs/eventVisibility/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/visibility",schemaPath:"../common/enums.json#/$defs/eventVisibility/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err35, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/visibility", "../common/enums.json#/$defs/eventVisibility/type", "string", errors++, maxErrors);
 }
 }
 if(data.audience !== undefined){
@@ -4790,45 +3075,38 @@ if(Array.isArray(data13)){
 const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data13[i0] !== "string"){
-const err36 = {instancePath:instancePath+"/audience/" + i0,schemaPath:"#/properties/audience/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err36, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/audience/" + i0, "#/properties/audience/items/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err37, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/audience", "#/properties/audience/type", "array", errors++, maxErrors);
 }
 }
 if(data.captureMode !== undefined){
 if(typeof data.captureMode !== "string"){
-const err38 = {instancePath:instancePath+"/captureMode",schemaPath:"#/properties/captureMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err38, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/captureMode", "#/properties/captureMode/type", "string", errors++, maxErrors);
 }
 }
 if(data.error !== undefined){
 if(typeof data.error !== "string"){
-const err39 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err39, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/error", "#/properties/error/type", "string", errors++, maxErrors);
 }
 }
 if(data.createdAt !== undefined){
 let data17 = data.createdAt;
 if(typeof data17 === "string"){
 if(!(formats2(data17))){
-const err40 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err40, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/createdAt",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err41, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/createdAt", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err42, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate84.errors = vErrors;
 validate84.errorCount = errors;
@@ -4843,71 +3121,58 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "runId", errors++, maxErrors);
 }
 if(data.threadId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "threadId", errors++, maxErrors);
 }
 if(data.sequence === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "sequence", errors++, maxErrors);
 }
 if(data.event === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "event", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence")) || (key0 === "event"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data0 = data.runId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/type", "string", errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
 let data1 = data.threadId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-const err8 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-const err9 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/threadId",schemaPath:"../common/identity.json#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/threadId", "../common/identity.json#/$defs/threadId/type", "string", errors++, maxErrors);
 }
 }
 if(data.sequence !== undefined){
 let data2 = data.sequence;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err11 = {instancePath:instancePath+"/sequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sequence", "../common/identity.json#/$defs/sequence/type", "integer", errors++, maxErrors);
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err12 = {instancePath:instancePath+"/sequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/sequence", "../common/identity.json#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
@@ -4924,8 +3189,7 @@ errors += validate84.errorCount;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate85.errors = vErrors;
 validate85.errorCount = errors;
@@ -4940,32 +3204,27 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "type", errors++, maxErrors);
 }
 if(data.type !== undefined){
 if("keepalive" !== data.type){
-const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "keepalive"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/properties/type/const", "keepalive", errors++, maxErrors);
 }
 }
 if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats2(data1))){
-const err2 = {instancePath:instancePath+"/at",schemaPath:"../common/identity.json#/$defs/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/at", "../common/identity.json#/$defs/timestamp/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/at",schemaPath:"../common/identity.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/at", "../common/identity.json#/$defs/timestamp/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate87.errors = vErrors;
 validate87.errorCount = errors;
@@ -4980,74 +3239,61 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "type", errors++, maxErrors);
 }
 if(data.runId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "runId", errors++, maxErrors);
 }
 if(data.lastSequence === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastSequence"},message:"must have required property '"+"lastSequence"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "lastSequence", errors++, maxErrors);
 }
 if(data.type !== undefined){
 if("end" !== data.type){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "end"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/type", "#/properties/type/const", "end", errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data1 = data.runId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-const err4 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-const err5 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/runId",schemaPath:"../common/identity.json#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runId", "../common/identity.json#/$defs/runId/type", "string", errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/type", "string", errors++, maxErrors);
 }
 if(!(((((((((data2 === "queued") || (data2 === "running")) || (data2 === "blocked")) || (data2 === "cancelling")) || (data2 === "completed")) || (data2 === "failed")) || (data2 === "canceled")) || (data2 === "timed_out")) || (data2 === "rejected"))){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"../common/enums.json#/$defs/taskStatus/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "../common/enums.json#/$defs/taskStatus/enum", schema65.enum, errors++, maxErrors);
 }
 }
 if(data.lastSequence !== undefined){
 let data3 = data.lastSequence;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err9 = {instancePath:instancePath+"/lastSequence",schemaPath:"../common/identity.json#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/lastSequence", "../common/identity.json#/$defs/sequence/type", "integer", errors++, maxErrors);
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/lastSequence",schemaPath:"../common/identity.json#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/lastSequence", "../common/identity.json#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
 if(data.reason !== undefined){
 if(typeof data.reason !== "string"){
-const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/reason", "#/properties/reason/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate88.errors = vErrors;
 validate88.errorCount = errors;
@@ -5062,70 +3308,58 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"},message:"must have required property '"+"runId"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "runId", errors++, maxErrors);
 }
 if(data.sequence === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "sequence", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(((key0 === "runId") || (key0 === "threadId")) || (key0 === "sequence"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.runId !== undefined){
 let data0 = data.runId;
 if(typeof data0 === "string"){
 if(data0.length > 256 && func1(data0) > 256){
-const err3 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/runId", "#/$defs/runId/maxLength", 256, errors++, maxErrors);
 }
 if(data0.length < 2 && func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/runId", "#/$defs/runId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/runId",schemaPath:"#/$defs/runId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runId", "#/$defs/runId/type", "string", errors++, maxErrors);
 }
 }
 if(data.threadId !== undefined){
 let data1 = data.threadId;
 if(typeof data1 === "string"){
 if(data1.length > 256 && func1(data1) > 256){
-const err6 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/threadId", "#/$defs/threadId/maxLength", 256, errors++, maxErrors);
 }
 if(data1.length < 2 && func1(data1) < 1){
-const err7 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/threadId", "#/$defs/threadId/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/threadId",schemaPath:"#/$defs/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/threadId", "#/$defs/threadId/type", "string", errors++, maxErrors);
 }
 }
 if(data.sequence !== undefined){
 let data2 = data.sequence;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err9 = {instancePath:instancePath+"/sequence",schemaPath:"#/$defs/sequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sequence", "#/$defs/sequence/type", "integer", errors++, maxErrors);
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/sequence",schemaPath:"#/$defs/sequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/sequence", "#/$defs/sequence/minimum", 0, errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate89.errors = vErrors;
 validate89.errorCount = errors;
@@ -5142,3 +3376,44 @@ list.push(error);
 return list;
 }
 
+function addError_(list, instancePath, schemaPath, keyword, params, message, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
+}
+
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
+}
+
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
+}
+
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+function addMinLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minLength", params: {limit: v}, message: "must NOT have fewer than " + v + " characters"}, count, maxErrors);
+}
+
+function addMaxLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "maxLength", params: {limit: v}, message: "must NOT have more than " + v + " characters"}, count, maxErrors);
+}
+
+function addMinimumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minimum", params: {comparison: ">=", limit: v}, message: "must be >= " + v}, count, maxErrors);
+}
+
+function addEnumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "enum", params: {allowedValues: v}, message: "must be equal to one of the allowed values"}, count, maxErrors);
+}
+
+function addConstError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "const", params: {allowedValue: v}, message: "must be equal to constant"}, count, maxErrors);
+}
+
+function addFormatError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "format", params: {format: v}, message: "must match format \"" + v + "\""}, count, maxErrors);
+}
+
+export { addAdditionalPropertyError_, addConstError_, addEnumError_, addError_, addFormatError_, addMaxLengthError_, addMinimumError_, addMinLengthError_, addRequiredError_, addTypeError_, pushError_, validate25, validate31, validate32, validate35, validate47, validate54, validate61, validate62, validate63, validate76, validate87, validate89 };

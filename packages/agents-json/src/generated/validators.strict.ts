@@ -17,64 +17,52 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agentsJson === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentsJson"},message:"must have required property '"+"agentsJson"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "agentsJson", errors++, maxErrors);
 }
 if(data.info === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "info"},message:"must have required property '"+"info"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "info", errors++, maxErrors);
 }
 if(data.sources === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "sources", errors++, maxErrors);
 }
 if(data.flows === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flows"},message:"must have required property '"+"flows"+"'"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "flows", errors++, maxErrors);
 }
 if(data.agentsJson !== undefined){
 if(typeof data.agentsJson !== "string"){
-const err4 = {instancePath:instancePath+"/agentsJson",schemaPath:"#/properties/agentsJson/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/agentsJson", "#/properties/agentsJson/type", "string", errors++, maxErrors);
 }
 }
 if(data.info !== undefined){
 let data1 = data.info;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.title === undefined){
-const err5 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/info", "#/properties/info/required", "title", errors++, maxErrors);
 }
 if(data1.version === undefined){
-const err6 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/info", "#/properties/info/required", "version", errors++, maxErrors);
 }
 if(data1.description === undefined){
-const err7 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/info", "#/properties/info/required", "description", errors++, maxErrors);
 }
 if(data1.title !== undefined){
 if(typeof data1.title !== "string"){
-const err8 = {instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/info/title", "#/properties/info/properties/title/type", "string", errors++, maxErrors);
 }
 }
 if(data1.version !== undefined){
 if(typeof data1.version !== "string"){
-const err9 = {instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/info/version", "#/properties/info/properties/version/type", "string", errors++, maxErrors);
 }
 }
 if(data1.description !== undefined){
 if(typeof data1.description !== "string"){
-const err10 = {instancePath:instancePath+"/info/description",schemaPath:"#/properties/info/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/info/description", "#/properties/info/properties/description/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/info", "#/properties/info/type", "object", errors++, maxErrors);
 }
 }
 if(data.sources !== undefined){
@@ -85,35 +73,29 @@ for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.id === undefined){
-const err12 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/properties/sources/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/sources/" + i0, "#/properties/sources/items/required", "id", errors++, maxErrors);
 }
 if(data6.path === undefined){
-const err13 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/properties/sources/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/sources/" + i0, "#/properties/sources/items/required", "path", errors++, maxErrors);
 }
 if(data6.id !== undefined){
 if(typeof data6.id !== "string"){
-const err14 = {instancePath:instancePath+"/sources/" + i0+"/id",schemaPath:"#/properties/sources/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sources/" + i0+"/id", "#/properties/sources/items/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data6.path !== undefined){
 if(typeof data6.path !== "string"){
-const err15 = {instancePath:instancePath+"/sources/" + i0+"/path",schemaPath:"#/properties/sources/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sources/" + i0+"/path", "#/properties/sources/items/properties/path/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/properties/sources/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sources/" + i0, "#/properties/sources/items/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/sources", "#/properties/sources/type", "array", errors++, maxErrors);
 }
 }
 if(data.overrides !== undefined){
@@ -124,37 +106,30 @@ for(let i1=0; i1<len1; i1++){
 let data10 = data9[i1];
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.sourceId === undefined){
-const err18 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "sourceId"},message:"must have required property '"+"sourceId"+"'"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/overrides/" + i1, "#/properties/overrides/items/required", "sourceId", errors++, maxErrors);
 }
 if(data10.operationId === undefined){
-const err19 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "operationId"},message:"must have required property '"+"operationId"+"'"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/overrides/" + i1, "#/properties/overrides/items/required", "operationId", errors++, maxErrors);
 }
 if(data10.fieldPath === undefined){
-const err20 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "fieldPath"},message:"must have required property '"+"fieldPath"+"'"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/overrides/" + i1, "#/properties/overrides/items/required", "fieldPath", errors++, maxErrors);
 }
 if(data10.value === undefined){
-const err21 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/overrides/" + i1, "#/properties/overrides/items/required", "value", errors++, maxErrors);
 }
 if(data10.sourceId !== undefined){
 if(typeof data10.sourceId !== "string"){
-const err22 = {instancePath:instancePath+"/overrides/" + i1+"/sourceId",schemaPath:"#/properties/overrides/items/properties/sourceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1+"/sourceId", "#/properties/overrides/items/properties/sourceId/type", "string", errors++, maxErrors);
 }
 }
 if(data10.operationId !== undefined){
 if(typeof data10.operationId !== "string"){
-const err23 = {instancePath:instancePath+"/overrides/" + i1+"/operationId",schemaPath:"#/properties/overrides/items/properties/operationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1+"/operationId", "#/properties/overrides/items/properties/operationId/type", "string", errors++, maxErrors);
 }
 }
 if(data10.fieldPath !== undefined){
 if(typeof data10.fieldPath !== "string"){
-const err24 = {instancePath:instancePath+"/overrides/" + i1+"/fieldPath",schemaPath:"#/properties/overrides/items/properties/fieldPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1+"/fieldPath", "#/properties/overrides/items/properties/fieldPath/type", "string", errors++, maxErrors);
 }
 }
 if(data10.value !== undefined){
@@ -164,8 +139,7 @@ let valid8 = false;
 let passing0 = null;
 const _errs34 = errors;
 if(typeof data14 !== "string"){
-const err25 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1+"/value", "#/properties/overrides/items/properties/value/oneOf/0/type", "string", errors++, maxErrors);
 }
 var _valid0 = _errs34 === errors;
 if(_valid0){
@@ -174,8 +148,7 @@ passing0 = 0;
 }
 const _errs36 = errors;
 if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
-const err26 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1+"/value", "#/properties/overrides/items/properties/value/oneOf/1/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs36 === errors;
 if(_valid0 && valid8){
@@ -189,8 +162,7 @@ passing0 = 1;
 }
 const _errs38 = errors;
 if(!(Array.isArray(data14))){
-const err27 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1+"/value", "#/properties/overrides/items/properties/value/oneOf/2/type", "array", errors++, maxErrors);
 }
 var _valid0 = _errs38 === errors;
 if(_valid0 && valid8){
@@ -204,8 +176,7 @@ passing0 = 2;
 }
 const _errs40 = errors;
 if(typeof data14 !== "boolean"){
-const err28 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/3/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1+"/value", "#/properties/overrides/items/properties/value/oneOf/3/type", "boolean", errors++, maxErrors);
 }
 var _valid0 = _errs40 === errors;
 if(_valid0 && valid8){
@@ -219,8 +190,7 @@ passing0 = 3;
 }
 const _errs42 = errors;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err29 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1+"/value", "#/properties/overrides/items/properties/value/oneOf/4/type", "integer", errors++, maxErrors);
 }
 var _valid0 = _errs42 === errors;
 if(_valid0 && valid8){
@@ -234,8 +204,7 @@ passing0 = 4;
 }
 const _errs44 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-const err30 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf/5/type",keyword:"type",params:{type: "number"},message:"must be number"};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1+"/value", "#/properties/overrides/items/properties/value/oneOf/5/type", "number", errors++, maxErrors);
 }
 var _valid0 = _errs44 === errors;
 if(_valid0 && valid8){
@@ -253,8 +222,7 @@ passing0 = 5;
 }
 }
 if(!valid8){
-const err31 = {instancePath:instancePath+"/overrides/" + i1+"/value",schemaPath:"#/properties/overrides/items/properties/value/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/overrides/" + i1+"/value", "#/properties/overrides/items/properties/value/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs33;
@@ -272,14 +240,12 @@ vErrors = null;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides/" + i1, "#/properties/overrides/items/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err33, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/overrides", "#/properties/overrides/type", "array", errors++, maxErrors);
 }
 }
 if(data.flows !== undefined){
@@ -290,41 +256,33 @@ for(let i2=0; i2<len2; i2++){
 let data16 = data15[i2];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.id === undefined){
-const err34 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err34, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2, "#/properties/flows/items/required", "id", errors++, maxErrors);
 }
 if(data16.title === undefined){
-const err35 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-vErrors = pushError_(vErrors, err35, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2, "#/properties/flows/items/required", "title", errors++, maxErrors);
 }
 if(data16.description === undefined){
-const err36 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-vErrors = pushError_(vErrors, err36, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2, "#/properties/flows/items/required", "description", errors++, maxErrors);
 }
 if(data16.actions === undefined){
-const err37 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'"};
-vErrors = pushError_(vErrors, err37, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2, "#/properties/flows/items/required", "actions", errors++, maxErrors);
 }
 if(data16.fields === undefined){
-const err38 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'"};
-vErrors = pushError_(vErrors, err38, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2, "#/properties/flows/items/required", "fields", errors++, maxErrors);
 }
 if(data16.id !== undefined){
 if(typeof data16.id !== "string"){
-const err39 = {instancePath:instancePath+"/flows/" + i2+"/id",schemaPath:"#/properties/flows/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err39, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/id", "#/properties/flows/items/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data16.title !== undefined){
 if(typeof data16.title !== "string"){
-const err40 = {instancePath:instancePath+"/flows/" + i2+"/title",schemaPath:"#/properties/flows/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err40, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/title", "#/properties/flows/items/properties/title/type", "string", errors++, maxErrors);
 }
 }
 if(data16.description !== undefined){
 if(typeof data16.description !== "string"){
-const err41 = {instancePath:instancePath+"/flows/" + i2+"/description",schemaPath:"#/properties/flows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err41, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/description", "#/properties/flows/items/properties/description/type", "string", errors++, maxErrors);
 }
 }
 if(data16.actions !== undefined){
@@ -335,45 +293,37 @@ for(let i3=0; i3<len3; i3++){
 let data21 = data20[i3];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.id === undefined){
-const err42 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err42, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/actions/" + i3, "#/properties/flows/items/properties/actions/items/required", "id", errors++, maxErrors);
 }
 if(data21.sourceId === undefined){
-const err43 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/required",keyword:"required",params:{missingProperty: "sourceId"},message:"must have required property '"+"sourceId"+"'"};
-vErrors = pushError_(vErrors, err43, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/actions/" + i3, "#/properties/flows/items/properties/actions/items/required", "sourceId", errors++, maxErrors);
 }
 if(data21.operationId === undefined){
-const err44 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/required",keyword:"required",params:{missingProperty: "operationId"},message:"must have required property '"+"operationId"+"'"};
-vErrors = pushError_(vErrors, err44, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/actions/" + i3, "#/properties/flows/items/properties/actions/items/required", "operationId", errors++, maxErrors);
 }
 if(data21.id !== undefined){
 if(typeof data21.id !== "string"){
-const err45 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3+"/id",schemaPath:"#/properties/flows/items/properties/actions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err45, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/actions/" + i3+"/id", "#/properties/flows/items/properties/actions/items/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data21.sourceId !== undefined){
 if(typeof data21.sourceId !== "string"){
-const err46 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3+"/sourceId",schemaPath:"#/properties/flows/items/properties/actions/items/properties/sourceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err46, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/actions/" + i3+"/sourceId", "#/properties/flows/items/properties/actions/items/properties/sourceId/type", "string", errors++, maxErrors);
 }
 }
 if(data21.operationId !== undefined){
 if(typeof data21.operationId !== "string"){
-const err47 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3+"/operationId",schemaPath:"#/properties/flows/items/properties/actions/items/properties/operationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err47, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/actions/" + i3+"/operationId", "#/properties/flows/items/properties/actions/items/properties/operationId/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/flows/" + i2+"/actions/" + i3,schemaPath:"#/properties/flows/items/properties/actions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err48, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/actions/" + i3, "#/properties/flows/items/properties/actions/items/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/flows/" + i2+"/actions",schemaPath:"#/properties/flows/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err49, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/actions", "#/properties/flows/items/properties/actions/type", "array", errors++, maxErrors);
 }
 }
 if(data16.links !== undefined){
@@ -384,93 +334,78 @@ for(let i4=0; i4<len4; i4++){
 let data26 = data25[i4];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.origin === undefined){
-const err50 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/required",keyword:"required",params:{missingProperty: "origin"},message:"must have required property '"+"origin"+"'"};
-vErrors = pushError_(vErrors, err50, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4, "#/properties/flows/items/properties/links/items/required", "origin", errors++, maxErrors);
 }
 if(data26.target === undefined){
-const err51 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
-vErrors = pushError_(vErrors, err51, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4, "#/properties/flows/items/properties/links/items/required", "target", errors++, maxErrors);
 }
 for(const key0 in data26){
 if(!((key0 === "origin") || (key0 === "target"))){
-const err52 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err52, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4, "#/properties/flows/items/properties/links/items/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data26.origin !== undefined){
 let data27 = data26.origin;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.fieldPath === undefined){
-const err53 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/required",keyword:"required",params:{missingProperty: "fieldPath"},message:"must have required property '"+"fieldPath"+"'"};
-vErrors = pushError_(vErrors, err53, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4+"/origin", "#/properties/flows/items/properties/links/items/properties/origin/required", "fieldPath", errors++, maxErrors);
 }
 if(data27.actionId !== undefined){
 let data28 = data27.actionId;
 if((typeof data28 !== "string") && (data28 !== null)){
-const err54 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin/actionId",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/properties/actionId/type",keyword:"type",params:{type: schema11.properties.flows.items.properties.links.items.properties.origin.properties.actionId.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err54, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4+"/origin/actionId", "#/properties/flows/items/properties/links/items/properties/origin/properties/actionId/type", "type", {type: schema11.properties.flows.items.properties.links.items.properties.origin.properties.actionId.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data27.fieldPath !== undefined){
 if(typeof data27.fieldPath !== "string"){
-const err55 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin/fieldPath",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/properties/fieldPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err55, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4+"/origin/fieldPath", "#/properties/flows/items/properties/links/items/properties/origin/properties/fieldPath/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err56 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/origin",schemaPath:"#/properties/flows/items/properties/links/items/properties/origin/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err56, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4+"/origin", "#/properties/flows/items/properties/links/items/properties/origin/type", "object", errors++, maxErrors);
 }
 }
 if(data26.target !== undefined){
 let data30 = data26.target;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 if(data30.fieldPath === undefined){
-const err57 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/required",keyword:"required",params:{missingProperty: "fieldPath"},message:"must have required property '"+"fieldPath"+"'"};
-vErrors = pushError_(vErrors, err57, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4+"/target", "#/properties/flows/items/properties/links/items/properties/target/required", "fieldPath", errors++, maxErrors);
 }
 if(data30.actionId !== undefined){
 let data31 = data30.actionId;
 if((typeof data31 !== "string") && (data31 !== null)){
-const err58 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target/actionId",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/properties/actionId/type",keyword:"type",params:{type: schema11.properties.flows.items.properties.links.items.properties.target.properties.actionId.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err58, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4+"/target/actionId", "#/properties/flows/items/properties/links/items/properties/target/properties/actionId/type", "type", {type: schema11.properties.flows.items.properties.links.items.properties.target.properties.actionId.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data30.fieldPath !== undefined){
 if(typeof data30.fieldPath !== "string"){
-const err59 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target/fieldPath",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/properties/fieldPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err59, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4+"/target/fieldPath", "#/properties/flows/items/properties/links/items/properties/target/properties/fieldPath/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4+"/target",schemaPath:"#/properties/flows/items/properties/links/items/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err60, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4+"/target", "#/properties/flows/items/properties/links/items/properties/target/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/flows/" + i2+"/links/" + i4,schemaPath:"#/properties/flows/items/properties/links/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err61, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/links/" + i4, "#/properties/flows/items/properties/links/items/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/flows/" + i2+"/links",schemaPath:"#/properties/flows/items/properties/links/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err62, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/links", "#/properties/flows/items/properties/links/type", "array", errors++, maxErrors);
 }
 }
 if(data16.fields !== undefined){
 let data33 = data16.fields;
 if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 if(data33.parameters === undefined){
-const err63 = {instancePath:instancePath+"/flows/" + i2+"/fields",schemaPath:"#/properties/flows/items/properties/fields/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'"};
-vErrors = pushError_(vErrors, err63, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/fields", "#/properties/flows/items/properties/fields/required", "parameters", errors++, maxErrors);
 }
 if(data33.responses === undefined){
-const err64 = {instancePath:instancePath+"/flows/" + i2+"/fields",schemaPath:"#/properties/flows/items/properties/fields/required",keyword:"required",params:{missingProperty: "responses"},message:"must have required property '"+"responses"+"'"};
-vErrors = pushError_(vErrors, err64, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/fields", "#/properties/flows/items/properties/fields/required", "responses", errors++, maxErrors);
 }
 if(data33.parameters !== undefined){
 let data34 = data33.parameters;
@@ -480,49 +415,41 @@ for(let i5=0; i5<len5; i5++){
 let data35 = data34[i5];
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 if(data35.name === undefined){
-const err65 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5,schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err65, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters/" + i5, "#/properties/flows/items/properties/fields/properties/parameters/items/required", "name", errors++, maxErrors);
 }
 for(const key1 in data35){
 if(!((((key1 === "name") || (key1 === "description")) || (key1 === "required")) || (key1 === "type"))){
-const err66 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5,schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err66, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters/" + i5, "#/properties/flows/items/properties/fields/properties/parameters/items/additionalProperties", key1, errors++, maxErrors);
 }
 }
 if(data35.name !== undefined){
 if(typeof data35.name !== "string"){
-const err67 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/name",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err67, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/name", "#/properties/flows/items/properties/fields/properties/parameters/items/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data35.description !== undefined){
 if(typeof data35.description !== "string"){
-const err68 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/description",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err68, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/description", "#/properties/flows/items/properties/fields/properties/parameters/items/properties/description/type", "string", errors++, maxErrors);
 }
 }
 if(data35.required !== undefined){
 if(typeof data35.required !== "boolean"){
-const err69 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/required",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-vErrors = pushError_(vErrors, err69, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/required", "#/properties/flows/items/properties/fields/properties/parameters/items/properties/required/type", "boolean", errors++, maxErrors);
 }
 }
 if(data35.type !== undefined){
 if(typeof data35.type !== "string"){
-const err70 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/type",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err70, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters/" + i5+"/type", "#/properties/flows/items/properties/fields/properties/parameters/items/properties/type/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err71 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters/" + i5,schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err71, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters/" + i5, "#/properties/flows/items/properties/fields/properties/parameters/items/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err72 = {instancePath:instancePath+"/flows/" + i2+"/fields/parameters",schemaPath:"#/properties/flows/items/properties/fields/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err72, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/parameters", "#/properties/flows/items/properties/fields/properties/parameters/type", "array", errors++, maxErrors);
 }
 }
 if(data33.requestBody !== undefined){
@@ -530,8 +457,7 @@ let data40 = data33.requestBody;
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 for(const key2 in data40){
 if(!((key2 === "content") || (key2 === "required"))){
-const err73 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err73, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody", "#/properties/flows/items/properties/fields/properties/requestBody/additionalProperties", key2, errors++, maxErrors);
 }
 }
 if(data40.content !== undefined){
@@ -542,103 +468,87 @@ let data42 = data41[key3];
 if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
 for(const key4 in data42){
 if(!((key4 === "schema") || (key4 === "example"))){
-const err74 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err74, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/additionalProperties", key4, errors++, maxErrors);
 }
 }
 if(data42.schema !== undefined){
 let data43 = data42.schema;
 if(!(data43 && typeof data43 == "object" && !Array.isArray(data43))){
-const err75 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err75, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema", "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/schema/type", "object", errors++, maxErrors);
 }
 }
 if(data42.example !== undefined){
 let data44 = data42.example;
 if(!(data44 && typeof data44 == "object" && !Array.isArray(data44))){
-const err76 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/example",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/example/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err76, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/example", "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/properties/example/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err77 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err77, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody/content/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/additionalProperties/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err78 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/content",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err78, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody/content", "#/properties/flows/items/properties/fields/properties/requestBody/properties/content/type", "object", errors++, maxErrors);
 }
 }
 if(data40.required !== undefined){
 if(typeof data40.required !== "boolean"){
-const err79 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody/required",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-vErrors = pushError_(vErrors, err79, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody/required", "#/properties/flows/items/properties/fields/properties/requestBody/properties/required/type", "boolean", errors++, maxErrors);
 }
 }
 }
 else {
-const err80 = {instancePath:instancePath+"/flows/" + i2+"/fields/requestBody",schemaPath:"#/properties/flows/items/properties/fields/properties/requestBody/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err80, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/requestBody", "#/properties/flows/items/properties/fields/properties/requestBody/type", "object", errors++, maxErrors);
 }
 }
 if(data33.responses !== undefined){
 let data46 = data33.responses;
 if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
 if(data46.success === undefined){
-const err81 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/required",keyword:"required",params:{missingProperty: "success"},message:"must have required property '"+"success"+"'"};
-vErrors = pushError_(vErrors, err81, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/flows/" + i2+"/fields/responses", "#/properties/flows/items/properties/fields/properties/responses/required", "success", errors++, maxErrors);
 }
 for(const key5 in data46){
 if(!((key5 === "success") || (key5 === "example"))){
-const err82 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err82, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath+"/flows/" + i2+"/fields/responses", "#/properties/flows/items/properties/fields/properties/responses/additionalProperties", key5, errors++, maxErrors);
 }
 }
 if(data46.success !== undefined){
 let data47 = data46.success;
 if(!(data47 && typeof data47 == "object" && !Array.isArray(data47))){
-const err83 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses/success",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/properties/success/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err83, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/responses/success", "#/properties/flows/items/properties/fields/properties/responses/properties/success/type", "object", errors++, maxErrors);
 }
 }
 if(data46.example !== undefined){
 let data48 = data46.example;
 if(!(data48 && typeof data48 == "object" && !Array.isArray(data48))){
-const err84 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses/example",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/properties/example/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err84, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/responses/example", "#/properties/flows/items/properties/fields/properties/responses/properties/example/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err85 = {instancePath:instancePath+"/flows/" + i2+"/fields/responses",schemaPath:"#/properties/flows/items/properties/fields/properties/responses/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err85, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields/responses", "#/properties/flows/items/properties/fields/properties/responses/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err86 = {instancePath:instancePath+"/flows/" + i2+"/fields",schemaPath:"#/properties/flows/items/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err86, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2+"/fields", "#/properties/flows/items/properties/fields/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err87 = {instancePath:instancePath+"/flows/" + i2,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err87, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows/" + i2, "#/properties/flows/items/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err88 = {instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err88, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/flows", "#/properties/flows/type", "array", errors++, maxErrors);
 }
 }
 }
 else {
-const err89 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err89, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate10.errors = vErrors;
 validate10.errorCount = errors;
@@ -655,3 +565,20 @@ list.push(error);
 return list;
 }
 
+function addError_(list, instancePath, schemaPath, keyword, params, message, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
+}
+
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
+}
+
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
+}
+
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+export { addAdditionalPropertyError_, addError_, addRequiredError_, addTypeError_ };

@@ -22,53 +22,44 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "id", errors++, maxErrors);
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "status", errors++, maxErrors);
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats0.test(data0))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/id", "#/properties/id/format", "uuid", errors++, maxErrors);
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/id", "#/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data.parent_id !== undefined){
 let data1 = data.parent_id;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: schema11.properties.parent_id.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/parent_id", "#/properties/parent_id/type", "type", {type: schema11.properties.parent_id.type}, "must be string,null", errors++, maxErrors);
 }
 if(typeof data1 === "string"){
 if(!(formats0.test(data1))){
-const err6 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/parent_id", "#/properties/parent_id/format", "uuid", errors++, maxErrors);
 }
 }
 }
 if(data.user_id !== undefined){
 let data2 = data.user_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err7 = {instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: schema11.properties.user_id.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/user_id", "#/properties/user_id/type", "type", {type: schema11.properties.user_id.type}, "must be string,null", errors++, maxErrors);
 }
 if(typeof data2 === "string"){
 if(data2.length < 2 && func2(data2) < 1){
-const err8 = {instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/user_id", "#/properties/user_id/minLength", 1, errors++, maxErrors);
 }
 }
 }
@@ -76,80 +67,67 @@ if(data.name !== undefined){
 let data3 = data.name;
 if(typeof data3 === "string"){
 if(data3.length > 255 && func2(data3) > 255){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addMaxLengthError_(vErrors, instancePath+"/name", "#/properties/name/maxLength", 255, errors++, maxErrors);
 }
 if(data3.length < 2 && func2(data3) < 1){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addMinLengthError_(vErrors, instancePath+"/name", "#/properties/name/minLength", 1, errors++, maxErrors);
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/status", "#/properties/status/type", "string", errors++, maxErrors);
 }
 if(!(((((data4 === "pending") || (data4 === "in_progress")) || (data4 === "completed")) || (data4 === "failed")) || (data4 === "cancelled"))){
-const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema11.properties.status.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/status", "#/properties/status/enum", schema11.properties.status.enum, errors++, maxErrors);
 }
 }
 if(data.priority !== undefined){
 let data5 = data.priority;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err14 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/priority", "#/properties/priority/type", "integer", errors++, maxErrors);
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 3 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3},message:"must be <= 3"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/priority", "#/properties/priority/maximum", "maximum", {comparison: "<=", limit: 3}, "must be <= 3", errors++, maxErrors);
 }
 if(data5 < 0 || isNaN(data5)){
-const err16 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/priority", "#/properties/priority/minimum", 0, errors++, maxErrors);
 }
 }
 }
 if(data.inputs !== undefined){
 let data6 = data.inputs;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-const err17 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputs", "#/properties/inputs/type", "object", errors++, maxErrors);
 }
 }
 if(data.schemas !== undefined){
 let data7 = data.schemas;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-const err18 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/type",keyword:"type",params:{type: schema11.properties.schemas.type},message:"must be object,null"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/schemas", "#/properties/schemas/type", "type", {type: schema11.properties.schemas.type}, "must be object,null", errors++, maxErrors);
 }
 }
 if(data.params !== undefined){
 let data8 = data.params;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema11.properties.params.type},message:"must be object,null"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/params", "#/properties/params/type", "type", {type: schema11.properties.params.type}, "must be object,null", errors++, maxErrors);
 }
 }
 if(data.result !== undefined){
 let data9 = data.result;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-const err20 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: schema11.properties.result.type},message:"must be object,null"};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/result", "#/properties/result/type", "type", {type: schema11.properties.result.type}, "must be object,null", errors++, maxErrors);
 }
 }
 if(data.error !== undefined){
 let data10 = data.error;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema11.properties.error.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/error", "#/properties/error/type", "type", {type: schema11.properties.error.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.dependencies !== undefined){
@@ -160,80 +138,67 @@ for(let i0=0; i0<len0; i0++){
 let data12 = data11[i0];
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.id === undefined){
-const err22 = {instancePath:instancePath+"/dependencies/" + i0,schemaPath:"#/definitions/dependency/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/dependencies/" + i0, "#/definitions/dependency/required", "id", errors++, maxErrors);
 }
 if(data12.id !== undefined){
 let data13 = data12.id;
 if(typeof data13 === "string"){
 if(!(formats0.test(data13))){
-const err23 = {instancePath:instancePath+"/dependencies/" + i0+"/id",schemaPath:"#/definitions/dependency/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/dependencies/" + i0+"/id", "#/definitions/dependency/properties/id/format", "uuid", errors++, maxErrors);
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/dependencies/" + i0+"/id",schemaPath:"#/definitions/dependency/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/dependencies/" + i0+"/id", "#/definitions/dependency/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data12.required !== undefined){
 if(typeof data12.required !== "boolean"){
-const err25 = {instancePath:instancePath+"/dependencies/" + i0+"/required",schemaPath:"#/definitions/dependency/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/dependencies/" + i0+"/required", "#/definitions/dependency/properties/required/type", "boolean", errors++, maxErrors);
 }
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/dependencies/" + i0,schemaPath:"#/definitions/dependency/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/dependencies/" + i0, "#/definitions/dependency/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/dependencies", "#/properties/dependencies/type", "array", errors++, maxErrors);
 }
 }
 if(data.progress !== undefined){
 let data15 = data.progress;
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 1 || isNaN(data15)){
-const err28 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/progress", "#/properties/progress/maximum", "maximum", {comparison: "<=", limit: 1}, "must be <= 1", errors++, maxErrors);
 }
 if(data15 < 0 || isNaN(data15)){
-const err29 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/progress", "#/properties/progress/minimum", 0, errors++, maxErrors);
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/progress", "#/properties/progress/type", "number", errors++, maxErrors);
 }
 }
 if(data.created_at !== undefined){
 let data16 = data.created_at;
 if(typeof data16 === "string"){
 if(!(formats6(data16))){
-const err31 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "string", errors++, maxErrors);
 }
 }
 if(data.started_at !== undefined){
 let data17 = data.started_at;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err33 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: schema11.properties.started_at.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err33, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/started_at", "#/properties/started_at/type", "type", {type: schema11.properties.started_at.type}, "must be string,null", errors++, maxErrors);
 }
 if(typeof data17 === "string"){
 if(!(formats6(data17))){
-const err34 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err34, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/started_at", "#/properties/started_at/format", "date-time", errors++, maxErrors);
 }
 }
 }
@@ -241,32 +206,27 @@ if(data.updated_at !== undefined){
 let data18 = data.updated_at;
 if(typeof data18 === "string"){
 if(!(formats6(data18))){
-const err35 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err35, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "date-time", errors++, maxErrors);
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err36, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "string", errors++, maxErrors);
 }
 }
 if(data.completed_at !== undefined){
 let data19 = data.completed_at;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err37 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema11.properties.completed_at.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err37, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/completed_at", "#/properties/completed_at/type", "type", {type: schema11.properties.completed_at.type}, "must be string,null", errors++, maxErrors);
 }
 if(typeof data19 === "string"){
 if(!(formats6(data19))){
-const err38 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-vErrors = pushError_(vErrors, err38, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/completed_at", "#/properties/completed_at/format", "date-time", errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err39, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate10.errors = vErrors;
 validate10.errorCount = errors;
@@ -280,32 +240,27 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "id", errors++, maxErrors);
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats0.test(data0))){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/id", "#/properties/id/format", "uuid", errors++, maxErrors);
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/id", "#/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data.required !== undefined){
 if(typeof data.required !== "boolean"){
-const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/required", "#/properties/required/type", "boolean", errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate11.errors = vErrors;
 validate11.errorCount = errors;
@@ -321,13 +276,11 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "task", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!((key0 === "task") || (key0 === "children"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.task !== undefined){
@@ -358,14 +311,12 @@ errors += validate12.errorCount;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/children", "#/properties/children/type", "array", errors++, maxErrors);
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate12.errors = vErrors;
 validate12.errorCount = errors;
@@ -382,3 +333,40 @@ list.push(error);
 return list;
 }
 
+function addError_(list, instancePath, schemaPath, keyword, params, message, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
+}
+
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
+}
+
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
+}
+
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+function addMinLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minLength", params: {limit: v}, message: "must NOT have fewer than " + v + " characters"}, count, maxErrors);
+}
+
+function addMaxLengthError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "maxLength", params: {limit: v}, message: "must NOT have more than " + v + " characters"}, count, maxErrors);
+}
+
+function addMinimumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minimum", params: {comparison: ">=", limit: v}, message: "must be >= " + v}, count, maxErrors);
+}
+
+function addEnumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "enum", params: {allowedValues: v}, message: "must be equal to one of the allowed values"}, count, maxErrors);
+}
+
+function addFormatError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "format", params: {format: v}, message: "must match format \"" + v + "\""}, count, maxErrors);
+}
+
+export { addAdditionalPropertyError_, addEnumError_, addError_, addMaxLengthError_, addMinimumError_, addMinLengthError_, addRequiredError_, addTypeError_ };

@@ -28,30 +28,25 @@ let valid0 = false;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.workflow === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "workflow"},message:"must have required property '"+"workflow"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/anyOf/0/required", "workflow", errors++, maxErrors);
 }
 for(const key0 in data){
 if(!(key0 === "workflow")){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addAdditionalPropertyError_(vErrors, instancePath, "#/anyOf/0/additionalProperties", key0, errors++, maxErrors);
 }
 }
 if(data.workflow !== undefined){
 let data0 = data.workflow;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/WorkflowRef/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/workflow", "#/$defs/WorkflowRef/type", "string", errors++, maxErrors);
 }
 if(!(data0 === "input")){
-const err3 = {instancePath:instancePath+"/workflow",schemaPath:"#/$defs/WorkflowRef/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addEnumError_(vErrors, instancePath+"/workflow", "#/$defs/WorkflowRef/enum", schema57.enum, errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/0/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
@@ -59,26 +54,22 @@ if(!valid0){
 const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.step === undefined){
-const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/anyOf/1/required", "step", errors++, maxErrors);
 }
 if(data.step !== undefined){
 if(typeof data.step !== "string"){
-const err6 = {instancePath:instancePath+"/step",schemaPath:"#/anyOf/1/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/step", "#/anyOf/1/properties/step/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/1/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs7 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -109,24 +100,20 @@ let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/0/required", "action", errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data0 = data.action;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/type", "string", errors++, maxErrors);
 }
 if("skip" !== data0){
-const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/const",keyword:"const",params:{allowedValue: "skip"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/const", "skip", errors++, maxErrors);
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/0/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -136,8 +123,7 @@ passing0 = 0;
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/1/required", "action", errors++, maxErrors);
 }
 if(data.defaultValue !== undefined){
 const _errs8 = errors;
@@ -148,15 +134,13 @@ valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs10 = errors;
 if(data.defaultValue !== null){
-const err5 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/defaultValue", "#/oneOf/1/properties/defaultValue/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs10 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
-const err6 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/1/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/defaultValue", "#/oneOf/1/properties/defaultValue/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -175,18 +159,15 @@ vErrors = null;
 if(data.action !== undefined){
 let data2 = data.action;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/type", "string", errors++, maxErrors);
 }
 if("useDefault" !== data2){
-const err8 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/const",keyword:"const",params:{allowedValue: "useDefault"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/const", "useDefault", errors++, maxErrors);
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/1/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs5 === errors;
 if(_valid0 && valid0){
@@ -200,8 +181,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err10 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -230,8 +210,7 @@ let valid0 = false;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.$from === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "$from"},message:"must have required property '"+"$from"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/anyOf/0/required", "$from", errors++, maxErrors);
 }
 if(data.$from !== undefined){
 if(!(validate34(data.$from, {instancePath:instancePath+"/$from",parentData:data,parentDataProperty:"$from",rootData,maxErrors}))){
@@ -246,8 +225,7 @@ errors += validate34.errorCount;
 }
 if(data.path !== undefined){
 if(typeof data.path !== "string"){
-const err1 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/JsonPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/path", "#/$defs/JsonPath/type", "string", errors++, maxErrors);
 }
 }
 if(data.onSkip !== undefined){
@@ -263,8 +241,7 @@ errors += validate36.errorCount;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/0/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
@@ -272,13 +249,11 @@ if(!valid0){
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.$literal === undefined){
-const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "$literal"},message:"must have required property '"+"$literal"+"'"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/anyOf/1/required", "$literal", errors++, maxErrors);
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/1/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
@@ -289,8 +264,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -334,32 +308,28 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "boolean"){
-const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/2/type", "boolean", errors++, maxErrors);
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(!((typeof data == "number") && (isFinite(data)))){
-const err2 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "number"},message:"must be number"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/3/type", "number", errors++, maxErrors);
 }
 var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs8 = errors;
 if(typeof data !== "string"){
-const err3 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/4/type", "string", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
@@ -380,8 +350,7 @@ errors += wrapper0.validate.errorCount;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/5/type", "array", errors++, maxErrors);
 }
 var _valid0 = _errs10 === errors;
 valid0 = valid0 || _valid0;
@@ -401,8 +370,7 @@ errors += wrapper0.validate.errorCount;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/anyOf/6/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/anyOf/6/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 valid0 = valid0 || _valid0;
@@ -413,8 +381,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -444,24 +411,20 @@ let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/0/required", "action", errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data0 = data.action;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/type", "string", errors++, maxErrors);
 }
 if("fail" !== data0){
-const err2 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/0/properties/action/const",keyword:"const",params:{allowedValue: "fail"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/0/properties/action/const", "fail", errors++, maxErrors);
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/0/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -471,24 +434,20 @@ passing0 = 0;
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/1/required", "action", errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data1 = data.action;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/type", "string", errors++, maxErrors);
 }
 if("skip" !== data1){
-const err6 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/1/properties/action/const",keyword:"const",params:{allowedValue: "skip"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/1/properties/action/const", "skip", errors++, maxErrors);
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/1/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs5 === errors;
 if(_valid0 && valid0){
@@ -503,8 +462,7 @@ passing0 = 1;
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err8 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/2/required", "action", errors++, maxErrors);
 }
 if(data.defaultValue !== undefined){
 let data2 = data.defaultValue;
@@ -525,15 +483,13 @@ valid4 = valid4 || _valid1;
 if(!valid4){
 const _errs14 = errors;
 if(data2 !== null){
-const err9 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/defaultValue", "#/oneOf/2/properties/defaultValue/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs14 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
-const err10 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/oneOf/2/properties/defaultValue/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/defaultValue", "#/oneOf/2/properties/defaultValue/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs12;
@@ -552,18 +508,15 @@ vErrors = null;
 if(data.action !== undefined){
 let data3 = data.action;
 if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/2/properties/action/type", "string", errors++, maxErrors);
 }
 if("useDefault" !== data3){
-const err12 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/2/properties/action/const",keyword:"const",params:{allowedValue: "useDefault"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/2/properties/action/const", "useDefault", errors++, maxErrors);
 }
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/2/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 if(_valid0 && valid0){
@@ -578,24 +531,20 @@ passing0 = 2;
 const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err14 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/oneOf/3/required", "action", errors++, maxErrors);
 }
 if(data.action !== undefined){
 let data4 = data.action;
 if(typeof data4 !== "string"){
-const err15 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/action", "#/oneOf/3/properties/action/type", "string", errors++, maxErrors);
 }
 if("retry" !== data4){
-const err16 = {instancePath:instancePath+"/action",schemaPath:"#/oneOf/3/properties/action/const",keyword:"const",params:{allowedValue: "retry"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/action", "#/oneOf/3/properties/action/const", "retry", errors++, maxErrors);
 }
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/oneOf/3/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs18 === errors;
 if(_valid0 && valid0){
@@ -611,8 +560,7 @@ passing0 = 3;
 }
 }
 if(!valid0){
-const err18 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -638,23 +586,19 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "id", errors++, maxErrors);
 }
 if(data.component === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/id", "#/properties/id/type", "string", errors++, maxErrors);
 }
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -665,23 +609,20 @@ const _errs8 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
-const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -705,23 +646,20 @@ const _errs16 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
 if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
-const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
-const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -756,15 +694,13 @@ valid6 = valid6 || _valid2;
 if(!valid6){
 const _errs25 = errors;
 if(data4 !== null){
-const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/skipIf", "#/properties/skipIf/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid2 = _errs25 === errors;
 valid6 = valid6 || _valid2;
 }
 if(!valid6){
-const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/skipIf", "#/properties/skipIf/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs23;
@@ -804,8 +740,7 @@ errors += validate40.errorCount;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate32.errors = vErrors;
 validate32.errorCount = errors;
@@ -824,23 +759,19 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "outcome", errors++, maxErrors);
 }
 if(data.result === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "result", errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("success" !== data.outcome){
-const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "success"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/outcome", "#/properties/outcome/const", "success", errors++, maxErrors);
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate50.errors = vErrors;
 validate50.errorCount = errors;
@@ -856,30 +787,25 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "code", errors++, maxErrors);
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "message", errors++, maxErrors);
 }
 if(data.code !== undefined){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/code", "#/properties/code/type", "integer", errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/code", "#/properties/code/format", "int64", errors++, maxErrors);
 }
 }
 }
 if(data.message !== undefined){
 if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/message", "#/properties/message/type", "string", errors++, maxErrors);
 }
 }
 if(data.data !== undefined){
@@ -891,15 +817,13 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data.data !== null){
-const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/data", "#/properties/data/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/data", "#/properties/data/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs6;
@@ -917,8 +841,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate53.errors = vErrors;
 validate53.errorCount = errors;
@@ -931,17 +854,14 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "outcome", errors++, maxErrors);
 }
 if(data.error === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "error", errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("failed" !== data.outcome){
-const err2 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "failed"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/outcome", "#/properties/outcome/const", "failed", errors++, maxErrors);
 }
 }
 if(data.error !== undefined){
@@ -957,8 +877,7 @@ errors += validate53.errorCount;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate52.errors = vErrors;
 validate52.errorCount = errors;
@@ -990,19 +909,16 @@ passing0 = 0;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.outcome === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/$defs/FlowResultSkipped/required", "outcome", errors++, maxErrors);
 }
 if(data.outcome !== undefined){
 if("skipped" !== data.outcome){
-const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResultSkipped/properties/outcome/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/outcome", "#/$defs/FlowResultSkipped/properties/outcome/const", "skipped", errors++, maxErrors);
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/$defs/FlowResultSkipped/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -1037,8 +953,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath, "#/oneOf", "oneOf", {passingSchemas: passing0}, "must match exactly one schema in oneOf", errors++, maxErrors);
 }
 else {
 errors = _errs0;
@@ -1064,24 +979,20 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema66.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -1103,15 +1014,13 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs9 = errors;
 if(data3 !== null){
-const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/output", "#/properties/output/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/output", "#/properties/output/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -1129,8 +1038,7 @@ vErrors = null;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate48.errors = vErrors;
 validate48.errorCount = errors;
@@ -1162,8 +1070,7 @@ errors += validate48.errorCount;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/cases", "#/properties/cases/type", "array", errors++, maxErrors);
 }
 }
 if(data.servers !== undefined){
@@ -1173,13 +1080,11 @@ for(const key0 in data2){
 let data3 = data2[key0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.command === undefined){
-const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/$defs/TestServerConfig/required", "command", errors++, maxErrors);
 }
 if(data3.command !== undefined){
 if(typeof data3.command !== "string"){
-const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/TestServerConfig/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command", "#/$defs/TestServerConfig/properties/command/type", "string", errors++, maxErrors);
 }
 }
 if(data3.args !== undefined){
@@ -1188,14 +1093,12 @@ if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data5[i1] !== "string"){
-const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1,schemaPath:"#/$defs/TestServerConfig/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1, "#/$defs/TestServerConfig/properties/args/items/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/TestServerConfig/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args", "#/$defs/TestServerConfig/properties/args/type", "array", errors++, maxErrors);
 }
 }
 if(data3.env !== undefined){
@@ -1203,73 +1106,61 @@ let data7 = data3.env;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 for(const key1 in data7){
 if(typeof data7[key1] !== "string"){
-const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), "#/$defs/TestServerConfig/properties/env/additionalProperties/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/TestServerConfig/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env", "#/$defs/TestServerConfig/properties/env/type", "object", errors++, maxErrors);
 }
 }
 if(data3.workingDirectory !== undefined){
 if(typeof data3.workingDirectory !== "string"){
-const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory",schemaPath:"#/$defs/TestServerConfig/properties/workingDirectory/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory", "#/$defs/TestServerConfig/properties/workingDirectory/type", "string", errors++, maxErrors);
 }
 }
 if(data3.portRange !== undefined){
 let data10 = data3.portRange;
 if(Array.isArray(data10)){
 if(data10.length < 2){
-const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange", "#/$defs/TestServerConfig/properties/portRange/minItems", "minItems", {limit: 2}, "must NOT have fewer than 2 items", errors++, maxErrors);
 }
 const len2 = data10.length;
 if(len2 > 0){
 let data11 = data10[0];
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type", "integer", errors++, maxErrors);
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum", 0, errors++, maxErrors);
 }
 if(!(formats6.validate(data11))){
-const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0", "#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format", "uint16", errors++, maxErrors);
 }
 }
 }
 if(len2 > 1){
 let data12 = data10[1];
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type", "integer", errors++, maxErrors);
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum", 0, errors++, maxErrors);
 }
 if(!(formats6.validate(data12))){
-const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1", "#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format", "uint16", errors++, maxErrors);
 }
 }
 }
 const len3 = data10.length;
 if(!(len3 <= 2)){
-const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange", "#/$defs/TestServerConfig/properties/portRange/items", "items", {limit: 2}, "must NOT have more than 2 items", errors++, maxErrors);
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange", "#/$defs/TestServerConfig/properties/portRange/type", "array", errors++, maxErrors);
 }
 }
 if(data3.healthCheck !== undefined){
@@ -1277,100 +1168,83 @@ let data13 = data3.healthCheck;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.path !== undefined){
 if(typeof data13.path !== "string"){
-const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path", "#/$defs/TestServerConfig/properties/healthCheck/properties/path/type", "string", errors++, maxErrors);
 }
 }
 if(data13.timeoutMs !== undefined){
 let data15 = data13.timeoutMs;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type", "integer", errors++, maxErrors);
 }
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum", 0, errors++, maxErrors);
 }
 if(!(formats10.validate(data15))){
-const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format", "uint64", errors++, maxErrors);
 }
 }
 }
 if(data13.retryAttempts !== undefined){
 let data16 = data13.retryAttempts;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type", "integer", errors++, maxErrors);
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
-const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum", 0, errors++, maxErrors);
 }
 if(!(formats2.validate(data16))){
-const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format", "uint32", errors++, maxErrors);
 }
 }
 }
 if(data13.retryDelayMs !== undefined){
 let data17 = data13.retryDelayMs;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type", "integer", errors++, maxErrors);
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum", 0, errors++, maxErrors);
 }
 if(!(formats10.validate(data17))){
-const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs", "#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format", "uint64", errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck", "#/$defs/TestServerConfig/properties/healthCheck/type", "object", errors++, maxErrors);
 }
 }
 if(data3.startupTimeoutMs !== undefined){
 let data18 = data3.startupTimeoutMs;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/type", "integer", errors++, maxErrors);
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum", 0, errors++, maxErrors);
 }
 if(!(formats10.validate(data18))){
-const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs", "#/$defs/TestServerConfig/properties/startupTimeoutMs/format", "uint64", errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/$defs/TestServerConfig/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/servers", "#/properties/servers/type", "object", errors++, maxErrors);
 }
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err33, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate47.errors = vErrors;
 validate47.errorCount = errors;
@@ -1384,30 +1258,25 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "name", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/name", "#/properties/name/type", "string", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema76.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema76.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate59.errors = vErrors;
 validate59.errorCount = errors;
@@ -1420,32 +1289,27 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.steps === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "steps", errors++, maxErrors);
 }
 if(data.schema === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "schema", errors++, maxErrors);
 }
 if(data.name !== undefined){
 let data0 = data.name;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema48.properties.name.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: schema48.properties.name.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema48.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.version !== undefined){
 let data2 = data.version;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: schema48.properties.version.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/version", "#/properties/version/type", "type", {type: schema48.properties.version.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.inputSchema !== undefined){
@@ -1456,23 +1320,20 @@ const _errs9 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs13 = errors;
 if(data3 !== null){
-const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/inputSchema", "#/properties/inputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs8;
@@ -1496,23 +1357,20 @@ const _errs17 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
 if(data4 !== null){
-const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
-const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/outputSchema", "#/properties/outputSchema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs16;
@@ -1545,8 +1403,7 @@ errors += validate32.errorCount;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/steps", "#/properties/steps/type", "array", errors++, maxErrors);
 }
 }
 if(data.output !== undefined){
@@ -1579,15 +1436,13 @@ valid7 = valid7 || _valid2;
 if(!valid7){
 const _errs30 = errors;
 if(data8 !== null){
-const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/test", "#/properties/test/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid2 = _errs30 === errors;
 valid7 = valid7 || _valid2;
 }
 if(!valid7){
-const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/test", "#/properties/test/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs28;
@@ -1620,623 +1475,34 @@ errors += validate59.errorCount;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/examples", "#/properties/examples/type", "array", errors++, maxErrors);
 }
 }
 if(data.schema !== undefined){
 let data11 = data.schema;
 if(typeof data11 !== "string"){
-const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/schema", "#/properties/schema/type", "string", errors++, maxErrors);
 }
 if("https://stepflow.org/schemas/v1/flow.json" !== data11){
-const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "https://stepflow.org/schemas/v1/flow.json"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
+vErrors = addConstError_(vErrors, instancePath+"/schema", "#/properties/schema/const", "https://stepflow.org/schemas/v1/flow.json", errors++, maxErrors);
 }
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate88.errors = vErrors;
 validate88.errorCount = errors;
 return errors === 0;
 }
 
-export const Step: CompiledValidator = validate93;
+export const Step: CompiledValidator = validate32;
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.component === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-if(data.id !== undefined){
-if(typeof data.id !== "string"){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-if(data.component !== undefined){
-if(typeof data.component !== "string"){
-const err3 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-if(data.inputSchema !== undefined){
-let data2 = data.inputSchema;
-const _errs7 = errors;
-let valid2 = false;
-const _errs8 = errors;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-}
-else {
-const err4 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-var _valid0 = _errs8 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const _errs12 = errors;
-if(data2 !== null){
-const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-var _valid0 = _errs12 === errors;
-valid2 = valid2 || _valid0;
-}
-if(!valid2){
-const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-if(vErrors.length > _errs7){
-vErrors.length = _errs7;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.outputSchema !== undefined){
-let data3 = data.outputSchema;
-const _errs15 = errors;
-let valid4 = false;
-const _errs16 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-}
-else {
-const err7 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-var _valid1 = _errs16 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs20 = errors;
-if(data3 !== null){
-const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-var _valid1 = _errs20 === errors;
-valid4 = valid4 || _valid1;
-}
-if(!valid4){
-const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-else {
-errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-if(vErrors.length > _errs15){
-vErrors.length = _errs15;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.skipIf !== undefined){
-let data4 = data.skipIf;
-const _errs23 = errors;
-let valid6 = false;
-const _errs24 = errors;
-if(!(validate33(data4, {instancePath:instancePath+"/skipIf",parentData:data,parentDataProperty:"skipIf",rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate33.errors;
-}
-else {
-for(const err of validate33.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate33.errorCount;
-}
-var _valid2 = _errs24 === errors;
-valid6 = valid6 || _valid2;
-if(!valid6){
-const _errs25 = errors;
-if(data4 !== null){
-const err10 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-var _valid2 = _errs25 === errors;
-valid6 = valid6 || _valid2;
-}
-if(!valid6){
-const err11 = {instancePath:instancePath+"/skipIf",schemaPath:"#/properties/skipIf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-if(vErrors.length > _errs23){
-vErrors.length = _errs23;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.onError !== undefined){
-if(!(validate39(data.onError, {instancePath:instancePath+"/onError",parentData:data,parentDataProperty:"onError",rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate39.errors;
-}
-else {
-for(const err of validate39.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate39.errorCount;
-}
-}
-if(data.input !== undefined){
-if(!(validate40(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate40.errors;
-}
-else {
-for(const err of validate40.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate40.errorCount;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
-}
-validate93.errors = vErrors;
-validate93.errorCount = errors;
-return errors === 0;
-}
+export const FlowResult: CompiledValidator = validate49;
 
-export const FlowResult: CompiledValidator = validate97;
+export const TestConfig: CompiledValidator = validate47;
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate50.errors;
-}
-else {
-for(const err of validate50.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate50.errorCount;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs2 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.outcome === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.outcome !== undefined){
-if("skipped" !== data.outcome){
-const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/$defs/FlowResultSkipped/properties/outcome/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/$defs/FlowResultSkipped/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate52.errors;
-}
-else {
-for(const err of validate52.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate52.errorCount;
-}
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-}
-}
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-if(vErrors.length > _errs0){
-vErrors.length = _errs0;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-validate97.errors = vErrors;
-validate97.errorCount = errors;
-return errors === 0;
-}
-
-export const TestConfig: CompiledValidator = validate100;
-
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cases !== undefined){
-let data0 = data.cases;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate48(data0[i0], {instancePath:instancePath+"/cases/" + i0,parentData:data0,parentDataProperty:i0,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate48.errors;
-}
-else {
-for(const err of validate48.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate48.errorCount;
-}
-}
-}
-else {
-const err0 = {instancePath:instancePath+"/cases",schemaPath:"#/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-}
-if(data.servers !== undefined){
-let data2 = data.servers;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key0 in data2){
-let data3 = data2[key0];
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.command === undefined){
-const err1 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-if(data3.command !== undefined){
-if(typeof data3.command !== "string"){
-const err2 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/TestServerConfig/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-if(data3.args !== undefined){
-let data5 = data3.args;
-if(Array.isArray(data5)){
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data5[i1] !== "string"){
-const err3 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i1,schemaPath:"#/$defs/TestServerConfig/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/TestServerConfig/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-}
-if(data3.env !== undefined){
-let data7 = data3.env;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const key1 in data7){
-if(typeof data7[key1] !== "string"){
-const err5 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/TestServerConfig/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-}
-if(data3.workingDirectory !== undefined){
-if(typeof data3.workingDirectory !== "string"){
-const err7 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/workingDirectory",schemaPath:"#/$defs/TestServerConfig/properties/workingDirectory/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-}
-if(data3.portRange !== undefined){
-let data10 = data3.portRange;
-if(Array.isArray(data10)){
-if(data10.length < 2){
-const err8 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-const len2 = data10.length;
-if(len2 > 0){
-let data11 = data10[0];
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err9 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err10 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-if(!(formats6.validate(data11))){
-const err11 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/0",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/0/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-}
-}
-if(len2 > 1){
-let data12 = data10[1];
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err12 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
-}
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err13 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
-}
-if(!(formats6.validate(data12))){
-const err14 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange/1",schemaPath:"#/$defs/TestServerConfig/properties/portRange/prefixItems/1/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
-}
-}
-}
-const len3 = data10.length;
-if(!(len3 <= 2)){
-const err15 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/portRange",schemaPath:"#/$defs/TestServerConfig/properties/portRange/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
-}
-}
-if(data3.healthCheck !== undefined){
-let data13 = data3.healthCheck;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.path !== undefined){
-if(typeof data13.path !== "string"){
-const err17 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/path",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
-}
-}
-if(data13.timeoutMs !== undefined){
-let data15 = data13.timeoutMs;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err18 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err18, errors++, maxErrors);
-}
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 0 || isNaN(data15)){
-const err19 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err19, errors++, maxErrors);
-}
-if(!(formats10.validate(data15))){
-const err20 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/timeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/timeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err20, errors++, maxErrors);
-}
-}
-}
-if(data13.retryAttempts !== undefined){
-let data16 = data13.retryAttempts;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err21 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err21, errors++, maxErrors);
-}
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err22 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err22, errors++, maxErrors);
-}
-if(!(formats2.validate(data16))){
-const err23 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryAttempts",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryAttempts/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-vErrors = pushError_(vErrors, err23, errors++, maxErrors);
-}
-}
-}
-if(data13.retryDelayMs !== undefined){
-let data17 = data13.retryDelayMs;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err24 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err24, errors++, maxErrors);
-}
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 0 || isNaN(data17)){
-const err25 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err25, errors++, maxErrors);
-}
-if(!(formats10.validate(data17))){
-const err26 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck/retryDelayMs",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/properties/retryDelayMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err26, errors++, maxErrors);
-}
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/healthCheck",schemaPath:"#/$defs/TestServerConfig/properties/healthCheck/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err27, errors++, maxErrors);
-}
-}
-if(data3.startupTimeoutMs !== undefined){
-let data18 = data3.startupTimeoutMs;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err28 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err28, errors++, maxErrors);
-}
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-const err29 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err29, errors++, maxErrors);
-}
-if(!(formats10.validate(data18))){
-const err30 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/startupTimeoutMs",schemaPath:"#/$defs/TestServerConfig/properties/startupTimeoutMs/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""};
-vErrors = pushError_(vErrors, err30, errors++, maxErrors);
-}
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/servers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TestServerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err31, errors++, maxErrors);
-}
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err32, errors++, maxErrors);
-}
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err33, errors++, maxErrors);
-}
-validate100.errors = vErrors;
-validate100.errorCount = errors;
-return errors === 0;
-}
-
-export const TestCase: CompiledValidator = validate102;
-
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-if(data.description !== undefined){
-let data1 = data.description;
-if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-if(data.output !== undefined){
-let data3 = data.output;
-const _errs7 = errors;
-let valid2 = false;
-const _errs8 = errors;
-if(!(validate49(data3, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate49.errors;
-}
-else {
-for(const err of validate49.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate49.errorCount;
-}
-var _valid0 = _errs8 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const _errs9 = errors;
-if(data3 !== null){
-const err4 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-var _valid0 = _errs9 === errors;
-valid2 = valid2 || _valid0;
-}
-if(!valid2){
-const err5 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-if(vErrors.length > _errs7){
-vErrors.length = _errs7;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-validate102.errors = vErrors;
-validate102.errorCount = errors;
-return errors === 0;
-}
+export const TestCase: CompiledValidator = validate48;
 
 export const ComponentInfo: CompiledValidator = validate104;
 const schema86 = {"type":"object","properties":{"component":{"description":"The component ID.","$ref":"#/$defs/Component"},"description":{"description":"Optional description of the component.","type":["string","null"]},"input_schema":{"description":"The input schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]},"output_schema":{"description":"The output schema for the component.\n\nCan be any valid JSON schema (object, primitive, array, etc.).","anyOf":[{"$ref":"#/$defs/Schema"},{"type":"null"}]}},"required":["component"]};
@@ -2246,20 +1512,17 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema86.properties.description.type}, "must be string,null", errors++, maxErrors);
 }
 }
 if(data.input_schema !== undefined){
@@ -2270,23 +1533,20 @@ const _errs8 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input_schema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
-const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/input_schema", "#/properties/input_schema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/input_schema", "#/properties/input_schema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs7;
@@ -2310,23 +1570,20 @@ const _errs16 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/output_schema", "#/$defs/Schema/type", "object", errors++, maxErrors);
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
 if(!valid4){
 const _errs20 = errors;
 if(data3 !== null){
-const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/output_schema", "#/properties/output_schema/anyOf/1/type", "null", errors++, maxErrors);
 }
 var _valid1 = _errs20 === errors;
 valid4 = valid4 || _valid1;
 }
 if(!valid4){
-const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
+vErrors = addError_(vErrors, instancePath+"/output_schema", "#/properties/output_schema/anyOf", "anyOf", {}, "must match a schema in anyOf", errors++, maxErrors);
 }
 else {
 errors = _errs15;
@@ -2344,8 +1601,7 @@ vErrors = null;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate104.errors = vErrors;
 validate104.errorCount = errors;
@@ -2360,36 +1616,30 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.runtime_protocol_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runtime_protocol_version"},message:"must have required property '"+"runtime_protocol_version"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "runtime_protocol_version", errors++, maxErrors);
 }
 if(data.runtime_protocol_version !== undefined){
 let data0 = data.runtime_protocol_version;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/type", "integer", errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/minimum", 0, errors++, maxErrors);
 }
 if(!(formats2.validate(data0))){
-const err3 = {instancePath:instancePath+"/runtime_protocol_version",schemaPath:"#/properties/runtime_protocol_version/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/runtime_protocol_version", "#/properties/runtime_protocol_version/format", "uint32", errors++, maxErrors);
 }
 }
 }
 if(data.protocol_prefix !== undefined){
 if(typeof data.protocol_prefix !== "string"){
-const err4 = {instancePath:instancePath+"/protocol_prefix",schemaPath:"#/properties/protocol_prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/protocol_prefix", "#/properties/protocol_prefix/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate105.errors = vErrors;
 validate105.errorCount = errors;
@@ -2404,30 +1654,25 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.server_protocol_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "server_protocol_version"},message:"must have required property '"+"server_protocol_version"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "server_protocol_version", errors++, maxErrors);
 }
 if(data.server_protocol_version !== undefined){
 let data0 = data.server_protocol_version;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/type", "integer", errors++, maxErrors);
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addMinimumError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/minimum", 0, errors++, maxErrors);
 }
 if(!(formats2.validate(data0))){
-const err3 = {instancePath:instancePath+"/server_protocol_version",schemaPath:"#/properties/server_protocol_version/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addFormatError_(vErrors, instancePath+"/server_protocol_version", "#/properties/server_protocol_version/format", "uint32", errors++, maxErrors);
 }
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate106.errors = vErrors;
 validate106.errorCount = errors;
@@ -2441,177 +1686,49 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate107.errors = vErrors;
 validate107.errorCount = errors;
 return errors === 0;
 }
 
-export const ComponentListParams: CompiledValidator = validate108;
+export const ComponentListParams: CompiledValidator = validate107;
 const schema42 = {"description":"Sent from StepFlow to the component server to request a list of all available components.","type":"object"};
-
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-validate108.errors = vErrors;
-validate108.errorCount = errors;
-return errors === 0;
-}
 
 export const ListComponentsResult: CompiledValidator = validate109;
 const schema90 = {"description":"Sent from the component server back to StepFlow with a list of all available components.","type":"object","properties":{"components":{"description":"A list of all available components.","type":"array","items":{"$ref":"#/$defs/ComponentInfo"}}},"required":["components"]};
-
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.component === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.component !== undefined){
-if(typeof data.component !== "string"){
-const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-}
-if(data.description !== undefined){
-let data1 = data.description;
-if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-if(data.input_schema !== undefined){
-let data2 = data.input_schema;
-const _errs7 = errors;
-let valid2 = false;
-const _errs8 = errors;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-}
-else {
-const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-var _valid0 = _errs8 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const _errs12 = errors;
-if(data2 !== null){
-const err4 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-var _valid0 = _errs12 === errors;
-valid2 = valid2 || _valid0;
-}
-if(!valid2){
-const err5 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-if(vErrors.length > _errs7){
-vErrors.length = _errs7;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.output_schema !== undefined){
-let data3 = data.output_schema;
-const _errs15 = errors;
-let valid4 = false;
-const _errs16 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-}
-else {
-const err6 = {instancePath:instancePath+"/output_schema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-var _valid1 = _errs16 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs20 = errors;
-if(data3 !== null){
-const err7 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-var _valid1 = _errs20 === errors;
-valid4 = valid4 || _valid1;
-}
-if(!valid4){
-const err8 = {instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-else {
-errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-if(vErrors.length > _errs15){
-vErrors.length = _errs15;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-validate68.errors = vErrors;
-validate68.errorCount = errors;
-return errors === 0;
-}
-
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.components === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "components"},message:"must have required property '"+"components"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "components", errors++, maxErrors);
 }
 if(data.components !== undefined){
 let data0 = data.components;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate68(data0[i0], {instancePath:instancePath+"/components/" + i0,parentData:data0,parentDataProperty:i0,rootData,maxErrors}))){
+if(!(validate104(data0[i0], {instancePath:instancePath+"/components/" + i0,parentData:data0,parentDataProperty:i0,rootData,maxErrors}))){
 if(vErrors === null){
-vErrors = validate68.errors;
+vErrors = validate104.errors;
 }
 else {
-for(const err of validate68.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+for(const err of validate104.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
 }
-errors += validate68.errorCount;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/components",schemaPath:"#/properties/components/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+errors += validate104.errorCount;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/components", "#/properties/components/type", "array", errors++, maxErrors);
+}
+}
+}
+else {
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate109.errors = vErrors;
 validate109.errorCount = errors;
@@ -2626,19 +1743,16 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err1 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate111.errors = vErrors;
 validate111.errorCount = errors;
@@ -2653,24 +1767,22 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.info === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "info"},message:"must have required property '"+"info"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "info", errors++, maxErrors);
 }
 if(data.info !== undefined){
-if(!(validate68(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,maxErrors}))){
+if(!(validate104(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,maxErrors}))){
 if(vErrors === null){
-vErrors = validate68.errors;
+vErrors = validate104.errors;
 }
 else {
-for(const err of validate68.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+for(const err of validate104.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
 }
-errors += validate68.errorCount;
+errors += validate104.errorCount;
 }
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate112.errors = vErrors;
 validate112.errorCount = errors;
@@ -2685,23 +1797,19 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.component === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "component", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.component !== undefined){
 if(typeof data.component !== "string"){
-const err2 = {instancePath:instancePath+"/component",schemaPath:"#/$defs/Component/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/component", "#/$defs/Component/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate114.errors = vErrors;
 validate114.errorCount = errors;
@@ -2716,13 +1824,11 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.output === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "output", errors++, maxErrors);
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate115.errors = vErrors;
 validate115.errorCount = errors;
@@ -2737,13 +1843,11 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "data", errors++, maxErrors);
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate116.errors = vErrors;
 validate116.errorCount = errors;
@@ -2759,334 +1863,55 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.blob_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "blob_id", errors++, maxErrors);
 }
 if(data.blob_id !== undefined){
 if(typeof data.blob_id !== "string"){
-const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath+"/blob_id", "#/$defs/BlobId/type", "string", errors++, maxErrors);
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate117.errors = vErrors;
 validate117.errorCount = errors;
 return errors === 0;
 }
 
-export const GetBlobParams: CompiledValidator = validate118;
+export const GetBlobParams: CompiledValidator = validate117;
 const schema43 = {"description":"Sent from the component server to the StepFlow to retrieve the content of a specific blob.","type":"object","properties":{"blob_id":{"description":"The ID of the blob to retrieve.","$ref":"#/$defs/BlobId"}},"required":["blob_id"]};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.blob_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob_id"},message:"must have required property '"+"blob_id"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.blob_id !== undefined){
-if(typeof data.blob_id !== "string"){
-const err1 = {instancePath:instancePath+"/blob_id",schemaPath:"#/$defs/BlobId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-validate118.errors = vErrors;
-validate118.errorCount = errors;
-return errors === 0;
-}
-
-export const GetBlobResult: CompiledValidator = validate119;
+export const GetBlobResult: CompiledValidator = validate116;
 const schema91 = {"description":"Sent from the StepFlow back to the component server with the content of the requested blob.","type":"object","properties":{"data":{"$ref":"#/$defs/Value"}},"required":["data"]};
-
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-validate119.errors = vErrors;
-validate119.errorCount = errors;
-return errors === 0;
-}
 
 export const EvaluateFlowParams: CompiledValidator = validate120;
 const schema47 = {"description":"Sent from the component server to the StepFlow to evaluate a flow with the provided input.","type":"object","properties":{"flow":{"description":"The flow to evaluate.","$ref":"#/$defs/Flow"},"input":{"description":"The input to provide to the flow.","$ref":"#/$defs/Value"}},"required":["flow","input"]};
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.steps === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.schema === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema48.properties.name.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-}
-if(data.description !== undefined){
-let data1 = data.description;
-if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-if(data.version !== undefined){
-let data2 = data.version;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: schema48.properties.version.type},message:"must be string,null"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-}
-if(data.inputSchema !== undefined){
-let data3 = data.inputSchema;
-const _errs8 = errors;
-let valid1 = false;
-const _errs9 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-}
-else {
-const err5 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-var _valid0 = _errs9 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs13 = errors;
-if(data3 !== null){
-const err6 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-var _valid0 = _errs13 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err7 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-if(vErrors.length > _errs8){
-vErrors.length = _errs8;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.outputSchema !== undefined){
-let data4 = data.outputSchema;
-const _errs16 = errors;
-let valid3 = false;
-const _errs17 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-}
-else {
-const err8 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/$defs/Schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err8, errors++, maxErrors);
-}
-var _valid1 = _errs17 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs21 = errors;
-if(data4 !== null){
-const err9 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err9, errors++, maxErrors);
-}
-var _valid1 = _errs21 === errors;
-valid3 = valid3 || _valid1;
-}
-if(!valid3){
-const err10 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err10, errors++, maxErrors);
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-if(vErrors.length > _errs16){
-vErrors.length = _errs16;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.steps !== undefined){
-let data5 = data.steps;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate32(data5[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data5,parentDataProperty:i0,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate32.errors;
-}
-else {
-for(const err of validate32.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate32.errorCount;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err11, errors++, maxErrors);
-}
-}
-if(data.output !== undefined){
-if(!(validate40(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate40.errors;
-}
-else {
-for(const err of validate40.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate40.errorCount;
-}
-}
-if(data.test !== undefined){
-let data8 = data.test;
-const _errs28 = errors;
-let valid7 = false;
-const _errs29 = errors;
-if(!(validate47(data8, {instancePath:instancePath+"/test",parentData:data,parentDataProperty:"test",rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate47.errors;
-}
-else {
-for(const err of validate47.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate47.errorCount;
-}
-var _valid2 = _errs29 === errors;
-valid7 = valid7 || _valid2;
-if(!valid7){
-const _errs30 = errors;
-if(data8 !== null){
-const err12 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err12, errors++, maxErrors);
-}
-var _valid2 = _errs30 === errors;
-valid7 = valid7 || _valid2;
-}
-if(!valid7){
-const err13 = {instancePath:instancePath+"/test",schemaPath:"#/properties/test/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err13, errors++, maxErrors);
-}
-else {
-errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-if(vErrors.length > _errs28){
-vErrors.length = _errs28;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.examples !== undefined){
-let data9 = data.examples;
-if(Array.isArray(data9)){
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate59(data9[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data9,parentDataProperty:i1,rootData,maxErrors}))){
-if(vErrors === null){
-vErrors = validate59.errors;
-}
-else {
-for(const err of validate59.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
-}
-errors += validate59.errorCount;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
-vErrors = pushError_(vErrors, err14, errors++, maxErrors);
-}
-}
-if(data.schema !== undefined){
-let data11 = data.schema;
-if(typeof data11 !== "string"){
-const err15 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err15, errors++, maxErrors);
-}
-if("https://stepflow.org/schemas/v1/flow.json" !== data11){
-const err16 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "https://stepflow.org/schemas/v1/flow.json"},message:"must be equal to constant"};
-vErrors = pushError_(vErrors, err16, errors++, maxErrors);
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err17, errors++, maxErrors);
-}
-validate31.errors = vErrors;
-validate31.errorCount = errors;
-return errors === 0;
-}
-
 
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.flow === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flow"},message:"must have required property '"+"flow"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "flow", errors++, maxErrors);
 }
 if(data.input === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "input", errors++, maxErrors);
 }
 if(data.flow !== undefined){
-if(!(validate31(data.flow, {instancePath:instancePath+"/flow",parentData:data,parentDataProperty:"flow",rootData,maxErrors}))){
+if(!(validate88(data.flow, {instancePath:instancePath+"/flow",parentData:data,parentDataProperty:"flow",rootData,maxErrors}))){
 if(vErrors === null){
-vErrors = validate31.errors;
+vErrors = validate88.errors;
 }
 else {
-for(const err of validate31.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
+for(const err of validate88.errors){if(vErrors.length >= maxErrors){break;} vErrors.push(err);}
 }
-errors += validate31.errorCount;
+errors += validate88.errorCount;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate120.errors = vErrors;
 validate120.errorCount = errors;
@@ -3101,8 +1926,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
+vErrors = addRequiredError_(vErrors, instancePath, "#/required", "result", errors++, maxErrors);
 }
 if(data.result !== undefined){
 if(!(validate49(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,maxErrors}))){
@@ -3117,90 +1941,15 @@ errors += validate49.errorCount;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
+vErrors = addTypeError_(vErrors, instancePath, "#/type", "object", errors++, maxErrors);
 }
 validate122.errors = vErrors;
 validate122.errorCount = errors;
 return errors === 0;
 }
 
-export const Error: CompiledValidator = validate124;
+export const Error: CompiledValidator = validate53;
 const schema99 = {"description":"An error returned from a method execution.","type":"object","properties":{"code":{"description":"A numeric code indicating the error type.","type":"integer","format":"int64"},"message":{"description":"Concise, single-sentence description of the error.","type":"string"},"data":{"description":"Primitive or structured value that contains additional information about the error.","anyOf":[{"$ref":"#/$defs/Value"},{"type":"null"}]}},"required":["code","message"]};
-
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, maxErrors=100}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-vErrors = pushError_(vErrors, err0, errors++, maxErrors);
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-vErrors = pushError_(vErrors, err1, errors++, maxErrors);
-}
-if(data.code !== undefined){
-let data0 = data.code;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-vErrors = pushError_(vErrors, err2, errors++, maxErrors);
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-vErrors = pushError_(vErrors, err3, errors++, maxErrors);
-}
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-vErrors = pushError_(vErrors, err4, errors++, maxErrors);
-}
-}
-if(data.data !== undefined){
-const _errs6 = errors;
-let valid1 = false;
-const _errs7 = errors;
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs8 = errors;
-if(data.data !== null){
-const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-vErrors = pushError_(vErrors, err5, errors++, maxErrors);
-}
-var _valid0 = _errs8 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-vErrors = pushError_(vErrors, err6, errors++, maxErrors);
-}
-else {
-errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-if(vErrors.length > _errs6){
-vErrors.length = _errs6;
-}
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-vErrors = pushError_(vErrors, err7, errors++, maxErrors);
-}
-validate124.errors = vErrors;
-validate124.errorCount = errors;
-return errors === 0;
-}
 
 function pushError_(list, error, count, maxErrors){
 if(list === null){
@@ -3210,5 +1959,37 @@ if(count < maxErrors){
 list.push(error);
 }
 return list;
+}
+
+function addError_(list, instancePath, schemaPath, keyword, params, message, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword, params, message}, count, maxErrors);
+}
+
+function addTypeError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "type", params: {type: v}, message: "must be " + v}, count, maxErrors);
+}
+
+function addRequiredError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "required", params: {missingProperty: v}, message: "must have required property '" + v + "'"}, count, maxErrors);
+}
+
+function addAdditionalPropertyError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "additionalProperties", params: {additionalProperty: v}, message: "must NOT have additional properties"}, count, maxErrors);
+}
+
+function addMinimumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "minimum", params: {comparison: ">=", limit: v}, message: "must be >= " + v}, count, maxErrors);
+}
+
+function addEnumError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "enum", params: {allowedValues: v}, message: "must be equal to one of the allowed values"}, count, maxErrors);
+}
+
+function addConstError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "const", params: {allowedValue: v}, message: "must be equal to constant"}, count, maxErrors);
+}
+
+function addFormatError_(list, instancePath, schemaPath, v, count, maxErrors){
+return pushError_(list, {instancePath, schemaPath, keyword: "format", params: {format: v}, message: "must match format \"" + v + "\""}, count, maxErrors);
 }
 
