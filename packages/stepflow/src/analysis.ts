@@ -30,6 +30,8 @@ export interface FlowAnalysis {
   output: Template;
   /** Structural issues (§2.4) and §6.7 findings, in document order. */
   diagnostics: Diagnostic[];
+  /** The index of each step id's first step; blank ids (an `empty-step-id` error) are not in it. */
+  firstIndex: Map<string, number>;
 }
 
 /** Analyses a flow that has passed the schema validator (or at least has a `steps` array). */
@@ -152,7 +154,7 @@ export function analyzeFlow(flow: Record<string, unknown>): FlowAnalysis {
     diagnostics.push({ level: "warning", rule: "missing-description", path: "/description", message: "the flow has no description" });
   }
   diagnostics.sort((a, b) => comparePointers(a.path, b.path));
-  return { steps, output, diagnostics };
+  return { steps, output, diagnostics, firstIndex };
 }
 
 /** The policies without a value, one object each for every step (read, never written). */

@@ -54,12 +54,14 @@ export function compileFlow(flow: unknown): CompiledFlow {
   const structural = analysis.diagnostics.filter((d) => d.rule === "malformed-reference" || d.rule === "invalid-path");
   if (structural.length > 0) throw new InvalidFlowError(structural);
   const steps = analysis.steps;
-  const indexOf = new Map<string, number>();
+  const fatal = analysis.diagnostics.filter(isFatal);
+  // The analysis's index of ids is every step's but blank ones', which are fatal (and a flow with a
+  // fatal finding never runs): for a flow that runs, it is the index of every id.
+  const indexOf = analysis.firstIndex;
   let edges = 0;
   const dependentsStart = new Int32Array(steps.length + 1);
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
-    if (!indexOf.has(step.id)) indexOf.set(step.id, i);
     edges += step.deps.length;
     for (const dep of step.deps) dependentsStart[dep + 1]!++;
   }
@@ -67,7 +69,7 @@ export function compileFlow(flow: unknown): CompiledFlow {
   const dependents = new Int32Array(edges);
   const next = dependentsStart.slice(0, steps.length);
   for (const step of steps) for (const dep of step.deps) dependents[next[dep]!++] = step.index;
-  const compiled: CompiledFlow = { ...analysis, flow: validation.value, indexOf, fatal: analysis.diagnostics.filter(isFatal), dependentsStart, dependents };
+  const compiled: CompiledFlow = { ...analysis, flow: validation.value, indexOf, fatal, dependentsStart, dependents };
   if (text !== undefined) cache.set(flow as object, { text, compiled });
   return compiled;
 }
