@@ -1,4 +1,4 @@
-import { Composer, YAMLParseError, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node, type Pair, type YAMLMap } from "./yaml.js";
+import { Composer, YAMLParseError, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, visit, type Alias, type CST, type Document, type Node, type Pair, type YAMLMap } from "yaml";
 import { parseJsonDocument, sourceDocument, sourceFormat } from "./json.js";
 import { MAX_DEPTH } from "./json-scan.js";
 import { JsonFloat } from "./json-numbers.js";

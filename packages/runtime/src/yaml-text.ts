@@ -1,4 +1,4 @@
-import { stringify, type ScalarTag } from "./yaml.js";
+import { stringify, type ScalarTag } from "yaml";
 import { isJsonFloat, type JsonFloat } from "./json-numbers.js";
 
 /** Writes a `JsonFloat` as a YAML float that keeps its `.0` (`171.0`). */

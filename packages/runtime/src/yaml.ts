@@ -9,7 +9,9 @@
  * `require("yaml")` does: `process.emitWarning`, `Buffer` for `!!binary`. Each package of this
  * repository imports YAML from here, so a process loads one copy. The classes are this copy's:
  * `instanceof` against the `yaml` package's own classes does not hold (no public API of flowspec
- * returns them).
+ * returns them). For that reason no error class is exported: one would be two classes in a program
+ * that loads both this package's ES module and CommonJS builds (each bundles its copy), where
+ * flowspec's own errors are one (`isErrorInstance`).
  */
 export {
   Composer,
@@ -22,7 +24,6 @@ export {
   Parser,
   stringify,
   visit,
-  YAMLParseError,
   type Alias,
   type CST,
   type Document,
