@@ -63,6 +63,14 @@ const probes = {
     assert.equal(m.sourceFormat("a: 1", "c.yaml"), "yaml");
     return "parseJsonDocument locates pointers, keeps floats and refuses duplicate keys";
   },
+  "@flowspec/runtime/yaml": (m) => {
+    const doc = m.parseDocument("a: [1, {b: two}]\n");
+    assert.equal(m.isMap(doc.contents), true);
+    assert.deepEqual(doc.toJS(), { a: [1, { b: "two" }] });
+    assert.equal(m.stringify({ a: [1] }), "a:\n  - 1\n");
+    assert.equal(m.parseDocument("a: [").errors[0].name, "YAMLParseError");
+    return "parseDocument and stringify (the bundled yaml)";
+  },
   "@flowspec/codegen": (m) => {
     assert.equal(m.dialectOf({ $schema: "http://json-schema.org/draft-07/schema#" }, "a.json"), "draft-07");
     return "dialectOf reads $schema";

@@ -3,7 +3,7 @@
  * engine (which needs the compiled templates and the fatal rules) and `checkFlow` use it.
  */
 import type { Diagnostic } from "./diagnostics.js";
-import { TemplateCompiler, type RefTemplate, type Template } from "./template.js";
+import { TemplateCompiler, type Template } from "./template.js";
 import { isObject } from "./values.js";
 
 export type ErrorPolicy =
@@ -30,6 +30,8 @@ export interface FlowAnalysis {
   output: Template;
   /** Structural issues (§2.4) and §6.7 findings, in document order. */
   diagnostics: Diagnostic[];
+  /** The index of each step id's first step; blank ids (an `empty-step-id` error) are not in it. */
+  firstIndex: Map<string, number>;
 }
 
 /** Analyses a flow that has passed the schema validator (or at least has a `steps` array). */
@@ -39,7 +41,10 @@ export function analyzeFlow(flow: Record<string, unknown>): FlowAnalysis {
   const rawSteps = Array.isArray(flow.steps) ? (flow.steps as unknown[]) : [];
   const firstIndex = new Map<string, number>();
   const steps: AnalyzedStep[] = [];
-  const stepRefs: RefTemplate[][] = [];
+  // Each step's `input` and `skipIf` references are compiler.refs[refsStart[i] .. refsEnd[i]): two
+  // numbers a step instead of an array each (a cold first run of a large flow pays for every object).
+  const refsStart = new Int32Array(rawSteps.length);
+  const refsEnd = new Int32Array(rawSteps.length);
 
   rawSteps.forEach((raw, index) => {
     const pointer = `/steps/${index}`;
@@ -66,11 +71,11 @@ export function analyzeFlow(flow: Record<string, unknown>): FlowAnalysis {
         message: `component ${JSON.stringify(component)} must start with "/"`,
       });
     }
-    const before = compiler.refs.length;
+    refsStart[index] = compiler.refs.length;
     const skipIf = step.skipIf === undefined || step.skipIf === null ? undefined : compiler.expr(step.skipIf, `${pointer}/skipIf`);
     const input = compiler.template(step.input, `${pointer}/input`);
-    stepRefs.push(compiler.refs.slice(before));
-    steps.push({ index, id, component, pointer, input, skipIf, onError: errorPolicy(step.onError, compiler, `${pointer}/onError`), deps: [] });
+    refsEnd[index] = compiler.refs.length;
+    steps.push({ index, id, component, pointer, input, skipIf, onError: errorPolicy(step.onError, compiler, pointer), deps: NO_DEPS });
   });
 
   const outputStart = compiler.refs.length;
@@ -78,31 +83,38 @@ export function analyzeFlow(flow: Record<string, unknown>): FlowAnalysis {
   const outputRefs = compiler.refs.slice(outputStart);
 
   // References of step inputs and skipIf: only earlier steps.
-  const referenced = new Set<number>();
+  const referenced = new Uint8Array(steps.length);
+  const refs = compiler.refs;
   steps.forEach((step, index) => {
-    const deps = new Set<number>();
-    for (const ref of stepRefs[index]!) {
+    const end = refsEnd[index]!;
+    // Deduplicated in first-reference order; a Set only for a step with many references.
+    let deps: number[] | undefined;
+    let seen: Set<number> | undefined;
+    if (end - refsStart[index]! > 16) seen = new Set<number>();
+    for (let r = refsStart[index]!; r < end; r++) {
+      const ref = refs[r]!;
       if (ref.base.kind !== "step") continue;
       const target = ref.base.step;
-      const at = `${ref.pointer}/$from/step`;
       const targetIndex = firstIndex.get(target);
       if (target === step.id) {
-        diagnostics.push({ level: "error", rule: "self-reference", path: at, message: `step ${JSON.stringify(step.id)} references itself` });
+        diagnostics.push({ level: "error", rule: "self-reference", path: `${ref.pointer}/$from/step`, message: `step ${JSON.stringify(step.id)} references itself` });
       } else if (targetIndex === undefined) {
-        diagnostics.push({ level: "error", rule: "undefined-step", path: at, message: `step ${JSON.stringify(step.id)} references undefined step ${JSON.stringify(target)}` });
+        diagnostics.push({ level: "error", rule: "undefined-step", path: `${ref.pointer}/$from/step`, message: `step ${JSON.stringify(step.id)} references undefined step ${JSON.stringify(target)}` });
       } else if (targetIndex > index) {
         diagnostics.push({
           level: "error",
           rule: "later-step",
-          path: at,
+          path: `${ref.pointer}/$from/step`,
           message: `step ${JSON.stringify(step.id)} references step ${JSON.stringify(target)}, which is defined later (/steps/${targetIndex}); a step may only reference earlier steps`,
         });
       } else {
-        deps.add(targetIndex);
-        referenced.add(targetIndex);
+        if (deps === undefined) deps = [targetIndex];
+        else if (seen ? !seen.has(targetIndex) : !deps.includes(targetIndex)) deps.push(targetIndex);
+        seen?.add(targetIndex);
+        referenced[targetIndex] = 1;
       }
     }
-    step.deps = [...deps];
+    if (deps !== undefined) step.deps = deps;
   });
   for (const ref of outputRefs) {
     if (ref.base.kind !== "step") continue;
@@ -115,20 +127,20 @@ export function analyzeFlow(flow: Record<string, unknown>): FlowAnalysis {
         message: `output references undefined step ${JSON.stringify(ref.base.step)}`,
       });
     } else {
-      referenced.add(targetIndex);
+      referenced[targetIndex] = 1;
     }
   }
   // onError.defaultValue references are not validated, but they do make a step "used".
   for (const ref of compiler.refs) {
     if (ref.base.kind === "step" && ref.pointer.includes("/onError/")) {
       const targetIndex = firstIndex.get(ref.base.step);
-      if (targetIndex !== undefined) referenced.add(targetIndex);
+      if (targetIndex !== undefined) referenced[targetIndex] = 1;
     }
   }
 
   for (const issue of compiler.issues) diagnostics.push({ level: "error", rule: issue.rule, path: issue.pointer, message: issue.message });
   steps.forEach((step, index) => {
-    if (!referenced.has(index) && step.id.trim() !== "") {
+    if (referenced[index] === 0 && step.id.trim() !== "") {
       diagnostics.push({
         level: "warning",
         rule: "unreachable-step",
@@ -142,23 +154,31 @@ export function analyzeFlow(flow: Record<string, unknown>): FlowAnalysis {
     diagnostics.push({ level: "warning", rule: "missing-description", path: "/description", message: "the flow has no description" });
   }
   diagnostics.sort((a, b) => comparePointers(a.path, b.path));
-  return { steps, output, diagnostics };
+  return { steps, output, diagnostics, firstIndex };
 }
 
-function errorPolicy(value: unknown, compiler: TemplateCompiler, pointer: string): ErrorPolicy {
-  if (!isObject(value)) return { action: "fail" };
+/** The policies without a value, one object each for every step (read, never written). */
+const FAIL: ErrorPolicy = Object.freeze({ action: "fail" });
+const SKIP: ErrorPolicy = Object.freeze({ action: "skip" });
+const RETRY: ErrorPolicy = Object.freeze({ action: "retry" });
+/** The `deps` of a step without any: one shared empty list. */
+const NO_DEPS: number[] = Object.freeze([]) as unknown as number[];
+
+/** A step's `onError` (`stepPointer` is the step's pointer). */
+function errorPolicy(value: unknown, compiler: TemplateCompiler, stepPointer: string): ErrorPolicy {
+  if (!isObject(value)) return FAIL;
   switch (value.action) {
     case "skip":
-      return { action: "skip" };
+      return SKIP;
     case "retry":
-      return { action: "retry" };
+      return RETRY;
     case "useDefault":
       return {
         action: "useDefault",
-        defaultValue: value.defaultValue === undefined || value.defaultValue === null ? undefined : compiler.template(value.defaultValue, `${pointer}/defaultValue`),
+        defaultValue: value.defaultValue === undefined || value.defaultValue === null ? undefined : compiler.template(value.defaultValue, `${stepPointer}/onError/defaultValue`),
       };
     default:
-      return { action: "fail" };
+      return FAIL;
   }
 }
 

@@ -36,6 +36,10 @@ export interface StructureIssue {
 }
 
 const NULL_TEMPLATE: Template = { kind: "value", value: null };
+/** What most references share (read, never written): one object each, not one per reference. */
+const INPUT_BASE: RefBase = Object.freeze({ kind: "input" });
+const ON_SKIP_SKIP: OnSkip = Object.freeze({ action: "skip" });
+const WHOLE_VALUE: PathSegment[] = Object.freeze([]) as unknown as PathSegment[];
 
 /** Collects issues and references while templates of one flow are compiled. */
 export class TemplateCompiler {
@@ -68,11 +72,11 @@ export class TemplateCompiler {
     const from = value.$from;
     let base: RefBase | undefined;
     if (isObject(from) && typeof from.step === "string") base = { kind: "step", step: from.step };
-    else if (isObject(from) && from.workflow === "input" && Object.keys(from).length === 1) base = { kind: "input" };
+    else if (isObject(from) && from.workflow === "input" && Object.keys(from).length === 1) base = INPUT_BASE;
     if (!base) {
       this.issue("malformed-reference", `${pointer}/$from`, `$from must be {"workflow": "input"} or {"step": "<step id>"}, not ${preview(from)}`);
     }
-    let path: PathSegment[] = [];
+    let path = WHOLE_VALUE;
     if (value.path !== undefined && value.path !== null) {
       if (typeof value.path !== "string") {
         this.issue("malformed-reference", `${pointer}/path`, `path must be a string, not ${preview(value.path)}`);
@@ -85,10 +89,10 @@ export class TemplateCompiler {
         }
       }
     }
-    let onSkip: OnSkip = { action: "skip" };
+    let onSkip = ON_SKIP_SKIP;
     const skip = value.onSkip;
     if (skip !== undefined && skip !== null) {
-      if (isObject(skip) && skip.action === "skip") onSkip = { action: "skip" };
+      if (isObject(skip) && skip.action === "skip") onSkip = ON_SKIP_SKIP;
       else if (isObject(skip) && skip.action === "useDefault") onSkip = { action: "useDefault", defaultValue: skip.defaultValue ?? null };
       else {
         this.issue("malformed-reference", `${pointer}/onSkip`, `onSkip must be {"action": "skip"} or {"action": "useDefault", "defaultValue"?: …}, not ${preview(skip)}`);

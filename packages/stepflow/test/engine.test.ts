@@ -375,6 +375,15 @@ describe("TypeScript components", () => {
     expect(await microtaskTurns(() => runFlow(chain, 0, { components }))).toBeLessThanOrEqual(steps + 10);
   });
 
+  // A step waits for each step it references once, however often it references it: deduplicated
+  // in a list for a few references, with a set past 16 (the analysis keeps no set per step).
+  it.each([3, 16, 17, 40])("a step referencing the same two steps %i times runs once both are done", async (times) => {
+    const refs = Array.from({ length: times }, (_, i) => (i % 2 ? fromStep("a") : fromStep("b", "$.n")));
+    const components = { "/ts/n": (n: number) => ({ n }), "/ts/count": (values: unknown[]) => values.length };
+    const result = await runFlow(flow([step("a", "/ts/n", fromInput()), step("b", "/ts/n", fromInput()), step("c", "/ts/count", refs)], fromStep("c")), 1, { components });
+    expect(result).toEqual(ok(times));
+  });
+
   it("a component that throws or rejects still fails its step", async () => {
     const thrown = { "/ts/x": () => { throw new Error("sync boom"); } };
     const rejected = { "/ts/x": async () => Promise.reject(new Error("async boom")) };

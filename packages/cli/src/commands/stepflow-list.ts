@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { stringify } from "yaml";
+import { stringify } from "@flowspec/runtime/yaml";
 import { listComponents, type ListedComponent } from "@flowspec/stepflow";
 import { createConfiguredRouter, resolveConfig } from "@flowspec/stepflow/node";
 import { CliError, colours, EXIT, type CliIo } from "../io.js";

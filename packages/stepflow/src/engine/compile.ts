@@ -10,8 +10,12 @@ export interface CompiledFlow extends FlowAnalysis {
   indexOf: Map<string, number>;
   /** §6.7 fatal findings: the run fails with "error analyzing workflow". */
   fatal: Diagnostic[];
-  /** For each step, the steps that depend on it. */
-  dependents: number[][];
+  /**
+   * For each step `i`, the steps that depend on it, in step order: `dependents[dependentsStart[i]]`
+   * up to `dependents[dependentsStart[i + 1]]` (two typed arrays, not an array a step).
+   */
+  dependentsStart: Int32Array;
+  dependents: Int32Array;
 }
 
 /**
@@ -49,13 +53,23 @@ export function compileFlow(flow: unknown): CompiledFlow {
   const analysis = analyzeFlow(validation.value);
   const structural = analysis.diagnostics.filter((d) => d.rule === "malformed-reference" || d.rule === "invalid-path");
   if (structural.length > 0) throw new InvalidFlowError(structural);
-  const indexOf = new Map<string, number>();
-  analysis.steps.forEach((step, i) => {
-    if (!indexOf.has(step.id)) indexOf.set(step.id, i);
-  });
-  const dependents: number[][] = analysis.steps.map(() => []);
-  for (const step of analysis.steps) for (const dep of step.deps) dependents[dep]!.push(step.index);
-  const compiled: CompiledFlow = { ...analysis, flow: validation.value, indexOf, fatal: analysis.diagnostics.filter(isFatal), dependents };
+  const steps = analysis.steps;
+  const fatal = analysis.diagnostics.filter(isFatal);
+  // The analysis's index of ids is every step's but blank ones', which are fatal (and a flow with a
+  // fatal finding never runs): for a flow that runs, it is the index of every id.
+  const indexOf = analysis.firstIndex;
+  let edges = 0;
+  const dependentsStart = new Int32Array(steps.length + 1);
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
+    edges += step.deps.length;
+    for (const dep of step.deps) dependentsStart[dep + 1]!++;
+  }
+  for (let i = 0; i < steps.length; i++) dependentsStart[i + 1]! += dependentsStart[i]!;
+  const dependents = new Int32Array(edges);
+  const next = dependentsStart.slice(0, steps.length);
+  for (const step of steps) for (const dep of step.deps) dependents[next[dep]!++] = step.index;
+  const compiled: CompiledFlow = { ...analysis, flow: validation.value, indexOf, fatal, dependentsStart, dependents };
   if (text !== undefined) cache.set(flow as object, { text, compiled });
   return compiled;
 }

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { stringifyJson, stringifyYaml } from "@flowspec/runtime";
 import { readTextFileSync } from "@flowspec/runtime/files";
-import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from "@flowspec/runtime/yaml";
 
 export interface OutputUpdate {
   /** The case's position in `test.cases` (a `CaseReport`'s `index`). */

@@ -3,7 +3,7 @@
  * YAML is read with `yaml` v2 (YAML 1.2 core schema) and the mock plugin recipe: flow-mapping
  * behaviour keys are kept as values, not stringified.
  */
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from "@flowspec/runtime/yaml";
 import { checkYamlNesting, isErrorInstance, toPointer, type DocumentParseError } from "@flowspec/runtime";
 import { isObject } from "../values.js";
 
