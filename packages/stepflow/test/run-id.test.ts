@@ -32,9 +32,7 @@ describe("the run id", () => {
     expect(seen[4]).not.toBe(seen[0]);
   });
 
-  // A literal with `get runId()` made every context a dictionary-mode object (a third of a cold
-  // 10,000-step run's start() time); the contexts of a run now share one getter, with the same shape.
-  it("is an own enumerable getter of every context, one getter shared by the contexts of a run", async () => {
+  it("is an own enumerable getter of every context, before the context's other keys", async () => {
     const contexts: ComponentContext[] = [];
     const components = {
       "/keep": (_: unknown, context: ComponentContext) => {
@@ -44,10 +42,8 @@ describe("the run id", () => {
     };
     await runFlow(flow([step("a", "/keep", fromInput()), step("b", "/keep", fromStep("a")), step("c", "/keep", fromStep("b"))], fromStep("c")), 1, { components });
     expect(contexts.map((context) => context.stepId)).toEqual(["a", "b", "c"]);
-    const descriptors = contexts.map((context) => Object.getOwnPropertyDescriptor(context, "runId")!);
-    for (const descriptor of descriptors) {
-      expect(descriptor).toEqual({ get: expect.any(Function), set: undefined, enumerable: true, configurable: true });
-      expect(descriptor.get).toBe(descriptors[0]!.get);
+    for (const context of contexts) {
+      expect(Object.getOwnPropertyDescriptor(context, "runId")).toEqual({ get: expect.any(Function), set: undefined, enumerable: true, configurable: true });
     }
     for (const context of contexts) expect(Object.keys(context)).toEqual(["runId", "stepId", "signal", "blobs", "workingDirectory", "evaluateFlow"]);
   });
