@@ -102,6 +102,18 @@ describe("shareEqualFunctions", () => {
 });
 
 describe("dropEqualFunctions", () => {
+  // A format ajv emits as a regular-expression literal (uri-reference) holds brackets: it was read
+  // as code once the module was renamed for the comparison (formats0__copy), and codegen failed.
+  it("reads a regular-expression literal of a format as a literal, under any name", () => {
+    const format = "const formats0 = /^\\[v[0-9]+(?:\\/|$)/i;";
+    const check = (name: string) => fn(name, "#/a", undefined, "if(!formats0.test(data)){errors++;}");
+    const code = module([format, `export const A: CompiledValidator = validate1;`, `export const B: CompiledValidator = validate2;`, check("validate1"), check("validate2")].join("\n\n"));
+    const dropped = dropEqualFunctions(code);
+    expect(dropped).toContain(format);
+    expect(dropped).toContain("export const B: CompiledValidator = validate1;");
+    expect(dropped).not.toContain("function validate2(");
+  });
+
   it("keeps the first of equal functions in a module and points every read of the others at it, strings left alone", () => {
     const code = module(
       [
