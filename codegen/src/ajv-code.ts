@@ -4,14 +4,13 @@
  * rewrites the code. A schema's text reaches the code inside those (`const schema12 = {...}`, a
  * `pattern`, an error message), so a description that says `require(` or names a helper must not
  * look like code. ajv writes strings with JSON.stringify (double quotes, no raw line breaks) and
- * regular expressions only as the value of a `const formatsN` (or of its renamed copy, see
- * shared-validators.ts).
+ * regular expressions only as the value of a `const formatsN`.
  */
 export function codeOutsideStrings(code: string): string {
   return code.replace(LITERALS, (literal) => " ".repeat(literal.length));
 }
 
-const LITERALS = /"(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\/|(?<=^const [A-Za-z_$][\w$]* = )\/.*\/[a-z]*(?=;$)/gm;
+const LITERALS = /"(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\/|(?<=^const formats\d+ = )\/.*\/[a-z]*(?=;$)/gm;
 
 /**
  * The `schemaPath` of the first error ajv builds after `offset`, and the schema resource its

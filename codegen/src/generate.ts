@@ -52,7 +52,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
   const overlaysUsed = new Map<string, string>();
   let defaultTypes: GeneratedTypes | undefined;
   /** Each variant's validators module, written out once every variant is generated (see below). */
-  const validatorModules: { name: string; code: string; note: string; describe: (note: string) => string; file: GeneratedFile }[] = [];
+  const validatorModules: { name: string; code: string; provenance: Provenance; importsDefault: boolean }[] = [];
 
   for (const name of ordered) {
     const overlays = (config.variants?.[name] ?? []).map((path) => readOverlay(schemaDir, path));
@@ -82,19 +82,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
       path: `json-schemas.${name}.ts`,
       content: header(provenance, `Self-contained JSON Schemas of the ${setName} roots (${name} variant).`) + (await formatCode(jsonSchemasModule(variant, bundles), "typescript")),
     });
-    const file: GeneratedFile = {
-      // TypeScript, so that a plain `tsc` emits it beside the rest (it would not copy a `.js`).
-      path: `validators.${name}.ts`,
-      content: "",
-    };
-    out.push(file);
-    validatorModules.push({
-      name,
-      code: validators,
-      note: "",
-      describe: (note) => header(provenance, `Standalone ajv validators of the ${setName} roots (${name} variant); they compile nothing at run time.${note}`),
-      file,
-    });
+    validatorModules.push({ name, code: validators, provenance, importsDefault: false });
   }
 
   // A variant's validators that equal the default variant's (most do: an overlay changes a few
@@ -105,12 +93,19 @@ export async function generate(options: GenerateOptions): Promise<GeneratedSet> 
     const shared = shareEqualFunctions(variant.code, first!.code, `./validators.${first!.name}.js`);
     variant.code = shared.variant;
     for (const name of shared.imported) exported.add(name);
-    if (shared.imported.length > 0) variant.note = ` Its validators equal to the ${first!.name} variant's are imported from that module.`;
+    variant.importsDefault = shared.imported.length > 0;
   }
   if (exported.size > 0) first!.code = exportShared(first!.code, exported);
-  // Not run through prettier: ajv's own line-broken output is deterministic and a third smaller,
-  // and every program that validates parses this file at start-up.
-  for (const variant of validatorModules) variant.file.content = variant.describe(variant.note) + variant.code + "\n";
+  for (const { name, code, provenance, importsDefault } of validatorModules) {
+    const note = importsDefault ? ` Its validators equal to the ${first!.name} variant's are imported from that module.` : "";
+    out.push({
+      // TypeScript, so that a plain `tsc` emits it beside the rest (it would not copy a `.js`).
+      path: `validators.${name}.ts`,
+      // Not run through prettier: ajv's own line-broken output is deterministic and a third smaller,
+      // and every program that validates parses this file at start-up.
+      content: header(provenance, `Standalone ajv validators of the ${setName} roots (${name} variant); they compile nothing at run time.${note}`) + code + "\n",
+    });
+  }
 
   const all = provenanceOf(displayDir, files, [...overlaysUsed].map(([path, sha256]) => ({ path, sha256 })), regenerateCommand);
   out.push({

@@ -18,6 +18,9 @@ interface Item {
   skeleton: string;
 }
 
+/** An identifier, not a property name (`data.x`); search masked code with it (codeOutsideStrings). */
+const IDENTIFIER = /(?<![\w$.])[A-Za-z_$][\w$]*/g;
+
 /** The module's top-level statements, each with the names of the module it reads. */
 function topLevelItems(code: string): Item[] {
   const masked = codeOutsideStrings(code);
@@ -49,7 +52,7 @@ function topLevelItems(code: string): Item[] {
     const maskedText = masked.slice(from, from + item.text.length);
     let skeleton = "";
     let copied = 0;
-    for (const found of maskedText.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*/g)) {
+    for (const found of maskedText.matchAll(IDENTIFIER)) {
       if (!declared.has(found[0])) continue;
       item.refs.push(found[0]);
       skeleton += item.text.slice(copied, found.index) + "\0";
@@ -69,8 +72,13 @@ function topLevelItems(code: string): Item[] {
  * variant function that has an equal, the first equal default function (in module order).
  */
 export function equalFunctions(variantCode: string, defaultCode: string): Map<string, string> {
-  const variant = topLevelItems(variantCode).filter((item) => item.name !== undefined);
-  const base = topLevelItems(defaultCode).filter((item) => item.name !== undefined);
+  return equalItems(topLevelItems(variantCode), topLevelItems(defaultCode));
+}
+
+/** `equalFunctions` of two modules' items. */
+function equalItems(variantItems: readonly Item[], baseItems: readonly Item[]): Map<string, string> {
+  const variant = variantItems.filter((item) => item.name !== undefined);
+  const base = baseItems.filter((item) => item.name !== undefined);
   const baseByName = new Map(base.map((item) => [item.name!, item]));
   // Candidate pairs: same kind, same skeleton.
   const bySkeleton = new Map<string, Item[]>();
@@ -114,9 +122,9 @@ export function equalFunctions(variantCode: string, defaultCode: string): Map<st
  * Agent Service's 35 response validators are the strict ones.
  */
 export function shareEqualFunctions(variantCode: string, defaultCode: string, defaultModule: string): { variant: string; imported: string[] } {
-  const equal = equalFunctions(variantCode, defaultCode);
-  if (equal.size === 0) return { variant: variantCode, imported: [] };
   const items = topLevelItems(variantCode);
+  const equal = equalItems(items, topLevelItems(defaultCode));
+  if (equal.size === 0) return { variant: variantCode, imported: [] };
   const kept = items.filter((item) => !(item.name !== undefined && equal.has(item.name)));
   // What is still read from the statements that are not declarations (exports), transitively.
   const byName = new Map(kept.filter((item) => item.name !== undefined).map((item) => [item.name!, item]));
@@ -183,16 +191,10 @@ function pruneRuntimeImports(code: string): string {
  */
 export function dropEqualFunctions(code: string): string {
   const items = topLevelItems(code);
-  const declared = new Map(items.filter((item) => item.name !== undefined).map((item) => [item.name!, `${item.name!}__copy`]));
-  // The module against a copy of itself whose declared names are all distinct from its own.
-  const equal = equalFunctions(renameOutsideStrings(code, declared), code);
-  const order = new Map(items.map((item, index) => [item.name, index]));
+  // The module against itself: each function pairs at least with itself, and `equalItems` gives the
+  // first equal function in module order, an earlier one or itself.
   const canonical = new Map<string, string>();
-  for (const [copyName, name] of equal) {
-    const original = copyName.replace(/__copy$/, "");
-    // `equalFunctions` gives the first equal function in module order: an earlier one, or itself.
-    if (name !== original && order.get(name)! < order.get(original)!) canonical.set(original, name);
-  }
+  for (const [name, first] of equalItems(items, items)) if (first !== name) canonical.set(name, first);
   if (canonical.size === 0) return code;
   let rewritten = "";
   let copied = 0;
@@ -214,7 +216,7 @@ function renameOutsideStrings(code: string, names: ReadonlyMap<string, string>):
   const masked = codeOutsideStrings(code);
   let rewritten = "";
   let copied = 0;
-  for (const found of masked.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*/g)) {
+  for (const found of masked.matchAll(IDENTIFIER)) {
     const target = names.get(found[0]);
     if (target === undefined) continue;
     rewritten += code.slice(copied, found.index) + target;

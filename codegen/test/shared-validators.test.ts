@@ -102,9 +102,10 @@ describe("shareEqualFunctions", () => {
 });
 
 describe("dropEqualFunctions", () => {
-  // A format ajv emits as a regular-expression literal (uri-reference) holds brackets: it was read
-  // as code once the module was renamed for the comparison (formats0__copy), and codegen failed.
-  it("reads a regular-expression literal of a format as a literal, under any name", () => {
+  // A format ajv emits as a regular-expression literal (uri-reference) holds brackets: the module was
+  // once compared with a renamed copy of itself (formats0__copy), whose literal read as code, and
+  // codegen failed.
+  it("reads a format's regular-expression literal as a literal", () => {
     const format = "const formats0 = /^\\[v[0-9]+(?:\\/|$)/i;";
     const check = (name: string) => fn(name, "#/a", undefined, "if(!formats0.test(data)){errors++;}");
     const code = module([format, `export const A: CompiledValidator = validate1;`, `export const B: CompiledValidator = validate2;`, check("validate1"), check("validate2")].join("\n\n"));
