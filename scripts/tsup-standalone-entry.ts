@@ -11,7 +11,9 @@
  * entries by another path, or it would load twice: the build fails if one of them imports a file
  * under `owned` directly.
  */
-import { resolve, sep } from "node:path";
+import { readFile } from "node:fs/promises";
+import { relative, resolve, sep } from "node:path";
+import { transformSync } from "esbuild";
 import type { Options } from "tsup";
 
 type Esbuild = Parameters<NonNullable<Options["esbuildPlugins"]>[number]["setup"]>[0]["esbuild"];
@@ -23,10 +25,35 @@ export interface StandaloneEntry {
   owned?: string[];
   /** Packages bundled into the entry rather than imported (small, stateless helpers). */
   inline?: (string | RegExp)[];
+  /**
+   * Files of the entry (paths relative to the package) whose own names are shortened as they are
+   * bundled: esbuild's `minifyIdentifiers` over each file alone, so the names the file exports, and
+   * every other file of the entry, stay as written (and so does each function's `name` there). For
+   * generated validators, which are most of a `/validate` entry's text and are loaded at start-up:
+   * Node decodes a module's text twice and V8 scans all of it, so the entry's start-up cost follows its
+   * bytes. Whitespace and comments stay: esbuild's `minifyWhitespace` would drop the `@__PURE__`
+   * annotations that let a user's bundler keep only the validators it imports.
+   */
+  shortNames?: RegExp;
+  /**
+   * Ship the entry's lines without their indentation (the rest of esbuild's whitespace stays, and
+   * every comment). The build checks that this changed no token: esbuild's whitespace-minified
+   * print of the output is the same before and after, or the build fails (an indented line inside
+   * a template literal would be one).
+   */
+  stripIndentation?: boolean;
 }
 
 /** A protocol package's `/validate`: its generated validators, with the format helpers they use inlined. */
-export const VALIDATE_ENTRY: StandaloneEntry = { name: "validate", owned: ["src/generated"], inline: ["@flowspec/runtime/ajv"] };
+export const VALIDATE_ENTRY: StandaloneEntry = {
+  name: "validate",
+  owned: ["src/generated"],
+  inline: ["@flowspec/runtime/ajv"],
+  // ajv's code: `vErrors`, `instancePath`, `data12`, `_errs34`, `validate56` thousands of times over.
+  shortNames: /^src\/generated\/validators\.[^/]+\.ts$/,
+  // ajv's code nests deeply: esbuild indents it by two spaces a level.
+  stripIndentation: true,
+};
 
 export function withStandaloneEntry(base: Options & { entry: Record<string, string> }, standalone: StandaloneEntry): Options[] {
   const { [standalone.name]: source, ...others } = base.entry;
@@ -40,6 +67,8 @@ export function withStandaloneEntry(base: Options & { entry: Record<string, stri
       entry: { [standalone.name]: source },
       splitting: false,
       noExternal: [...(base.noExternal ?? []), ...(standalone.inline ?? [])],
+      esbuildPlugins: [...(base.esbuildPlugins ?? []), ...(standalone.shortNames ? [shortNamesPlugin(standalone.shortNames)] : [])],
+      plugins: [...(base.plugins ?? []), ...(standalone.stripIndentation ? [stripIndentationPlugin] : [])],
       dts: false,
       // The other config cleans the folder (the two run at once), sparing this entry's files.
       clean: false,
@@ -79,6 +108,38 @@ export function withStandaloneEntry(base: Options & { entry: Record<string, stri
     },
   ];
 }
+
+/** Shortens the names of the files `pattern` matches (paths relative to the package, `/`-separated), each file on its own. */
+function shortNamesPlugin(pattern: RegExp): NonNullable<Options["esbuildPlugins"]>[number] {
+  return {
+    name: "short-names",
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (!pattern.test(relative(process.cwd(), args.path).split(sep).join("/"))) return undefined;
+        const source = await readFile(args.path, "utf8");
+        const { code } = await build.esbuild.transform(source, { loader: "ts", format: "esm", minifyIdentifiers: true, sourcefile: args.path });
+        return { contents: code, loader: "js" };
+      });
+    },
+  };
+}
+
+/**
+ * `code` without the indentation of its lines. Throws if that changed a token: esbuild's
+ * whitespace-minified print of the code must be the same before and after (an indented line inside
+ * a multi-line template literal is not).
+ */
+export function withoutIndentation(code: string, file: string): string {
+  const stripped = code.replace(/^[ \t]+/gm, "");
+  const tokens = (text: string) => transformSync(text, { loader: "js", minifyWhitespace: true, logLevel: "silent" }).code;
+  if (tokens(stripped) !== tokens(code)) throw new Error(`${file}: removing indentation would change the code (a multi-line template literal?); build it without stripIndentation`);
+  return stripped;
+}
+
+const stripIndentationPlugin: NonNullable<Options["plugins"]>[number] = {
+  name: "strip-indentation",
+  renderChunk: (code, chunk) => (/\.c?js$/.test(chunk.path) ? { code: withoutIndentation(code, chunk.path) } : undefined),
+};
 
 /** The names a module exports at run time (types have none), read off an in-memory bundle of it. */
 async function exportNames(esbuild: Esbuild, source: string): Promise<string[]> {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run, shown } from "./consumer/support.js";
+import { withoutIndentation } from "../scripts/tsup-standalone-entry.js";
 import { repoRoot } from "./support.js";
 
 // These tests load the built packages (dist/) through plain Node, as a user's program would:
@@ -75,6 +76,32 @@ describe.each(["esm", "cjs"] as const)("start-up entries load as few files as th
 
   it("@flowspec/runtime/validation is one file", () => {
     expect(loadedFiles(kind, "@flowspec/runtime/validation")).toEqual([`packages/runtime/dist/validation.${ext}`]);
+  });
+});
+
+// A cold process pays for every byte of /validate (Node decodes the text, V8 scans all of it), so
+// the generated validators ship with short names and no indentation (scripts/tsup-standalone-entry.ts);
+// a user's bundler still sees every `@__PURE__` annotation and so keeps only the validators imported.
+describe.each(["js", "cjs"] as const)("/validate ships its generated code small, for bundlers as before (.%s)", (ext) => {
+  it.each(Object.keys(PACKAGES))("%s/validate: no indentation, none of ajv's long local names, every create* call annotated pure", (pkg) => {
+    const code = readFileSync(join(repoRoot, "packages", pkg.replace("@flowspec/", ""), "dist", `validate.${ext}`), "utf8");
+    expect(code.match(/^[ \t]+\S.*$/m)?.[0]).toBeUndefined();
+    // ajv names its error list `vErrors` in every validator function.
+    expect(code).not.toMatch(/\bvErrors\b/);
+    const calls = code.match(/\bcreate(?:Validate|Guard|Assert|StandardSchema)\)?\(/g) ?? [];
+    const pure = code.match(/\/\* @__PURE__ \*\/ (?:\(0, [\w$]+\.)?create(?:Validate|Guard|Assert|StandardSchema)\)?\(/g) ?? [];
+    expect(calls.length).toBeGreaterThan(0);
+    expect(pure.length).toBe(calls.length);
+  });
+});
+
+describe("withoutIndentation (the /validate build step)", () => {
+  it("removes each line's indentation", () => {
+    expect(withoutIndentation("function f(a) {\n  if (a) {\n    return `x${a}`;\n  }\n}\n", "f.js")).toBe("function f(a) {\nif (a) {\nreturn `x${a}`;\n}\n}\n");
+  });
+
+  it("refuses code whose meaning the removal would change", () => {
+    expect(() => withoutIndentation("const s = `a\n  b`;\n", "t.js")).toThrow(/t\.js: removing indentation would change the code/);
   });
 });
 
