@@ -111,6 +111,12 @@ const server = createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(big)) });
       return void res.end(big);
     }
+    if (kind === "chunked-big") {
+      // No Content-Length: the limit is found while the body arrives.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(big.slice(0, 2500));
+      return void res.end(big.slice(2500));
+    }
     if (kind === "gzip-big") {
       // Small on the wire, over the limit once fetch has decoded it.
       const zipped = gzipSync(big);
@@ -227,6 +233,16 @@ describe("runFlow over a loopback server", () => {
     expect((error as Error).message).toMatch(/^action "get" \(operation "answer", GET .*\/answer\/sized-big\): the response body exceeds maxResponseBytes \(Content-Length \d+ bytes > 1000\)$/);
     expect((error as Error).cause).toMatchObject({ name: "ResponseTooLargeError", limit: 1000, declared: true });
     expect((await answer("sized-big", { maxResponseBytes: 10_000 })).result).toEqual({ success: JSON.parse(big) });
+  });
+
+  it("names the masked request when a body without Content-Length passes maxResponseBytes while it arrives", async () => {
+    // The request line is written only when the limit is passed (not for every body read); it must still be masked then.
+    const credentials = { t: { key: { value: "query-secret" } } };
+    const error = await answer("chunked-big", { maxResponseBytes: 1000, credentials }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toMatch(/^action "get" \(operation "answer", GET http:\/\/127\.0\.0\.1:\d+\/answer\/chunked-big\?api_key=\*\*\*\): the response body exceeds maxResponseBytes \(at least \d+ bytes > 1000\)$/);
+    expect((error as Error).message).not.toContain("query-secret");
+    expect((await answer("chunked-big", { maxResponseBytes: 10_000, credentials })).result).toEqual({ success: JSON.parse(big) });
   });
 
   it("counts the decoded bytes of a compressed body against maxResponseBytes, whatever its content-length says", async () => {

@@ -1,5 +1,5 @@
 import { HttpError, ResponseParseError, ResponseTooLargeError, TransportError, type RunErrorDetails } from "../errors.js";
-import { readBodyBytes, ResponseTooLargeError as BodyTooLargeError, retryDelay, sleep } from "@flowspec/runtime";
+import { readBodyBytes, ResponseTooLargeError as BodyTooLargeError, retryDelay, sleep, type BodyLimit } from "@flowspec/runtime";
 import { bareMediaType } from "../sources/media.js";
 import type { OutgoingRequest, RunOptions } from "./options.js";
 import type { Redactor } from "./redact.js";
@@ -69,7 +69,7 @@ export async function sendRequest(
         continue;
       }
       try {
-        bodyBytes = await readBodyBytes(response, { maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, request: what() });
+        bodyBytes = await readBodyBytes(response, new NamedLimit(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what));
       } catch (error) {
         // runtime's error, in this package's hierarchy (a FlowRunError carrying the trace).
         if (error instanceof BodyTooLargeError) throw new ResponseTooLargeError(error.message, { ...details, cause: error });
@@ -93,6 +93,20 @@ export async function sendRequest(
       );
     }
     return { status: response.status, headers: response.headers, body: parsed };
+  }
+}
+
+/**
+ * A body limit whose request line (masked method and URL) is written only when an error needs it:
+ * most bodies are within their limit, and masking the URL for each of them showed in profiles.
+ */
+class NamedLimit implements BodyLimit {
+  constructor(
+    readonly maxBytes: number,
+    private readonly what: () => string,
+  ) {}
+  get request(): string {
+    return this.what();
   }
 }
 
