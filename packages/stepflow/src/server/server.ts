@@ -50,28 +50,24 @@ export function createComponentServer(components: Components): ComponentServer {
     if (output) result.output_schema = output;
     return result;
   };
-  const component = (name: unknown): ServerComponent => {
-    const found = byName.get(typeof name === "string" ? componentName(name) : "");
-    if (!found) throw new JsonRpcError(ComponentErrorCode.ComponentNotFound, `Component not found: ${String(name)}`, { component: name });
-    return found;
-  };
   const find = (name: unknown): [string, ServerComponent] => {
-    const found = component(name);
-    return [componentName(name as string), found];
+    const key = typeof name === "string" ? componentName(name) : "";
+    const component = byName.get(key);
+    if (!component) throw new JsonRpcError(ComponentErrorCode.ComponentNotFound, `Component not found: ${String(name)}`, { component: name });
+    return [key, component];
   };
 
   // Synchronous all the way when the component is: no promise per call that nothing waits for.
   const execute: RequestHandler = (params, rpc) => {
     const { component: name, input: given } = params as { component: string; input: unknown };
-    // The component alone, not a [name, component] pair: one array less per call.
-    const found = component(name);
-    const input = found.keepFloats ? given : plainNumbers(given);
-    if (!isStandardSchema(found.inputSchema)) return run(name, found, input, rpc);
-    return Promise.resolve(found.inputSchema["~standard"].validate(input)).then((checked) => {
+    const [, component] = find(name);
+    const input = component.keepFloats ? given : plainNumbers(given);
+    if (!isStandardSchema(component.inputSchema)) return run(name, component, input, rpc);
+    return Promise.resolve(component.inputSchema["~standard"].validate(input)).then((checked) => {
       if (checked.issues) {
         throw new JsonRpcError(ComponentErrorCode.InvalidInput, `Invalid input for ${name}: ${formatStandardIssues(checked.issues)}`, { component: name, issues: checked.issues });
       }
-      return run(name, found, checked.value, rpc);
+      return run(name, component, checked.value, rpc);
     });
   };
   // Results and failures come from module-level functions: a call makes only its context's
