@@ -139,6 +139,13 @@ describe("JSON-RPC peer over newline-delimited streams", () => {
     expect(rejecting.pendingCount).toBe(0);
   });
 
+  it("rejects a call whose signal cannot take a listener with what adding it threw", async () => {
+    const peer = createPeer({ send: () => undefined });
+    const notASignal = { aborted: false } as unknown as AbortSignal;
+    await expect(peer.request("m", {}, { signal: notASignal })).rejects.toBeInstanceOf(TypeError);
+    expect(peer.pendingCount).toBe(0);
+  });
+
   it("a call answered before its timeout or abort resolves, and neither fires later", async () => {
     const sent: { id: number }[] = [];
     let last = 0;

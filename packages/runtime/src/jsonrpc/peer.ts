@@ -202,7 +202,13 @@ export function createPeer(options: PeerOptions): Peer {
     // timeout (a call's own allocations are most of what the peer adds to a message).
     const timeoutMs = callOptions?.timeoutMs;
     // 0 is no timeout, as in the other flowspec clients (not "time out at once").
-    if (signal || (timeoutMs !== undefined && timeoutMs !== 0)) arm(pending, call, signal, timeoutMs);
+    try {
+      if (signal || (timeoutMs !== undefined && timeoutMs !== 0)) arm(pending, call, signal, timeoutMs);
+    } catch (error) {
+      // As when this ran inside the promise's executor: the call rejects with what was thrown.
+      settle(pending, call, false, error);
+      return promise;
+    }
     try {
       const sent = write({ jsonrpc: "2.0", id: call.id, method, params });
       if (sent) failOnReject(pending, call, sent);
