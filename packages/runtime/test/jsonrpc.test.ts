@@ -112,6 +112,53 @@ describe("JSON-RPC peer over newline-delimited streams", () => {
     expect(await client.request("later", {}, { timeoutMs: 0 })).toBe("done");
   });
 
+  // Every call's promise is made by one shared executor that hands its resolving functions to the
+  // call's bookkeeping (no closure per call): each answer must still reach its own call, and a write
+  // that fails must still fail the call it was for.
+  it("settles each of many calls in flight with its own answer, answered out of order", async () => {
+    const sent: { id: number; method: string; params: unknown }[] = [];
+    let last = 0;
+    const peer = createPeer({ send: (message) => void sent.push(message as (typeof sent)[number]), nextId: () => ++last });
+    const calls = Array.from({ length: 1000 }, (_, i) => peer.request<number>("double", i));
+    expect(peer.pendingCount).toBe(1000);
+    for (const { id, params } of [...sent].reverse()) peer.receive({ jsonrpc: "2.0", id, result: (params as number) * 2 });
+    expect(await Promise.all(calls)).toEqual(Array.from({ length: 1000 }, (_, i) => i * 2));
+    expect(peer.pendingCount).toBe(0);
+  });
+
+  it("fails a call whose write throws or rejects, naming the method, and keeps nothing pending", async () => {
+    const throwing = createPeer({
+      send: () => {
+        throw new JsonRpcTransportError("pipe closed");
+      },
+    });
+    await expect(throwing.request("first", {})).rejects.toThrow("cannot send first: pipe closed");
+    expect(throwing.pendingCount).toBe(0);
+    const rejecting = createPeer({ send: () => Promise.reject(new Error("socket gone")) });
+    await expect(rejecting.request("second", {}, { timeoutMs: 60_000 })).rejects.toThrow("cannot send second: socket gone");
+    expect(rejecting.pendingCount).toBe(0);
+  });
+
+  it("rejects a call whose signal cannot take a listener with what adding it threw", async () => {
+    const peer = createPeer({ send: () => undefined });
+    const notASignal = { aborted: false } as unknown as AbortSignal;
+    await expect(peer.request("m", {}, { signal: notASignal })).rejects.toBeInstanceOf(TypeError);
+    expect(peer.pendingCount).toBe(0);
+  });
+
+  it("a call answered before its timeout or abort resolves, and neither fires later", async () => {
+    const sent: { id: number }[] = [];
+    let last = 0;
+    const peer = createPeer({ send: (message) => void sent.push(message as { id: number }), nextId: () => ++last });
+    const controller = new AbortController();
+    const call = peer.request("quick", {}, { timeoutMs: 30, signal: controller.signal });
+    peer.receive({ jsonrpc: "2.0", id: sent[0]!.id, result: "done" });
+    expect(await call).toBe("done");
+    controller.abort(new Error("too late"));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(peer.pendingCount).toBe(0);
+  });
+
   it("times out, aborts, and fails pending calls when the connection closes", async () => {
     const { client, toServer } = pair({ handlers: { never: () => new Promise(() => undefined) } });
     await expect(client.request("never", {}, { timeoutMs: 20 })).rejects.toThrow(/never timed out after 20 ms/);

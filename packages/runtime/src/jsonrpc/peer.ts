@@ -129,6 +129,33 @@ function settle(pending: Map<RequestId, Pending>, call: Pending, ok: boolean, va
   else call.reject(value);
 }
 
+const noop = () => undefined;
+/** The call whose promise `capture` is making: set just before `new Promise(capture)`, which runs it at once. */
+let capturing: Pending | undefined;
+/** A Promise executor shared by every call: it hands the resolving functions to `capturing`. */
+function capture(resolve: (value: never) => void, reject: (reason: unknown) => void): void {
+  capturing!.resolve = resolve as (value: unknown) => void;
+  capturing!.reject = reject;
+  capturing = undefined;
+}
+
+/** Fails `call` when `signal` aborts or after `timeoutMs` (0 or undefined: no timer). */
+function arm(pending: Map<RequestId, Pending>, call: Pending, signal: AbortSignal | undefined, timeoutMs: number | undefined): void {
+  const onAbort = signal && (() => settle(pending, call, false, signal.reason));
+  if (onAbort) signal!.addEventListener("abort", onAbort, { once: true });
+  const stopTimer =
+    timeoutMs !== undefined && timeoutMs !== 0 ? startTimer(() => settle(pending, call, false, new JsonRpcTransportError(`${call.method} timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+  call.cleanup = () => {
+    stopTimer?.();
+    if (onAbort) signal!.removeEventListener("abort", onAbort);
+  };
+}
+
+/** Fails `call` when the write of its request rejects. */
+function failOnReject(pending: Map<RequestId, Pending>, call: Pending, sent: Promise<void>): void {
+  sent.catch((error: unknown) => settle(pending, call, false, cannotSend(call.method, error)));
+}
+
 /**
  * A transport-agnostic JSON-RPC 2.0 peer: both sides can call and be called. Incoming requests are
  * handled concurrently (the reader never waits for a handler, so a handler may await a call back
@@ -165,30 +192,30 @@ export function createPeer(options: PeerOptions): Peer {
     if (closed.signal.aborted) return Promise.reject(new JsonRpcTransportError(`cannot call ${method}: ${(closed.signal.reason as Error).message}`));
     const signal = callOptions?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const id = nextId();
-    return new Promise<R>((resolve, reject) => {
-      const call: Pending = { id, method, resolve: resolve as (value: unknown) => void, reject, cleanup: undefined };
-      pending.set(id, call);
-      // Only what this call needs is made: no abort listener without a signal, no timer without a
-      // timeout (a call's own allocations are most of what the peer adds to a message).
-      const timeoutMs = callOptions?.timeoutMs;
-      // 0 is no timeout, as in the other flowspec clients (not "time out at once").
-      const timed = timeoutMs !== undefined && timeoutMs !== 0;
-      if (signal || timed) {
-        const onAbort = signal && (() => settle(pending, call, false, signal.reason));
-        if (onAbort) signal!.addEventListener("abort", onAbort, { once: true });
-        const stopTimer = timed ? startTimer(() => settle(pending, call, false, new JsonRpcTransportError(`${method} timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
-        call.cleanup = () => {
-          stopTimer?.();
-          if (onAbort) signal!.removeEventListener("abort", onAbort);
-        };
-      }
-      try {
-        write({ jsonrpc: "2.0", id, method, params })?.catch((error: unknown) => settle(pending, call, false, cannotSend(method, error)));
-      } catch (error) {
-        settle(pending, call, false, cannotSend(method, error));
-      }
-    });
+    const call: Pending = { id: nextId(), method, resolve: noop, reject: noop, cleanup: undefined };
+    // The promise's resolving functions go straight into `call` (see `capture`): no executor
+    // closure, and no context holding this function's variables, is made per call.
+    capturing = call;
+    const promise = new Promise<R>(capture);
+    pending.set(call.id, call);
+    // Only what this call needs is made: no abort listener without a signal, no timer without a
+    // timeout (a call's own allocations are most of what the peer adds to a message).
+    const timeoutMs = callOptions?.timeoutMs;
+    // 0 is no timeout, as in the other flowspec clients (not "time out at once").
+    try {
+      if (signal || (timeoutMs !== undefined && timeoutMs !== 0)) arm(pending, call, signal, timeoutMs);
+    } catch (error) {
+      // As when this ran inside the promise's executor: the call rejects with what was thrown.
+      settle(pending, call, false, error);
+      return promise;
+    }
+    try {
+      const sent = write({ jsonrpc: "2.0", id: call.id, method, params });
+      if (sent) failOnReject(pending, call, sent);
+    } catch (error) {
+      settle(pending, call, false, cannotSend(method, error));
+    }
+    return promise;
   };
   /** A call on the peer's own channel: one function for every call and request context, not one each. */
   const sendOwn = (message: JsonRpcRequest) => options.send(message);
