@@ -123,6 +123,19 @@ describe("the frame decoder's maxEventBytes", () => {
     }
   });
 
+  it("refuses a frame that ends in a later chunk than its first lines with its whole size, as when it comes in one chunk", () => {
+    // The chunk that ends the frame also completes the line left over from the chunk before; that
+    // line is read first, and the limit must not be checked on what had arrived up to it.
+    const frame = keepalive("sse", 1010);
+    const message = "error bad sse frame #0 at line 1, byte 0: the event exceeds maxEventBytes (1010 bytes > 1000)";
+    expect(kinds(createFrameDecoder("sse", 1000).push(utf8(frame)))).toEqual([message]);
+    for (const at of [3, 500, 1000]) {
+      const decoder = createFrameDecoder("sse", 1000);
+      const bytes = utf8(frame + keepalive("sse", 100));
+      expect(kinds([...decoder.push(bytes.subarray(0, at)), ...decoder.push(bytes.subarray(at))])).toEqual([message]);
+    }
+  });
+
   it("reads nothing more after refusing an event", () => {
     const decoder = createFrameDecoder("ndjson", 10);
     expect(kinds(decoder.push(utf8("x".repeat(11))))).toEqual(["error bad ndjson frame #0 at line 1, byte 0: the event exceeds maxEventBytes (at least 11 bytes > 10)"]);
@@ -131,6 +144,32 @@ describe("the frame decoder's maxEventBytes", () => {
 });
 
 describe("the frame decoder's cost", () => {
+  it("copies only the line that a chunk completes, not the whole chunk", () => {
+    // Chunks end where a socket read did, so nearly every one starts inside a line; joining the
+    // rest of that line with the whole chunk copied every chunk once more.
+    const event = (sequence: number) =>
+      `id: ${sequence}\nevent: run.stream.event\ndata: ${JSON.stringify({ runId: "r-1", threadId: "t-1", sequence, event: { type: "message.delta", eventId: `e-${sequence}`, createdAt: "2026-12-07T10:00:00Z", delta: "x" } })}\n\n`;
+    const bytes = new TextEncoder().encode(Array.from({ length: 400 }, (_, i) => event(i + 1)).join(""));
+    const decoder = createFrameDecoder("sse");
+    const first = decoder.push(bytes.subarray(0, 100)); // ends inside the first event's data line
+    const allocated: number[] = [];
+    const Native = globalThis.Uint8Array;
+    globalThis.Uint8Array = class extends Native {
+      constructor(...args: unknown[]) {
+        super(...(args as []));
+        if (typeof args[0] === "number") allocated.push(args[0]);
+      }
+    } as Uint8ArrayConstructor;
+    let rest: Frame[];
+    try {
+      rest = decoder.push(bytes.subarray(100));
+    } finally {
+      globalThis.Uint8Array = Native;
+    }
+    expect([...first, ...rest].map((frame) => (frame.kind === "envelope" ? frame.envelope.sequence : frame.kind))).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(Math.max(0, ...allocated)).toBeLessThan(1024);
+  });
+
   // 1 KiB chunks of one large event. Copying and rescanning what is buffered at every chunk took
   // 5.4 s for a 1 MiB data line (and 35 s for 32 MiB in larger chunks); buffering in linear time
   // takes milliseconds. The bound leaves a wide margin for a loaded machine.

@@ -46,7 +46,8 @@ interface OpenBlock {
 
 /**
  * Cost is linear in the body's size: the bytes after the last complete line are kept as they came
- * and joined once, when a line end arrives; an SSE block's complete lines are read once and carried
+ * and joined once, when a line end arrives, with the bytes of the arriving chunk up to that line end
+ * only (the rest of the chunk is read in place); an SSE block's complete lines are read once and carried
  * to the chunk that ends the block. A frame (an SSE block with its blank line, or an NDJSON line)
  * over `maxEventBytes` is an error frame, as soon as that many bytes of it have arrived; the
  * decoder then reads nothing more.
@@ -119,18 +120,52 @@ class Decoder implements FrameDecoder {
   push(chunk: Uint8Array): Frame[] {
     const out: Frame[] = (this.out = []);
     if (this.failed || chunk.length === 0) return out;
+    if (this.tailSize > 0) {
+      // Only the tail's line is joined with the chunk (up to the chunk's first LF) and read on its
+      // own; the rest of the chunk is read where it is. Joining the tail with the whole chunk copied
+      // every chunk that did not start a line (nearly all of them: a chunk ends where the socket
+      // read did, not at a line end).
+      const lf = chunk.indexOf(LF);
+      if (lf !== -1) {
+        const head = join([...this.tail, chunk.subarray(0, lf + 1)], this.tailSize + lf + 1);
+        this.tail = [];
+        this.tailSize = 0;
+        // Whether the frame still open is over the limit is checked once, after the whole chunk,
+        // as when the chunk is read in one piece (the error then gives the same size).
+        this.read(head, head.length, false);
+        if (this.failed || lf + 1 === chunk.length) {
+          if (!this.failed) this.checkPending();
+          return out;
+        }
+        chunk = chunk.subarray(lf + 1);
+      }
+    }
     // Lines are cut and frames found in the decoded text, one decode per chunk that ends a line.
     // Line ends are ASCII, so the complete lines decode to complete characters.
     const cut = completeLinesEnd(chunk, this.transport, this.tailSize > 0 && tailEndsWithCr(this.tail));
     if (cut === -1) {
       this.tail.push(chunk);
       this.tailSize += chunk.length;
-      const bytes = this.tailOffset + this.tailSize - (this.open?.byteOffset ?? this.tailOffset);
-      if (bytes > this.maxEventBytes) this.tooLarge(this.open?.line ?? this.tailLine, this.open?.byteOffset ?? this.tailOffset, bytes, false);
+      this.checkPending();
       return out;
     }
     const data = this.tailSize === 0 ? chunk : join([...this.tail, chunk], this.tailSize + chunk.length);
-    const end = this.tailSize + cut;
+    this.read(data, this.tailSize + cut, true);
+    return out;
+  }
+
+  /** Ends decoding with an error frame when the frame not yet complete is over the limit already. */
+  private checkPending(): void {
+    const pending = this.tailOffset + this.tailSize - (this.open?.byteOffset ?? this.tailOffset);
+    if (pending > this.maxEventBytes) this.tooLarge(this.open?.line ?? this.tailLine, this.open?.byteOffset ?? this.tailOffset, pending, false);
+  }
+
+  /**
+   * Reads the complete lines `data[0, end)`, which start where the tail did; the bytes after them
+   * become the tail. `checkPending`: whether the frame left open is checked against the limit now.
+   */
+  private read(data: Uint8Array, end: number, checkPending: boolean): void {
+    const out = this.out;
     const decoded = this.utf8.decode(data.subarray(0, end));
     const text = this.tailOffset === 0 && decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
     const lines: ChunkLines = { data, end, transport: this.transport, ascii: text.length === end, starts: undefined };
@@ -144,7 +179,7 @@ class Decoder implements FrameDecoder {
         if (mayBeOver(pos, lf + 1, this.maxEventBytes)) {
           const from = lineByteOffset(lines, line - firstLine, pos);
           const bytes = lineByteOffset(lines, line + 1 - firstLine, lf + 1) - from;
-          if (bytes > this.maxEventBytes) return this.tooLarge(line, base + from, bytes, true), out;
+          if (bytes > this.maxEventBytes) return this.tooLarge(line, base + from, bytes, true);
         }
         if (!isBlank(text, pos, to)) {
           const position = { transport: this.transport, frameIndex: this.frameIndex++, line, byteOffset: base + lineByteOffset(lines, line - firstLine, pos) };
@@ -182,7 +217,7 @@ class Decoder implements FrameDecoder {
             const byteOffset = base + lineByteOffset(lines, line - firstLine, pos);
             if (mayBeOver(pos, dataEnd + 2, this.maxEventBytes)) {
               const bytes = base + lineByteOffset(lines, line + blockLines - firstLine, dataEnd + 2) - byteOffset;
-              if (bytes > this.maxEventBytes) return this.tooLarge(line, byteOffset, bytes, true), out;
+              if (bytes > this.maxEventBytes) return this.tooLarge(line, byteOffset, bytes, true);
             }
             out.push(classifyJson(text.slice(dataStart, dataEnd), channel!.name, { transport: this.transport, frameIndex: this.frameIndex, line, byteOffset }));
             this.frameIndex++;
@@ -198,7 +233,7 @@ class Decoder implements FrameDecoder {
             if (mayBeOver(pos, commentEnd + 2, this.maxEventBytes)) {
               const byteOffset = base + lineByteOffset(lines, line - firstLine, pos);
               const bytes = base + lineByteOffset(lines, line + 2 - firstLine, commentEnd + 2) - byteOffset;
-              if (bytes > this.maxEventBytes) return this.tooLarge(line, byteOffset, bytes, true), out;
+              if (bytes > this.maxEventBytes) return this.tooLarge(line, byteOffset, bytes, true);
             }
             out.push({ kind: "keepalive" });
             this.frameIndex++;
@@ -225,7 +260,7 @@ class Decoder implements FrameDecoder {
             if (blockByte === -1) blockByte = base + lineByteOffset(lines, blockLine - firstLine, start);
             if (this.open !== undefined || mayBeOver(start, next, this.maxEventBytes)) {
               const bytes = base + lineByteOffset(lines, line - firstLine, next) - blockByte;
-              if (bytes > this.maxEventBytes) return this.tooLarge(blockLine, blockByte, bytes, true), out;
+              if (bytes > this.maxEventBytes) return this.tooLarge(blockLine, blockByte, bytes, true);
             }
             const position = hasData ? { transport: this.transport, frameIndex: this.frameIndex, line: blockLine, byteOffset: blockByte } : undefined;
             if (!simple) {
@@ -271,9 +306,7 @@ class Decoder implements FrameDecoder {
     this.tailSize = data.length - end;
     this.tailOffset = base + end;
     this.tailLine = line;
-    const pending = this.tailOffset + this.tailSize - (this.open?.byteOffset ?? this.tailOffset);
-    if (pending > this.maxEventBytes) this.tooLarge(this.open?.line ?? this.tailLine, this.open?.byteOffset ?? this.tailOffset, pending, false);
-    return out;
+    if (checkPending) this.checkPending();
   }
 }
 
