@@ -13,7 +13,7 @@ import { validateTaskTreeNode } from "@flowspec/apflow";
 import { runCli } from "@flowspec/cli";
 import { parseSourceDocument } from "@flowspec/runtime";
 import { validateRequest } from "@flowspec/stepflow";
-import { median, permutations } from "./support/rounds.js";
+import { balancedOrders, median } from "./support/rounds.js";
 
 const SCALES = [1, 10, 100] as const;
 const ROUNDS = 6; // every order of the three sizes once
@@ -140,7 +140,7 @@ try {
     const works = sizes.map((n) => family.make(n));
     for (const work of works) await work(); // warm-up
     const times: number[][] = works.map(() => []);
-    const orders = permutations(works.map((_, i) => i));
+    const orders = balancedOrders(works.map((_, i) => i));
     for (let round = 0; round < ROUNDS; round++) {
       for (const i of orders[round % orders.length]!) {
         const started = performance.now();

@@ -1,10 +1,17 @@
 /**
- * Every order of `items`. Benches cycle their subjects through these: in a fixed order, what ran
- * just before a subject measurably changes its figure.
+ * The orders in which benches cycle their subjects: in a fixed order, what ran just before a
+ * subject measurably changes its figure. A Williams design (a balanced Latin square): over the
+ * orders, each subject runs in each position equally often, and directly after each other subject
+ * equally often. n orders for an even n, 2n for an odd one, so that a bench's few rounds stay
+ * balanced (the first 9 of 5! permutations all started with the same subject).
  */
-export function permutations<T>(items: readonly T[]): T[][] {
-  if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+export function balancedOrders<T>(items: readonly T[]): T[][] {
+  const n = items.length;
+  if (n <= 1) return [[...items]];
+  // First row 0, 1, n-1, 2, n-2, …; row r adds r to each index (mod n).
+  const first = Array.from({ length: n }, (_, j) => (j % 2 === 1 ? (j + 1) / 2 : (n - j / 2) % n));
+  const rows = Array.from({ length: n }, (_, r) => first.map((index) => items[(index + r) % n]!));
+  return n % 2 === 0 ? rows : [...rows, ...rows.map((row) => [...row].reverse())];
 }
 
 /** The median; for an even count, the mean of the two middle values. */
@@ -16,12 +23,12 @@ export function median(values: readonly number[]): number {
 
 /**
  * Measures every subject once per round, `rounds` times, cycling the order of the subjects through
- * their permutations so none always runs first. Each subject returns its own measurement (a time,
+ * `balancedOrders`, so none always runs first or always after the same other. Each subject returns its own measurement (a time,
  * a rate); the result holds each subject's measurements in round order.
  */
 export async function alternatingRounds<K extends string>(subjects: Record<K, () => number | Promise<number>>, rounds: number): Promise<Record<K, number[]>> {
   const names = Object.keys(subjects) as K[];
-  const orders = permutations(names);
+  const orders = balancedOrders(names);
   const out = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
   for (let round = 0; round < rounds; round++) {
     for (const name of orders[round % orders.length]!) out[name].push(await subjects[name]());
