@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { FlowSchema } from "@flowspec/stepflow";
 import type { FlowspecSchema } from "@flowspec/runtime";
-import { processTime } from "./support/process-time.js";
+import { processCpuMs, processTime } from "./support/process-time.js";
 import { report } from "./support/report.js";
 import { alternatingRounds, median, range, ratios } from "./support/rounds.js";
 import { runtimeAjv } from "./support/runtime-ajv.js";
@@ -28,6 +28,7 @@ const repo = join(import.meta.dirname, "..");
 const ROUNDS = 21;
 const VALIDATE_ROUNDS = 5;
 const SCALE = [1, 10, 100, 1000, 10_000];
+const SCALE_ROUNDS = 5;
 const load = () => `load average ${loadavg()[0]!.toFixed(1)}`;
 
 /** The workspace folders of @flowspec/cli and of every workspace package it depends on, transitively. */
@@ -210,14 +211,13 @@ process.exitCode = valid ? 0 : 1;
   }
 
   // The scale curve, in CPU time (on this shared machine the wall time of one run moves by more
-  // than the cost of a thousand files): the median of three runs per size, and peak RSS from one
-  // more. Start-up dominates the first sizes; the cost of each added file must not grow.
-  const runs = SCALE.map((count) => {
-    const args = [bin, "validate", ...files.slice(0, count)];
-    const cpu: number[] = [];
-    for (let i = 0; i < 3; i++) processTime(args, project, cpu);
-    return { count, ms: median(cpu), rssMb: peakRssMb(args, project) };
-  });
+  // than the cost of a thousand files), to the microsecond (GNU time's 10 ms steps were as large as
+  // the 100 -> 1,000 difference, and once made the figure 4.6x): the median of five runs per size,
+  // the sizes in alternating rounds, and peak RSS from one more. Start-up dominates the first sizes;
+  // the cost of each added file must not grow.
+  const scaleArgs = SCALE.map((count) => [bin, "validate", ...files.slice(0, count)]);
+  const cpuBySize = await alternatingRounds(Object.fromEntries(scaleArgs.map((args, i) => [i, () => processCpuMs(args, project)])), SCALE_ROUNDS);
+  const runs = SCALE.map((count, i) => ({ count, ms: median(cpuBySize[i]!), rssMb: peakRssMb(scaleArgs[i]!, project) }));
   const series = runs.map((run) => ({ x: run.count, y: run.ms / run.count, rssMb: run.rssMb }));
   const added = (from: number, to: number) => (runs[to]!.ms - runs[from]!.ms) / (runs[to]!.count - runs[from]!.count);
   const [early, late] = [added(SCALE.length - 3, SCALE.length - 2), added(SCALE.length - 2, SCALE.length - 1)];

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 
 /**
  * Wall-clock ms of one whole `node` process with `args`, timed from outside. It runs under GNU
@@ -13,4 +14,19 @@ export function processTime(args: string[], cwd: string, cpu: number[]): number 
   if (run.status !== 0 || !times) throw new Error(`node ${args.join(" ").slice(0, 200)} failed:\n${run.stderr}`);
   cpu.push((Number(times[1]) + Number(times[2])) * 1000);
   return ms;
+}
+
+const CPU_AT_EXIT = join(import.meta.dirname, "cpu-at-exit.cjs");
+
+/**
+ * CPU ms (user + system) of one whole `node` process with `args`, to the microsecond: the process
+ * reports its own `process.cpuUsage()` at exit (a preloaded hook). For differences between runs of
+ * the same program (a scale curve), where GNU time's 10 ms steps are as large as the difference;
+ * the hook's own cost is the same in every run. Throws if the process fails.
+ */
+export function processCpuMs(args: string[], cwd: string): number {
+  const run = spawnSync(process.execPath, ["--require", CPU_AT_EXIT, ...args], { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
+  const reported = /@@cpu-us (\d+)\s*$/.exec(run.stderr);
+  if (run.status !== 0 || !reported) throw new Error(`node ${args.join(" ").slice(0, 200)} failed:\n${run.stderr}`);
+  return Number(reported[1]) / 1000;
 }
