@@ -7,12 +7,8 @@ import { join } from "node:path";
  * with other work, wall time also counts the waits for a CPU. Throws if the process fails.
  */
 export function processTime(args: string[], cwd: string, cpu: number[]): number {
-  const start = performance.now();
-  const run = spawnSync("/usr/bin/time", ["-f", "@@cpu %U %S", process.execPath, ...args], { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
-  const ms = performance.now() - start;
-  const times = /@@cpu ([\d.]+) ([\d.]+)\s*$/.exec(run.stderr);
-  if (run.status !== 0 || !times) throw new Error(`node ${args.join(" ").slice(0, 200)} failed:\n${run.stderr}`);
-  cpu.push((Number(times[1]) + Number(times[2])) * 1000);
+  const { ms, report } = runReporting("/usr/bin/time", ["-f", "@@cpu %U %S", process.execPath, ...args], args, cwd, /@@cpu ([\d.]+) ([\d.]+)\s*$/);
+  cpu.push((Number(report[1]) + Number(report[2])) * 1000);
   return ms;
 }
 
@@ -25,8 +21,16 @@ const CPU_AT_EXIT = join(import.meta.dirname, "cpu-at-exit.cjs");
  * the hook's own cost is the same in every run. Throws if the process fails.
  */
 export function processCpuMs(args: string[], cwd: string): number {
-  const run = spawnSync(process.execPath, ["--require", CPU_AT_EXIT, ...args], { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
-  const reported = /@@cpu-us (\d+)\s*$/.exec(run.stderr);
-  if (run.status !== 0 || !reported) throw new Error(`node ${args.join(" ").slice(0, 200)} failed:\n${run.stderr}`);
-  return Number(reported[1]) / 1000;
+  const { report } = runReporting(process.execPath, ["--require", CPU_AT_EXIT, ...args], args, cwd, /@@cpu-us (\d+)\s*$/);
+  return Number(report[1]) / 1000;
+}
+
+/** Runs `command` (a `node` process with `args`), timing only the run; throws unless it succeeds and its stderr ends with `reportPattern`. */
+function runReporting(command: string, commandArgs: string[], args: string[], cwd: string, reportPattern: RegExp): { ms: number; report: RegExpExecArray } {
+  const start = performance.now();
+  const run = spawnSync(command, commandArgs, { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
+  const ms = performance.now() - start;
+  const report = reportPattern.exec(run.stderr);
+  if (run.status !== 0 || !report) throw new Error(`node ${args.join(" ").slice(0, 200)} failed:\n${run.stderr}`);
+  return { ms, report };
 }
