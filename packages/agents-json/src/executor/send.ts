@@ -69,7 +69,10 @@ export async function sendRequest(
         continue;
       }
       try {
-        bodyBytes = await readBodyBytes(response, new NamedLimit(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what));
+        // The request line (masked method and URL) is written only if an error needs it: most bodies
+        // are within their limit, and masking the URL for each of them showed in profiles.
+        const bodyLimit: BodyLimit = { maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, get request() { return what(); } };
+        bodyBytes = await readBodyBytes(response, bodyLimit);
       } catch (error) {
         // runtime's error, in this package's hierarchy (a FlowRunError carrying the trace).
         if (error instanceof BodyTooLargeError) throw new ResponseTooLargeError(error.message, { ...details, cause: error });
@@ -93,20 +96,6 @@ export async function sendRequest(
       );
     }
     return { status: response.status, headers: response.headers, body: parsed };
-  }
-}
-
-/**
- * A body limit whose request line (masked method and URL) is written only when an error needs it:
- * most bodies are within their limit, and masking the URL for each of them showed in profiles.
- */
-class NamedLimit implements BodyLimit {
-  constructor(
-    readonly maxBytes: number,
-    private readonly what: () => string,
-  ) {}
-  get request(): string {
-    return this.what();
   }
 }
 
